@@ -1,0 +1,9 @@
+export { refusedUrl, startFaultServer } from './fault-server.js';
+export type {
+  FaultHandler,
+  FaultRoutes,
+  FaultScript,
+  FaultServer,
+  FaultStep,
+  RecordedRequest,
+} from './fault-server.js';
