@@ -325,6 +325,44 @@ export interface components {
                 "application/json": components["schemas"]["ApprovalsErrorBody"];
             };
         };
+        /**
+         * @description A request failure whose status the document does not list. The error codes not_found,
+         *     method_not_allowed, not_acceptable and unsupported_media_type are listed without a status.
+         */
+        OtherClientError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "not_found",
+                 *       "message": "The endpoint or resource does not exist.",
+                 *       "correlationId": "3c8e2a10-0000-4000-8000-000000000404"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApprovalsErrorBody"];
+            };
+        };
+        /**
+         * @description A server failure whose status the document does not list, such as not_implemented (the
+         *     resource is defined but not implemented).
+         */
+        OtherServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "not_implemented",
+                 *       "message": "The resource is defined but not implemented.",
+                 *       "correlationId": "3c8e2a10-0000-4000-8000-000000000501"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApprovalsErrorBody"];
+            };
+        };
     };
     parameters: {
         /** @description A unique identifier of this request, for tracing. A new one for every attempt. */
@@ -368,6 +406,8 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
+            "4XX": components["responses"]["OtherClientError"];
+            "5XX": components["responses"]["OtherServerError"];
         };
     };
 }
