@@ -11,7 +11,7 @@ function response(status: number, contentType = 'application/json') {
   return { status, statusText: '', headers: new Headers({ 'content-type': contentType }) };
 }
 
-describe('ApiError.fromResponseText', () => {
+describe('ApiError.fromResponseText (kept for clients built on 0.1)', () => {
   it('reads the common error body', () => {
     const error = ApiError.fromResponseText(
       response(400),
@@ -29,7 +29,9 @@ describe('ApiError.fromResponseText', () => {
     expect(error.code).toBe('data_validation');
     expect(error.correlationId).toBe('c-400');
     expect(error.source).toEqual({ name: 'approvals', layer: 'experience' });
-    expect(error.causes).toEqual([{ message: 'empty', field: '/employeeNumber' }]);
+    expect(error.causes).toEqual([
+      { message: 'empty', field: '/employeeNumber', pointer: ['employeeNumber'] },
+    ]);
     expect(error.requestId).toBe('r-1');
     expect(error.message).toContain('employeeNumber must not be empty.');
   });
@@ -40,7 +42,7 @@ describe('ApiError.fromResponseText', () => {
     expect(error.message).not.toContain('employeeNumber=42');
   });
 
-  it('gives an ApiError for an HTML page from a gateway, with the raw text cut short', () => {
+  it('gives a plain ApiError for an HTML page from a gateway, with the raw text cut short', () => {
     const html = `<html><body>${'Bad gateway '.repeat(200)}</body></html>`;
     const error = ApiError.fromResponseText(
       {
@@ -51,6 +53,7 @@ describe('ApiError.fromResponseText', () => {
       html,
       request,
     );
+    expect(error.name).toBe('ApiError');
     expect(error.status).toBe(502);
     expect(error.code).toBe('unexpected_response');
     expect(error.message).toBe(
