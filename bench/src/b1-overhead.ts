@@ -1,0 +1,154 @@
+import { B1_CLIENTS, type B1Client } from './b1-clients.js';
+import type { B1ClientInput, B1ClientResult } from './b1-client.js';
+import { runTask, startService } from './processes.js';
+import type { Goal, Section } from './report.js';
+import { fixed, times, type RunOptions, type Scenario } from './scenario.js';
+import { median } from './stats.js';
+
+type Measured = Extract<B1ClientResult, { throughput: number }>;
+
+const CONCURRENCIES = [1, 32] as const;
+
+function sameRoundRatio(
+  rounds: Map<B1Client, Measured>[],
+  kind: B1Client,
+  reference: B1Client,
+): number {
+  return median(
+    rounds.flatMap((round) => {
+      const measured = round.get(kind);
+      const base = round.get(reference);
+      return measured && base ? [measured.throughput / base.throughput] : [];
+    }),
+  );
+}
+
+function goal(name: string, ratio: number, target: number): Goal {
+  return {
+    name,
+    target: `≥ ${target.toFixed(2)}×`,
+    measured: times(ratio),
+    met: Number.isFinite(ratio) ? ratio >= target : undefined,
+  };
+}
+
+async function run(options: RunOptions): Promise<Section> {
+  const rounds = options.quick ? 2 : 5;
+  const timing = options.quick
+    ? { warmupMs: 200, measureMs: 400 }
+    : { warmupMs: 300, measureMs: 1000 };
+  const server = await startService<{ port: number; bytes: number }>('b1-server', null, {
+    timeoutMs: 10_000,
+  });
+  const baseUrl = `http://127.0.0.1:${server.info.port}/v1`;
+  // byConcurrency[c][round] maps each client to what it measured in that round.
+  const byConcurrency = new Map<number, Map<B1Client, Measured>[]>();
+  const unavailable = new Map<B1Client, string>();
+  const failures: string[] = [];
+
+  try {
+    for (let round = 0; round < rounds; round++) {
+      for (const concurrency of CONCURRENCIES) {
+        const results = new Map<B1Client, Measured>();
+        // Rotate the order each round so no client always runs first or last.
+        const order = B1_CLIENTS.map(
+          (_, i) => B1_CLIENTS[(i + round) % B1_CLIENTS.length] as B1Client,
+        );
+        for (const kind of order) {
+          if (unavailable.has(kind)) continue;
+          const input: B1ClientInput = {
+            kind,
+            baseUrl,
+            concurrency,
+            ...timing,
+            maxRequests: 200_000,
+          };
+          const result = await runTask<B1ClientResult>('b1-client', input, { timeoutMs: 30_000 });
+          if ('unavailable' in result) {
+            unavailable.set(kind, result.unavailable);
+            continue;
+          }
+          if (result.failures > 0) {
+            failures.push(
+              `${kind} (c=${concurrency}, round ${round + 1}): ${result.failures} failed requests, first: ${result.firstFailure}`,
+            );
+          }
+          results.set(kind, result);
+        }
+        byConcurrency.set(concurrency, [...(byConcurrency.get(concurrency) ?? []), results]);
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+
+  const rows: string[][] = [];
+  const goals: Goal[] = [];
+  for (const concurrency of CONCURRENCIES) {
+    const measuredRounds = byConcurrency.get(concurrency) ?? [];
+    for (const kind of B1_CLIENTS) {
+      const reason = unavailable.get(kind);
+      if (reason !== undefined) {
+        rows.push([kind, String(concurrency), 'not available', '', '', '', '', '']);
+        continue;
+      }
+      const all = measuredRounds.flatMap((round) => round.get(kind) ?? []);
+      rows.push([
+        kind,
+        String(concurrency),
+        fixed(median(all.map((r) => r.throughput)), 0),
+        fixed(median(all.map((r) => r.cpuMicrosPerRequest)), 0),
+        fixed(median(all.map((r) => r.p50Ms)), 2),
+        fixed(median(all.map((r) => r.p99Ms)), 2),
+        times(sameRoundRatio(measuredRounds, kind, 'undici.request')),
+        times(sameRoundRatio(measuredRounds, kind, 'openapi-fetch')),
+      ]);
+    }
+    goals.push(
+      goal(
+        `B1 our client vs bare openapi-fetch, c=${concurrency}`,
+        sameRoundRatio(measuredRounds, 'our client', 'openapi-fetch'),
+        0.9,
+      ),
+      goal(
+        `B1 our client + undici transport vs undici.request, c=${concurrency}`,
+        sameRoundRatio(measuredRounds, 'our client + undici transport', 'undici.request'),
+        0.6,
+      ),
+    );
+  }
+
+  return {
+    id: 'B1',
+    title: 'Request overhead',
+    method: [
+      `GET of a ${(server.info.bytes / 1024).toFixed(1)} kB JSON page from a node:http server in its own process;`,
+      `each client runs in a fresh process (${timing.warmupMs} ms warm-up, ${timing.measureMs} ms measured),`,
+      `${rounds} interleaved rounds in rotating order. req/s, client CPU per request (process.cpuUsage) and`,
+      'latencies are medians over the rounds; ratios are medians of same-round throughput ratios.',
+      '"our client" is the approvals client with its defaults (auth headers, tracing, retries; no rate limit).',
+    ].join(' '),
+    tables: [
+      {
+        columns: [
+          'client',
+          'c',
+          'req/s',
+          'CPU µs/req',
+          'p50 ms',
+          'p99 ms',
+          '× undici.request',
+          '× openapi-fetch',
+        ],
+        rows,
+      },
+    ],
+    goals,
+    notes: [
+      ...[...unavailable].map(([kind, reason]) => `${kind}: not available — ${reason}`),
+      ...failures,
+    ],
+  };
+}
+
+export const b1Overhead: Scenario = { id: 'B1', run };

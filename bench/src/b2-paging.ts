@@ -1,0 +1,157 @@
+import { B2_DRIVERS, type B2ClientInput, type B2ClientResult, type B2Driver } from './b2-client.js';
+import type { B2ServerInput } from './b2-server.js';
+import { runTask, startService } from './processes.js';
+import type { Goal, Section } from './report.js';
+import { fixed, times, type RunOptions, type Scenario } from './scenario.js';
+import { median } from './stats.js';
+
+const PREFETCH = [1, 4, 8] as const;
+const PAGE_SIZE = 1024;
+const DELAY_MS = 20;
+
+interface Run {
+  driver: B2Driver;
+  prefetch: number;
+  mode: 'stream' | 'array';
+  records: number;
+  wallMs: number;
+  peakHeapBytes: number;
+}
+
+const megabytes = (bytes: number) => fixed(bytes / 1024 / 1024, 1);
+
+async function run(options: RunOptions): Promise<Section> {
+  const records = options.quick ? 20_000 : 100_000;
+  const reps = options.quick ? 1 : 3;
+  const serverInput: B2ServerInput = { records, delayMs: DELAY_MS };
+  const server = await startService<{ baseUrl: string }>('b2-server', serverInput, {
+    timeoutMs: 10_000,
+  });
+  const runs: Run[] = [];
+  const notes: string[] = [];
+
+  const measure = async (driver: B2Driver, prefetch: number, mode: Run['mode']) => {
+    const input: B2ClientInput = {
+      driver,
+      baseUrl: server.info.baseUrl,
+      pageSize: PAGE_SIZE,
+      prefetch,
+      mode,
+    };
+    const result = await runTask<B2ClientResult>('b2-client', input, {
+      execArgv: ['--expose-gc'],
+      timeoutMs: 60_000,
+    });
+    if ('unavailable' in result) return result.unavailable;
+    if (result.records !== records) {
+      notes.push(
+        `${driver}, prefetch ${prefetch}, ${mode}: ${result.records} records instead of ${records}`,
+      );
+    }
+    runs.push({ driver, prefetch, mode, ...result });
+    return undefined;
+  };
+
+  const available: B2Driver[] = [];
+  try {
+    for (const driver of B2_DRIVERS) {
+      const missing = await measure(driver, 1, 'stream');
+      if (missing !== undefined) {
+        notes.push(`${driver}: not available — ${missing}`);
+        continue;
+      }
+      available.push(driver);
+      for (let rep = 0; rep < reps; rep++) {
+        for (const prefetch of PREFETCH.slice(1)) await measure(driver, prefetch, 'stream');
+        await measure(driver, 8, 'array');
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+
+  const pick = (driver: B2Driver, prefetch: number, mode: Run['mode']) =>
+    runs.filter((r) => r.driver === driver && r.prefetch === prefetch && r.mode === mode);
+  const medianOf = (list: Run[], key: 'wallMs' | 'peakHeapBytes') =>
+    median(list.map((r) => r[key]));
+
+  const rows: string[][] = [];
+  for (const driver of available) {
+    const base = medianOf(pick(driver, 1, 'stream'), 'wallMs');
+    for (const [prefetch, mode] of [
+      [1, 'stream'],
+      [4, 'stream'],
+      [8, 'stream'],
+      [8, 'array'],
+    ] as const) {
+      const list = pick(driver, prefetch, mode);
+      const wall = medianOf(list, 'wallMs');
+      rows.push([
+        driver,
+        String(prefetch),
+        mode === 'stream' ? 'streaming' : 'collect into array',
+        fixed(wall / 1000, 2),
+        mode === 'stream' ? times(base / wall) : '',
+        megabytes(medianOf(list, 'peakHeapBytes')),
+      ]);
+    }
+  }
+
+  // The goals are checked on the highest-level way of paging this checkout has.
+  const headline = available.at(-1);
+  const goals: Goal[] = [];
+  if (headline === undefined) {
+    goals.push(
+      { name: 'B2 speed-up at prefetch 8', target: '≥ 5.00×', measured: '—', met: undefined },
+      { name: 'B2 streaming peak heap vs array', target: '≤ 0.80×', measured: '—', met: undefined },
+    );
+  } else {
+    const speedUp =
+      medianOf(pick(headline, 1, 'stream'), 'wallMs') /
+      medianOf(pick(headline, 8, 'stream'), 'wallMs');
+    const heapRatio =
+      medianOf(pick(headline, 8, 'stream'), 'peakHeapBytes') /
+      medianOf(pick(headline, 8, 'array'), 'peakHeapBytes');
+    goals.push(
+      {
+        name: `B2 speed-up at prefetch 8 (${headline})`,
+        target: '≥ 5.00×',
+        measured: times(speedUp),
+        met: speedUp >= 5,
+      },
+      {
+        name: `B2 streaming peak heap vs array (${headline})`,
+        target: '≤ 0.80×',
+        measured: times(heapRatio),
+        met: heapRatio <= 0.8,
+      },
+    );
+  }
+
+  return {
+    id: 'B2',
+    title: 'Paging',
+    method: [
+      `${records.toLocaleString('en')} records at limit ${PAGE_SIZE} from a server in its own process that answers each page after ${DELAY_MS} ms;`,
+      `each run in a fresh process with --expose-gc; peak heap is the highest process.memoryUsage().heapUsed above the heap before the first page.`,
+      `Medians of ${reps} run(s) (prefetch 1: one run); speed-up is over prefetch 1 of the same way of paging.`,
+    ].join(' '),
+    tables: [
+      {
+        columns: [
+          'paging through',
+          'prefetch',
+          'records are',
+          'wall s',
+          'speed-up',
+          'peak heap MB',
+        ],
+        rows,
+      },
+    ],
+    goals,
+    notes,
+  };
+}
+
+export const b2Paging: Scenario = { id: 'B2', run };
