@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+
+/** Credentials of the exposure or risk engineering service: OAuth 2.0 client plus key pair. */
+export interface PortalCredentials {
+  clientId: string;
+  clientSecret: string;
+  subscriptionKeys: { primary: string; secondary: string };
+}
+
+/** A client ID and secret (liability: HTTP Basic). */
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** The tiers of the approvals service and their calls per second. */
+export const APPROVALS_TIERS = { bronze: 1, silver: 10, gold: 100 } as const;
+
+/** A tier of the approvals service. */
+export type ApprovalsTier = keyof typeof APPROVALS_TIERS;
+
+/** Credentials of the approvals service: `client_id` / `client_secret` headers and a tier. */
+export interface ApprovalsCredentials extends ClientCredentials {
+  tier: ApprovalsTier;
+}
+
+/** The credentials the sandbox accepts, one set per service. */
+export interface SandboxCredentials {
+  exposure: PortalCredentials;
+  riskEngineering: PortalCredentials;
+  liability: ClientCredentials;
+  approvals: ApprovalsCredentials;
+}
+
+/** Credentials a caller may fix; whatever is left out is generated. */
+export interface SandboxCredentialsInput {
+  exposure?: Partial<Omit<PortalCredentials, 'subscriptionKeys'>> & {
+    subscriptionKeys?: Partial<PortalCredentials['subscriptionKeys']>;
+  };
+  riskEngineering?: SandboxCredentialsInput['exposure'];
+  liability?: Partial<ClientCredentials>;
+  approvals?: Partial<ApprovalsCredentials>;
+}
+
+function secret(bytes: number): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+function key(): string {
+  // Subscription keys look like the 32 hex digits an API gateway issues.
+  return randomBytes(16).toString('hex');
+}
+
+function portal(name: string, input: SandboxCredentialsInput['exposure']): PortalCredentials {
+  return {
+    clientId: input?.clientId ?? `sandbox-${name}-${randomBytes(4).toString('hex')}`,
+    clientSecret: input?.clientSecret ?? secret(24),
+    subscriptionKeys: {
+      primary: input?.subscriptionKeys?.primary ?? key(),
+      secondary: input?.subscriptionKeys?.secondary ?? key(),
+    },
+  };
+}
+
+/** Fresh credentials for every service, with the caller's values where given. */
+export function createCredentials(input: SandboxCredentialsInput = {}): SandboxCredentials {
+  return {
+    exposure: portal('exposure', input.exposure),
+    riskEngineering: portal('riskengineering', input.riskEngineering),
+    liability: {
+      clientId: input.liability?.clientId ?? `sandbox-liability-${randomBytes(4).toString('hex')}`,
+      clientSecret: input.liability?.clientSecret ?? secret(24),
+    },
+    approvals: {
+      clientId: input.approvals?.clientId ?? `sandbox-approvals-${randomBytes(4).toString('hex')}`,
+      clientSecret: input.approvals?.clientSecret ?? secret(24),
+      tier: input.approvals?.tier ?? 'gold',
+    },
+  };
+}

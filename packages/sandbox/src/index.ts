@@ -1,0 +1,14 @@
+export { startSandbox } from './start-sandbox.js';
+export type { Sandbox, SandboxFixtures, SandboxRoute, SandboxUrls } from './start-sandbox.js';
+export type { SandboxOptions, SandboxSizes } from './options.js';
+export type {
+  ApprovalsCredentials,
+  ApprovalsTier,
+  ClientCredentials,
+  PortalCredentials,
+  SandboxCredentials,
+  SandboxCredentialsInput,
+} from './credentials.js';
+export type { FaultAction, FaultPlan, PeriodicFault } from './faults.js';
+export type { ResponseViolation, RouteStats, SandboxStats } from './stats.js';
+export { SandboxConfigError } from './config-error.js';

@@ -1,0 +1,137 @@
+import { SandboxConfigError } from './config-error.js';
+import { APPROVALS_TIERS, type SandboxCredentialsInput } from './credentials.js';
+import { checkFaultPlan, type FaultPlan } from './faults.js';
+
+/** Sizes of the generated collections. */
+export interface SandboxSizes {
+  /** Exposure locations (default 5000). */
+  exposureLocations?: number;
+  /** Risk engineering locations (default 5000). */
+  riskLocations?: number;
+  /** Risk engineering gradings (default 3000). */
+  gradings?: number;
+}
+
+/** Options of `startSandbox`; every one is optional. */
+export interface SandboxOptions {
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to listen on; `127.0.0.1` by default. Anything else exposes the sandbox. */
+  host?: string;
+  /** Seed of the generated data (default 1): the same seed gives the same records. */
+  seed?: number;
+  sizes?: SandboxSizes;
+  /** Lifetime of issued access tokens in seconds (default 3600). */
+  tokenLifetimeSeconds?: number;
+  /** Credentials to accept; whatever is left out is generated for this start. */
+  credentials?: SandboxCredentialsInput;
+  /** Employees whose four approval lists are empty (default `['100777']`). */
+  employeesWithNothingOutstanding?: string[];
+  /** Faults from the start, by route selector (`approvals.getApprovals`, `approvals.*`, `*`). */
+  faults?: Record<string, FaultPlan>;
+  /**
+   * Check every response against the spec before it is sent; one that breaks it becomes a 500
+   * that names the problem. On by default under vitest (`VITEST`) or `NODE_ENV=test`.
+   */
+  validateResponses?: boolean;
+}
+
+/** Options with every default applied and every value checked. */
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  seed: number;
+  sizes: Required<SandboxSizes>;
+  tokenLifetimeSeconds: number;
+  credentials: SandboxCredentialsInput;
+  employeesWithNothingOutstanding: string[];
+  faults: Record<string, FaultPlan>;
+  validateResponses: boolean;
+}
+
+/** Record ids have seven digits. */
+const MAX_SIZE = 9_999_999;
+
+function integer(value: unknown, name: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {
+    throw new SandboxConfigError(`${name} must be an integer from ${min} to ${max}`);
+  }
+  return value as number;
+}
+
+function credentialStrings(input: unknown, name: string): void {
+  if (input === undefined) return;
+  if (typeof input !== 'object' || input === null) {
+    throw new SandboxConfigError(`${name} must be an object`);
+  }
+  for (const [key, value] of Object.entries(input)) {
+    if (key === 'subscriptionKeys') credentialStrings(value, `${name}.subscriptionKeys`);
+    else if (key === 'tier') {
+      if (!Object.hasOwn(APPROVALS_TIERS, value as string)) {
+        throw new SandboxConfigError(`${name}.tier must be bronze, silver or gold`);
+      }
+    } else if (typeof value !== 'string' || value === '' || value.includes(':')) {
+      // A colon would make the Basic pair ambiguous.
+      throw new SandboxConfigError(`${name}.${key} must be a non-empty string without ":"`);
+    }
+  }
+}
+
+function runsUnderTest(): boolean {
+  return process.env.VITEST !== undefined || process.env.NODE_ENV === 'test';
+}
+
+/**
+ * Applies the defaults and checks every option, naming the one that is wrong.
+ *
+ * @example
+ * resolveOptions({ sizes: { exposureLocations: 100_000 } }).sizes.gradings; // 3000
+ */
+export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new SandboxConfigError('startSandbox options must be an object');
+  }
+  const sizes = options.sizes ?? {};
+  const credentials = options.credentials ?? {};
+  for (const service of ['exposure', 'riskEngineering', 'liability', 'approvals'] as const) {
+    credentialStrings(credentials[service], `credentials.${service}`);
+  }
+  const faults = options.faults ?? {};
+  for (const [selector, plan] of Object.entries(faults))
+    checkFaultPlan(plan, `faults["${selector}"]`);
+  const employees = options.employeesWithNothingOutstanding ?? ['100777'];
+  if (!Array.isArray(employees) || employees.some((e) => typeof e !== 'string')) {
+    throw new SandboxConfigError('employeesWithNothingOutstanding must be a list of strings');
+  }
+  if (options.host !== undefined && (typeof options.host !== 'string' || options.host === '')) {
+    throw new SandboxConfigError('host must be a non-empty string');
+  }
+  return {
+    port: integer(options.port, 'port', 0, 65_535, 0),
+    host: options.host ?? '127.0.0.1',
+    seed: integer(options.seed, 'seed', 0, 2 ** 32 - 1, 1),
+    sizes: {
+      exposureLocations: integer(
+        sizes.exposureLocations,
+        'sizes.exposureLocations',
+        0,
+        MAX_SIZE,
+        5000,
+      ),
+      riskLocations: integer(sizes.riskLocations, 'sizes.riskLocations', 0, MAX_SIZE, 5000),
+      gradings: integer(sizes.gradings, 'sizes.gradings', 0, MAX_SIZE, 3000),
+    },
+    tokenLifetimeSeconds: integer(
+      options.tokenLifetimeSeconds,
+      'tokenLifetimeSeconds',
+      1,
+      31_536_000,
+      3600,
+    ),
+    credentials,
+    employeesWithNothingOutstanding: employees,
+    faults,
+    validateResponses: options.validateResponses ?? runsUnderTest(),
+  };
+}

@@ -1,0 +1,61 @@
+import { parseBasic } from '../auth/authorization-header.js';
+import { isActiveKey, portalClient, type SandboxContext } from '../context.js';
+import { json, oauthErrorReply } from '../http/reply.js';
+import { openapiDocument } from '../generated/auth.document.js';
+import type { ServiceDefinition } from './service.js';
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** The scopes each portal client may be granted: `Portal.Api` and its own service's scope. */
+const GRANTABLE_SCOPES = {
+  exposure: new Set(['Portal.Api', 'Portal.Api.Exposure']),
+  riskEngineering: new Set(['Portal.Api', 'Portal.Api.RiskEngineering']),
+} as const;
+
+function authenticatedClient(headers: IncomingHttpHeaders, context: SandboxContext) {
+  const basic = parseBasic(headers.authorization);
+  if (basic === undefined) return undefined;
+  const client = portalClient(context, basic.id);
+  if (client === undefined || client.credentials.clientSecret !== basic.secret) return undefined;
+  const key = headers['ocp-apim-subscription-key'];
+  if (!isActiveKey(context, client.credentials, typeof key === 'string' ? key : undefined)) {
+    return undefined;
+  }
+  return client;
+}
+
+/** The token endpoint (`specs/auth`): OAuth 2.0 client credentials for the portal services. */
+export const authService: ServiceDefinition = {
+  name: 'auth',
+  basePath: '/auth',
+  document: openapiDocument,
+  errorStyle: 'oauth',
+  guard(headers, context) {
+    if (authenticatedClient(headers, context)) return undefined;
+    // One answer for every failure, so the response does not tell which part was wrong.
+    return oauthErrorReply(401, 'invalid_client', 'Client authentication failed.', {
+      'www-authenticate': 'Basic realm="token"',
+    });
+  },
+  handlers: {
+    requestToken(request, context) {
+      const client = authenticatedClient(request.headers, context)!;
+      const { scope } = request.body as { scope: string[] };
+      const grantable = GRANTABLE_SCOPES[client.service];
+      const refused = scope.find((s) => !grantable.has(s));
+      if (refused !== undefined) {
+        return oauthErrorReply(400, 'invalid_scope', `The client may not be granted ${refused}.`);
+      }
+      const { token, expiresIn } = context.tokens.issue(client.credentials.clientId, scope);
+      return json(
+        200,
+        {
+          access_token: token,
+          token_type: 'Bearer',
+          expires_in: expiresIn,
+          scope: scope.join(' '),
+        },
+        { 'cache-control': 'no-store', pragma: 'no-cache' },
+      );
+    },
+  },
+};

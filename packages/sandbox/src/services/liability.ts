@@ -1,0 +1,158 @@
+import { parseBasic } from '../auth/authorization-header.js';
+import { openapiDocument } from '../generated/liability.document.js';
+import { errorReply, json, type ErrorCause, type Reply } from '../http/reply.js';
+import type { Handler, ServiceDefinition } from './service.js';
+
+interface PolicyLine {
+  id: string;
+  declarativeQuestionAnswers: { countryOfSales?: string; territoryOfSales?: string };
+}
+
+interface QuoteRequest {
+  productId: string;
+  policyLines: PolicyLine[];
+  insureds: { sellerId: string }[];
+  underwritingInformation?: { forceManualReferral?: boolean };
+}
+
+/** The policy line of the third party liability product, and the answers it requires. */
+const LIABILITY_LINE = 'liability';
+const REQUIRED_ANSWERS = ['countryOfSales', 'territoryOfSales'] as const;
+
+const BASE_PREMIUM: Record<string, number> = {
+  'EU-ASIA': 1240,
+  'US-CA-UK-IL-CL-AU': 1890,
+  OTHERS: 1560,
+};
+const US_TERRITORY_FACTOR = 1.6;
+// Lines of other products are not published; they get a flat premium so a quote still prices.
+const OTHER_LINE_PREMIUM = 250;
+
+const REFERRALS = {
+  forced: { code: 'MANUAL_REFERRAL_REQUESTED', reason: 'Manual referral was requested.' },
+  usTerritory: {
+    code: 'US_TERRITORY_OF_SALES',
+    reason: 'Sales into the US territory need a risk assessment by an underwriter.',
+  },
+  otherCountries: {
+    code: 'OTHER_COUNTRIES_OF_SALES',
+    reason: 'Sales from other countries need a risk assessment by an underwriter.',
+  },
+} as const;
+
+function invalid(message: string, causes: ErrorCause[]): Reply {
+  return errorReply(400, 'data_validation', message, { causes });
+}
+
+/** Every liability request carries a fresh `X-Z-Request-Id`; a reused one is refused. */
+function withFreshRequestId(handler: Handler): Handler {
+  return (request, context) => {
+    const id = request.headers['x-z-request-id'] as string;
+    if (!context.liability.useRequestId(id)) {
+      return invalid('X-Z-Request-Id was already used by an earlier request.', [
+        {
+          code: 'duplicate',
+          message: 'X-Z-Request-Id must be unique for every request.',
+          field: '/X-Z-Request-Id',
+        },
+      ]);
+    }
+    return handler(request, context);
+  };
+}
+
+/** The causes that make a quote request unusable beyond its schema: unknown sellers, missing answers. */
+function quoteProblems(quote: QuoteRequest, hasSeller: (id: string) => boolean): ErrorCause[] {
+  const causes: ErrorCause[] = [];
+  quote.insureds.forEach((insured, i) => {
+    if (!hasSeller(insured.sellerId)) {
+      causes.push({
+        code: 'unknown_seller',
+        message: `No seller with id ${insured.sellerId}; create it with POST /parties/sellers first.`,
+        field: `/insureds/${i}/sellerId`,
+      });
+    }
+  });
+  quote.policyLines.forEach((line, i) => {
+    if (line.id !== LIABILITY_LINE) return;
+    for (const question of REQUIRED_ANSWERS) {
+      if (line.declarativeQuestionAnswers[question] === undefined) {
+        causes.push({
+          code: 'required',
+          message: `The ${LIABILITY_LINE} policy line requires the answer ${question}.`,
+          field: `/policyLines/${i}/declarativeQuestionAnswers/${question}`,
+        });
+      }
+    }
+  });
+  return causes;
+}
+
+function assess(quote: QuoteRequest) {
+  const referrals: { code: string; reason: string }[] = [];
+  if (quote.underwritingInformation?.forceManualReferral === true) referrals.push(REFERRALS.forced);
+  let premium = 0;
+  for (const line of quote.policyLines) {
+    if (line.id !== LIABILITY_LINE) {
+      premium += OTHER_LINE_PREMIUM;
+      continue;
+    }
+    const { countryOfSales = '', territoryOfSales } = line.declarativeQuestionAnswers;
+    premium +=
+      (BASE_PREMIUM[countryOfSales] ?? 0) * (territoryOfSales === 'US' ? US_TERRITORY_FACTOR : 1);
+    if (territoryOfSales === 'US' && !referrals.includes(REFERRALS.usTerritory)) {
+      referrals.push(REFERRALS.usTerritory);
+    }
+    if (countryOfSales === 'OTHERS' && !referrals.includes(REFERRALS.otherCountries)) {
+      referrals.push(REFERRALS.otherCountries);
+    }
+  }
+  return referrals.length > 0
+    ? { status: 'referred', referrals }
+    : { status: 'quoted', price: { amount: premium.toFixed(2), currency: 'EUR' }, referrals };
+}
+
+/** The liability service (`specs/liability`): Basic auth, stored sellers and quotes. */
+export const liabilityService: ServiceDefinition = {
+  name: 'liability',
+  basePath: '/liability/v1/sandbox',
+  document: openapiDocument,
+  errorStyle: 'common',
+  guard(headers, context) {
+    const basic = parseBasic(headers.authorization);
+    const { clientId, clientSecret } = context.credentials.liability;
+    if (basic?.id === clientId && basic.secret === clientSecret) return undefined;
+    return errorReply(401, 'authentication_error', 'Invalid client credentials.', {
+      headers: { 'www-authenticate': 'Basic realm="liability"' },
+    });
+  },
+  handlers: {
+    createSeller: withFreshRequestId(({ body }, context) =>
+      json(201, context.liability.addSeller(body as Record<string, unknown>)),
+    ),
+    createQuote: withFreshRequestId(({ body }, context) => {
+      const request = body as QuoteRequest;
+      const causes = quoteProblems(request, (id) => context.liability.hasSeller(id));
+      if (causes.length > 0) return invalid('The quote request cannot be quoted.', causes);
+      const quote = context.liability.addQuote({ ...request, ...assess(request) }, new Date());
+      return json(201, quote);
+    }),
+    searchQuotes: withFreshRequestId(({ query }, context) =>
+      json(
+        200,
+        context.liability.searchQuotes({
+          sellerId: query.sellerId as string | undefined,
+          productId: query.productId as string | undefined,
+          createdFrom: query.createdFrom as string | undefined,
+          createdTo: query.createdTo as string | undefined,
+        }),
+      ),
+    ),
+    getQuote: withFreshRequestId(({ path }, context) => {
+      const quote = context.liability.getQuote(path.quoteId!);
+      return quote
+        ? json(200, quote)
+        : errorReply(404, 'not_found', `No quote with id ${path.quoteId}.`);
+    }),
+  },
+};

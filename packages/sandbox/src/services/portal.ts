@@ -1,0 +1,88 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { parseBearer } from '../auth/authorization-header.js';
+import { isActiveKey, type SandboxContext } from '../context.js';
+import type { PortalCredentials } from '../credentials.js';
+import type { GeneratedCollection } from '../data/collection.js';
+import { errorReply, json, jsonText, type Reply } from '../http/reply.js';
+import { openapiDocument as exposureDocument } from '../generated/exposure.document.js';
+import { openapiDocument as riskEngineeringDocument } from '../generated/riskengineering.document.js';
+import type { Operation } from '../spec/operations.js';
+import type { Handler, ServiceDefinition } from './service.js';
+
+/** Exposure and risk engineering share the upstream's one request address. */
+const PORTAL_BASE_PATH = '/portal';
+
+function refuse(message: string): Reply {
+  return errorReply(401, 'authentication_error', message, {
+    headers: { 'www-authenticate': 'Bearer' },
+  });
+}
+
+/** Bearer token with the operation's scopes, and an active subscription key of the service. */
+function guardPortal(
+  headers: IncomingHttpHeaders,
+  context: SandboxContext,
+  operation: Operation,
+  credentials: PortalCredentials,
+): Reply | undefined {
+  const key = headers['ocp-apim-subscription-key'];
+  if (!isActiveKey(context, credentials, typeof key === 'string' ? key : undefined)) {
+    return refuse('The subscription key is missing or not valid for this API.');
+  }
+  const token = parseBearer(headers.authorization);
+  if (token === undefined) return refuse('A bearer access token is required.');
+  const issued = context.tokens.find(token);
+  if (issued === undefined) return refuse('The access token is invalid or has expired.');
+  const missing = operation.oauthScopes.find((scope) => !issued.scopes.has(scope));
+  if (missing !== undefined) return refuse(`The access token lacks the scope ${missing}.`);
+  return undefined;
+}
+
+function pageOf(collection: (context: SandboxContext) => GeneratedCollection): Handler {
+  return ({ query }, context) =>
+    jsonText(
+      200,
+      collection(context).page({
+        modifiedSince: query.modifiedSince as string | undefined,
+        limit: query.limit as number,
+        offset: query.offset as number,
+      }),
+    );
+}
+
+/** The exposure service (`specs/exposure`): paged locations and Statement of Values. */
+export const exposureService: ServiceDefinition = {
+  name: 'exposure',
+  basePath: PORTAL_BASE_PATH,
+  document: exposureDocument,
+  errorStyle: 'common',
+  guard: (headers, context, operation) =>
+    guardPortal(headers, context, operation, context.credentials.exposure),
+  handlers: {
+    listLocations: pageOf((context) => context.collections.exposureLocations),
+    submitStatementOfValues({ body }) {
+      const { locations } = body as { locations: unknown[] };
+      return json(202, {
+        submissionId: `SOV-${randomUUID()}`,
+        status: 'received',
+        locationCount: locations.length,
+        receivedAt: new Date().toISOString(),
+      });
+    },
+  },
+};
+
+/** The risk engineering service (`specs/riskengineering`): paged gradings and locations. */
+export const riskEngineeringService: ServiceDefinition = {
+  name: 'riskEngineering',
+  basePath: PORTAL_BASE_PATH,
+  document: riskEngineeringDocument,
+  errorStyle: 'common',
+  guard: (headers, context, operation) =>
+    guardPortal(headers, context, operation, context.credentials.riskEngineering),
+  handlers: {
+    listGradings: pageOf((context) => context.collections.gradings),
+    listRiskLocations: pageOf((context) => context.collections.riskLocations),
+  },
+};

@@ -1,0 +1,36 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { SandboxContext } from '../context.js';
+import type { Reply } from '../http/reply.js';
+import type { OpenApiDocument, Operation } from '../spec/operations.js';
+
+/** The services the sandbox plays; `auth` is the token endpoint of exposure and risk engineering. */
+export type ServiceName = 'auth' | 'exposure' | 'riskEngineering' | 'liability' | 'approvals';
+
+/** A request that passed the guard and the spec's validation. */
+export interface ValidRequest {
+  readonly headers: IncomingHttpHeaders;
+  /** Query parameters, coerced to the spec's types, with the spec's defaults filled in. */
+  readonly query: Record<string, unknown>;
+  readonly path: Record<string, string>;
+  readonly body: unknown;
+}
+
+/** Answers one operation. */
+export type Handler = (request: ValidRequest, context: SandboxContext) => Reply;
+
+/** One service: where it is served, from which spec, how it authenticates, what it answers. */
+export interface ServiceDefinition {
+  readonly name: ServiceName;
+  readonly basePath: string;
+  readonly document: OpenApiDocument;
+  /** `oauth`: errors are RFC 6749 §5.2 bodies; `common`: the common error body. */
+  readonly errorStyle: 'common' | 'oauth';
+  /** Authentication and admission; a reply refuses the request before it is validated. */
+  guard(
+    headers: IncomingHttpHeaders,
+    context: SandboxContext,
+    operation: Operation,
+  ): Reply | undefined;
+  /** By operationId; an operation of the spec without a handler answers 501. */
+  readonly handlers: Readonly<Record<string, Handler>>;
+}

@@ -1,0 +1,182 @@
+/** An OpenAPI document as the codegen bundles it: one JSON value, external `$ref`s inlined. */
+export type OpenApiDocument = Readonly<Record<string, unknown>>;
+
+/** A parameter of an operation, with its `$ref` resolved. */
+export interface OperationParameter {
+  readonly name: string;
+  readonly in: 'query' | 'header' | 'path' | 'cookie';
+  readonly required: boolean;
+  readonly schema: unknown;
+}
+
+/** The request body an operation accepts, in the one media type the sandbox reads. */
+export interface OperationRequestBody {
+  readonly mediaType: 'application/json' | 'application/x-www-form-urlencoded';
+  readonly required: boolean;
+  readonly schema: unknown;
+  /** Form fields whose `encoding` is `spaceDelimited`: sent as one value, validated as a list. */
+  readonly spaceDelimited: readonly string[];
+}
+
+/** One operation of a spec: what the router matches and what the validators check. */
+export interface Operation {
+  readonly operationId: string;
+  readonly method: string;
+  /** The spec's path template, e.g. `/quotes/{quoteId}`. */
+  readonly path: string;
+  readonly parameters: readonly OperationParameter[];
+  readonly requestBody: OperationRequestBody | undefined;
+  /** Response status keys of the spec (`200`, `4XX`, `default`) → the JSON schema of the body. */
+  readonly responses: ReadonlyMap<string, unknown>;
+  /** Scopes the operation's OAuth 2.0 security requirement names (empty without one). */
+  readonly oauthScopes: readonly string[];
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Follows a local `$ref` (`#/components/...`) until a value that is not a reference. */
+function resolve(document: OpenApiDocument, value: unknown): unknown {
+  let current = value;
+  for (let hops = 0; hops < 32 && isRecord(current) && typeof current.$ref === 'string'; hops++) {
+    const ref = current.$ref;
+    if (!ref.startsWith('#/')) throw new Error(`Unsupported $ref ${ref}: the spec must be bundled`);
+    let target: unknown = document;
+    for (const raw of ref.slice(2).split('/')) {
+      const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+      target = isRecord(target) ? target[key] : undefined;
+    }
+    if (target === undefined) throw new Error(`Unresolved $ref ${ref}`);
+    current = target;
+  }
+  return current;
+}
+
+function readParameters(document: OpenApiDocument, list: unknown): OperationParameter[] {
+  if (!Array.isArray(list)) return [];
+  return list.map((entry) => {
+    const parameter = resolve(document, entry);
+    if (!isRecord(parameter) || typeof parameter.name !== 'string') {
+      throw new Error('A parameter without a name');
+    }
+    const location = parameter.in;
+    if (
+      location !== 'query' &&
+      location !== 'header' &&
+      location !== 'path' &&
+      location !== 'cookie'
+    ) {
+      throw new Error(`Parameter ${parameter.name} has no valid "in"`);
+    }
+    return {
+      name: parameter.name,
+      in: location,
+      required: parameter.required === true || location === 'path',
+      schema: parameter.schema ?? {},
+    };
+  });
+}
+
+function readRequestBody(
+  document: OpenApiDocument,
+  value: unknown,
+): OperationRequestBody | undefined {
+  const body = resolve(document, value);
+  if (!isRecord(body) || !isRecord(body.content)) return undefined;
+  for (const mediaType of ['application/json', 'application/x-www-form-urlencoded'] as const) {
+    const media = body.content[mediaType];
+    if (!isRecord(media)) continue;
+    const encoding = isRecord(media.encoding) ? media.encoding : {};
+    const spaceDelimited = Object.entries(encoding)
+      .filter(([, e]) => isRecord(e) && e.style === 'spaceDelimited')
+      .map(([field]) => field);
+    return {
+      mediaType,
+      required: body.required === true,
+      schema: media.schema ?? {},
+      spaceDelimited,
+    };
+  }
+  return undefined;
+}
+
+function readResponses(document: OpenApiDocument, value: unknown): Map<string, unknown> {
+  const responses = new Map<string, unknown>();
+  if (!isRecord(value)) return responses;
+  for (const [status, entry] of Object.entries(value)) {
+    const response = resolve(document, entry);
+    const content = isRecord(response) && isRecord(response.content) ? response.content : {};
+    const json = content['application/json'];
+    responses.set(status.toUpperCase(), isRecord(json) ? json.schema : undefined);
+  }
+  return responses;
+}
+
+function readOauthScopes(document: OpenApiDocument, security: unknown): string[] {
+  const schemes = isRecord(document.components) ? document.components.securitySchemes : undefined;
+  if (!Array.isArray(security) || !isRecord(schemes)) return [];
+  for (const requirement of security) {
+    if (!isRecord(requirement)) continue;
+    for (const [name, scopes] of Object.entries(requirement)) {
+      const scheme = resolve(document, schemes[name]);
+      if (isRecord(scheme) && scheme.type === 'oauth2' && Array.isArray(scopes)) {
+        return scopes.filter((s): s is string => typeof s === 'string');
+      }
+    }
+  }
+  return [];
+}
+
+/**
+ * Reads every operation of a bundled spec.
+ *
+ * @example
+ * const operations = readOperations(openapiDocument);
+ * operations.find((op) => op.operationId === 'getApprovals')?.path; // '/approvals'
+ */
+export function readOperations(document: OpenApiDocument): Operation[] {
+  const operations: Operation[] = [];
+  const paths = isRecord(document.paths) ? document.paths : {};
+  for (const [path, rawItem] of Object.entries(paths)) {
+    const item = resolve(document, rawItem);
+    if (!isRecord(item)) continue;
+    const shared = readParameters(document, item.parameters);
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!isRecord(operation)) continue;
+      const own = readParameters(document, operation.parameters);
+      // An operation's own parameter overrides a path-level one of the same name and location.
+      const parameters = [
+        ...shared.filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)),
+        ...own,
+      ];
+      operations.push({
+        operationId:
+          typeof operation.operationId === 'string' ? operation.operationId : `${method} ${path}`,
+        method: method.toUpperCase(),
+        path,
+        parameters,
+        requestBody: readRequestBody(document, operation.requestBody),
+        responses: readResponses(document, operation.responses),
+        oauthScopes: readOauthScopes(document, operation.security ?? document.security),
+      });
+    }
+  }
+  return operations;
+}
+
+/**
+ * The schema of the documented response for a status: the exact status first, then its class
+ * (`4XX`), then `default`. `null` when the spec documents no such response.
+ */
+export function responseSchemaFor(operation: Operation, status: number): unknown {
+  const exact = String(status);
+  if (operation.responses.has(exact)) return operation.responses.get(exact);
+  const range = `${exact[0]}XX`;
+  if (operation.responses.has(range)) return operation.responses.get(range);
+  if (operation.responses.has('DEFAULT')) return operation.responses.get('DEFAULT');
+  return null;
+}

@@ -1,0 +1,227 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ADMIN_PREFIX, handleAdmin } from './admin.js';
+import { SlidingWindowLimit } from './auth/rate-limit.js';
+import { TokenStore } from './auth/token-store.js';
+import { SandboxConfigError } from './config-error.js';
+import type { SandboxContext } from './context.js';
+import { APPROVALS_TIERS, createCredentials, type SandboxCredentials } from './credentials.js';
+import { GeneratedCollection, MODIFIED_FROM, MODIFIED_TO } from './data/collection.js';
+import {
+  exposureLocationWriter,
+  gradingWriter,
+  riskLocationWriter,
+} from './data/portal-records.js';
+import { FaultRegistry, type FaultPlan } from './faults.js';
+import { errorReply } from './http/reply.js';
+import { resolveOptions, type SandboxOptions } from './options.js';
+import { RequestPipeline } from './request-pipeline.js';
+import { ROUTES } from './services/all-services.js';
+import { LiabilityStore } from './services/liability-store.js';
+import { StatsRecorder, type SandboxStats } from './stats.js';
+
+/** Where each service is served. Pass these as the clients' `baseUrl` and `tokenUrl`. */
+export interface SandboxUrls {
+  /** `http://127.0.0.1:PORT` */
+  origin: string;
+  /** The OAuth 2.0 token endpoint of exposure and risk engineering: `…/auth/login/connect/token`. */
+  tokenUrl: string;
+  /** `…/portal`: the exposure spec's paths follow, e.g. `/open/portal-api/exposure/locations`. */
+  exposure: string;
+  /** `…/portal`: the risk engineering spec's paths follow, e.g. `/open/portal-api/riskengineering/Gradings`. */
+  riskEngineering: string;
+  /** `…/liability/v1/sandbox` (v1 and an environment segment, as on UAT). */
+  liability: string;
+  /** `…/approvals/v1` */
+  approvals: string;
+  /** `…/__sandbox`: stats, faults, keys and tokens, see the README. */
+  admin: string;
+}
+
+/** Known facts of the generated data, for assertions in tests. */
+export interface SandboxFixtures {
+  /** An employee with at least one approval in each of the four lists. */
+  employeeWithApprovals: string;
+  /** The employees whose four approval lists are empty. */
+  employeesWithNothingOutstanding: readonly string[];
+  sizes: { exposureLocations: number; riskLocations: number; gradings: number };
+  /** Modification dates of every collection grow with the record index within these days. */
+  modifiedFrom: string;
+  modifiedTo: string;
+}
+
+/** A route of a spec as the sandbox serves it. */
+export interface SandboxRoute {
+  /** `service.operationId`: the selector of `fault()` and the key of `stats().routes`. */
+  id: string;
+  method: string;
+  path: string;
+}
+
+/** A running sandbox. */
+export interface Sandbox {
+  readonly port: number;
+  readonly urls: SandboxUrls;
+  /** The credentials it accepts, in the shape the service clients take. Sandbox-only values. */
+  readonly credentials: SandboxCredentials;
+  readonly fixtures: SandboxFixtures;
+  /** Counters per route: requests, token issues, 401s, 429s, faults and statuses. */
+  stats(): SandboxStats;
+  resetStats(): void;
+  /** Sets the fault plan of a route (`approvals.getApprovals`), a service (`approvals.*`) or all (`*`). */
+  fault(selector: string, plan: FaultPlan): void;
+  /** Removes the fault plan of one selector, or all. */
+  clearFaults(selector?: string): void;
+  /** Stops accepting one subscription key of a portal service, for key failover tests. */
+  revokeKey(service: 'exposure' | 'riskEngineering', key: 'primary' | 'secondary'): void;
+  /** Accepts every revoked key again. */
+  restoreKeys(): void;
+  /** Changes the lifetime of tokens issued from now on. */
+  setTokenLifetime(seconds: number): void;
+  /** Makes every token issued so far invalid, as if all had expired. */
+  expireTokens(): void;
+  routes(): SandboxRoute[];
+  /** Closes every connection and stops listening. */
+  close(): Promise<void>;
+}
+
+const EMPLOYEE_WITH_APPROVALS = '100234';
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Starts the sandbox: the token endpoint and the exposure, risk engineering, liability and
+ * approvals APIs on one local port, with real authentication, spec validation, generated data
+ * and faults on demand.
+ *
+ * @example
+ * const sb = await startSandbox({ sizes: { exposureLocations: 100_000 } });
+ * const client = createExposureClient({
+ *   baseUrl: sb.urls.exposure,
+ *   tokenUrl: sb.urls.tokenUrl,
+ *   credentials: sb.credentials.exposure,
+ * });
+ * sb.fault('exposure.listLocations', { sequence: [503, 503] });
+ * await sb.close();
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const resolved = resolveOptions(options);
+  const credentials = createCredentials(resolved.credentials);
+  const { seed, sizes } = resolved;
+  const context: SandboxContext = {
+    seed,
+    credentials,
+    revokedKeys: new Set(),
+    tokens: new TokenStore(resolved.tokenLifetimeSeconds),
+    collections: {
+      exposureLocations: new GeneratedCollection(
+        sizes.exposureLocations,
+        exposureLocationWriter(seed),
+      ),
+      riskLocations: new GeneratedCollection(sizes.riskLocations, riskLocationWriter(seed)),
+      gradings: new GeneratedCollection(sizes.gradings, gradingWriter(seed, sizes.riskLocations)),
+    },
+    employeesWithNothingOutstanding: new Set(resolved.employeesWithNothingOutstanding),
+    approvalsLimit: new SlidingWindowLimit(APPROVALS_TIERS[credentials.approvals.tier]),
+    liability: new LiabilityStore(),
+  };
+  const routeIds = ROUTES.map((route) => route.id);
+  const stats = new StatsRecorder(routeIds);
+  const faults = new FaultRegistry(routeIds);
+  for (const [selector, plan] of Object.entries(resolved.faults)) faults.set(selector, plan);
+  const pipeline = new RequestPipeline({
+    context,
+    stats,
+    faults,
+    validateResponses: resolved.validateResponses,
+  });
+
+  const server = createServer((request, response) => {
+    const url = request.url ?? '/';
+    const query = url.indexOf('?');
+    const pathname = query === -1 ? url : url.slice(0, query);
+    const done = pathname.startsWith(ADMIN_PREFIX)
+      ? handleAdmin(request, response, pathname, sandbox)
+      : pipeline.handle(request, response, pathname, query === -1 ? '' : url.slice(query + 1));
+    done.catch(() => {
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      const reply = errorReply(500, 'internal_server_error', 'The sandbox failed.');
+      response.writeHead(500, { 'content-type': reply.contentType }).end(reply.body);
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(resolved.port, resolved.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://${urlHost(resolved.host)}:${port}`;
+  let closing: Promise<void> | undefined;
+
+  const sandbox: Sandbox = {
+    port,
+    urls: {
+      origin,
+      tokenUrl: `${origin}/auth/login/connect/token`,
+      exposure: `${origin}/portal`,
+      riskEngineering: `${origin}/portal`,
+      liability: `${origin}/liability/v1/sandbox`,
+      approvals: `${origin}/approvals/v1`,
+      admin: `${origin}/__sandbox`,
+    },
+    credentials,
+    fixtures: {
+      employeeWithApprovals: EMPLOYEE_WITH_APPROVALS,
+      employeesWithNothingOutstanding: [...resolved.employeesWithNothingOutstanding],
+      sizes: { ...sizes },
+      modifiedFrom: MODIFIED_FROM,
+      modifiedTo: MODIFIED_TO,
+    },
+    stats: () => stats.snapshot(),
+    resetStats: () => stats.reset(),
+    fault: (selector, plan) => faults.set(selector, plan),
+    clearFaults: (selector) => faults.clear(selector),
+    revokeKey(service, key) {
+      if (service !== 'exposure' && service !== 'riskEngineering') {
+        throw new SandboxConfigError('revokeKey: service must be exposure or riskEngineering');
+      }
+      if (key !== 'primary' && key !== 'secondary') {
+        throw new SandboxConfigError('revokeKey: key must be primary or secondary');
+      }
+      context.revokedKeys.add(credentials[service].subscriptionKeys[key]);
+    },
+    restoreKeys: () => context.revokedKeys.clear(),
+    setTokenLifetime(seconds) {
+      if (!Number.isInteger(seconds) || seconds < 1 || seconds > 31_536_000) {
+        throw new SandboxConfigError(
+          'setTokenLifetime: seconds must be an integer from 1 to 31536000',
+        );
+      }
+      context.tokens.lifetimeSeconds = seconds;
+    },
+    expireTokens: () => context.tokens.expireAll(),
+    routes: () =>
+      ROUTES.map((route) => ({
+        id: route.id,
+        method: route.operation.method,
+        path: route.fullPath,
+      })),
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+  return sandbox;
+}
