@@ -1,0 +1,13 @@
+// @ts-check
+export { BUMPS, bumpBetween, majorOf, maxBump, promisedBump, releaseCovers } from './bump.js';
+export { componentsAsApi, hasOperations } from './component-library.js';
+export { latestReleaseTag, versionAt, writeSpecsAt } from './git-base.js';
+export { plannedReleases } from './release-plan.js';
+export { diffSpecs, summariseDiffReport, DIFF_RULES_CONFIG } from './spec-diff.js';
+export { formatVerdicts, runSpecDiffGate } from './spec-diff-gate.js';
+export {
+  findRepoRoot,
+  listPublishablePackages,
+  listWorkspacePackages,
+  specsOfPackage,
+} from './workspace.js';

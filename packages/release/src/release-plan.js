@@ -1,0 +1,32 @@
+// @ts-check
+import getReleasePlan from '@changesets/get-release-plan';
+
+/** @typedef {import('./bump.js').Bump} Bump */
+
+/**
+ * What the pending changesets will release of one package.
+ * @typedef {object} PlannedRelease
+ * @property {Bump} type
+ * @property {string} oldVersion
+ * @property {string} newVersion
+ */
+
+/**
+ * The releases that `changeset version` would make from the pending changesets in
+ * `.changeset/`, by package name, including the patch releases of dependents.
+ *
+ * @example
+ * const plan = await plannedReleases(root);
+ * plan.get('@partner-apis/approvals'); // { type: 'minor', oldVersion: '1.0.0', newVersion: '1.1.0' }
+ * @param {string} root
+ * @returns {Promise<Map<string, PlannedRelease>>}
+ */
+export async function plannedReleases(root) {
+  const { releases } = await getReleasePlan(root);
+  return new Map(
+    releases.map((r) => [
+      r.name,
+      { type: r.type, oldVersion: r.oldVersion, newVersion: r.newVersion },
+    ]),
+  );
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// @ts-check
+import { parseArgs } from 'node:util';
+import { formatVerdicts, runSpecDiffGate } from './spec-diff-gate.js';
+import { findRepoRoot } from './workspace.js';
+
+const usage = `Usage: pnpm spec:diff [--base REF]
+
+Compares every spec with its version at the base and fails when the pending changesets release
+a package generated from it by less than the change needs.
+
+  --base REF   compare every package with REF (a branch, tag or commit). Without it, each
+               package is compared with its latest release tag <name>@<version>; a package
+               never released counts as new, which needs a minor release.`;
+
+/** @type {{ values: { base?: string, help?: boolean } }} */
+let parsed;
+try {
+  parsed = parseArgs({
+    options: { base: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : error}\n\n${usage}`);
+  process.exit(2);
+}
+if (parsed.values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+
+const verdicts = await runSpecDiffGate({ root: findRepoRoot(), base: parsed.values.base });
+console.log(formatVerdicts(verdicts));
+const failed = verdicts.filter((v) => v.problem);
+if (failed.length > 0) {
+  console.error(`\nspec:diff: ${failed.length} package(s) need a bigger release.`);
+  process.exit(1);
+}
+console.log(`\nspec:diff: the pending changesets cover every spec change.`);
