@@ -24,6 +24,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
   "servers": [
     {
       "url": "{base_url}",
+      "x-internal": false,
       "description": "Production. Its path carries the major version segment v1.",
       "variables": {
         "base_url": {
@@ -35,7 +36,8 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
     },
     {
       "url": "{mock_url}",
-      "description": "Mock, provided by the mocking service.",
+      "x-internal": false,
+      "description": "Mock test environment, provided by the mocking service.",
       "variables": {
         "mock_url": {
           "default": "https://mock.partner-platform.invalid/approvals/v1",
@@ -45,10 +47,45 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
       "x-upstream-gap": "The mocking service's address is not published."
     }
   ],
+  "x-environments": {
+    "published": [
+      "mock",
+      "production"
+    ],
+    "description": "Only the mock and production environments are published. More can be subscribed on special request and are to be used only in agreement with the service team."
+  },
+  "x-access-request": {
+    "channel": "procurement exchange portal",
+    "steps": [
+      "choose the instance and the tier",
+      "select or create a client application",
+      "accept the terms"
+    ],
+    "decision": "usually within 1 working day; the credentials arrive by e-mail",
+    "issues": [
+      "client_id",
+      "client_secret"
+    ]
+  },
+  "x-versioning": {
+    "current": "v1",
+    "compatibleChanges": [
+      "new resources",
+      "new optional request parameters or attributes",
+      "new response fields",
+      "a changed order of response fields"
+    ],
+    "breakingChanges": [
+      "adding or removing mandatory parameters",
+      "restructuring the interface"
+    ],
+    "oldVersions": "Old versions stay usable after a release. Consumers request access to the new major version and are encouraged to run regression tests before moving to it in production.",
+    "x-upstream-gap": "Contents of release notes are not shown."
+  },
   "x-upstream-gap": [
     "Events are not shown.",
-    "States and transitions are not shown. The status fields carry state values of the underlying objects, but no moves between them are described.",
-    "Contents of release notes are not shown."
+    "Page size or result size limits are not shown.",
+    "States and transitions are not shown. The status fields carry state values of the underlying objects, but no moves between them are described."
   ],
   "security": [
     {
@@ -142,6 +179,12 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
           },
           "503": {
             "$ref": "#/components/responses/ServiceUnavailable"
+          },
+          "4XX": {
+            "$ref": "#/components/responses/OtherClientError"
+          },
+          "5XX": {
+            "$ref": "#/components/responses/OtherServerError"
           }
         }
       }
@@ -726,6 +769,38 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
               "code": "internal_server_error",
               "message": "The service is in maintenance.",
               "correlationId": "3c8e2a10-0000-4000-8000-000000000503"
+            }
+          }
+        }
+      },
+      "OtherClientError": {
+        "description": "A request failure whose status the document does not list. The error codes not_found,\nmethod_not_allowed, not_acceptable and unsupported_media_type are listed without a status.\n",
+        "x-upstream-gap": "The mapping between status codes and error codes is not shown.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ApprovalsErrorBody"
+            },
+            "example": {
+              "code": "not_found",
+              "message": "The endpoint or resource does not exist.",
+              "correlationId": "3c8e2a10-0000-4000-8000-000000000404"
+            }
+          }
+        }
+      },
+      "OtherServerError": {
+        "description": "A server failure whose status the document does not list, such as not_implemented (the\nresource is defined but not implemented).\n",
+        "x-upstream-gap": "The mapping between status codes and error codes is not shown.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ApprovalsErrorBody"
+            },
+            "example": {
+              "code": "not_implemented",
+              "message": "The resource is defined but not implemented.",
+              "correlationId": "3c8e2a10-0000-4000-8000-000000000501"
             }
           }
         }

@@ -9,7 +9,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
   "info": {
     "title": "Partner platform — OAuth 2.0 token endpoint",
     "version": "0.1.0",
-    "x-upstream-gap": "No version number is published for the token endpoint (the exposure and risk engineering document says the services follow semantic versioning but does not give the current version); 0.1.0 stands for \"unversioned\".",
+    "x-upstream-gap": "The version number of the token endpoint is not shown (the exposure and risk engineering document says the services follow semantic versioning but gives no current version); 0.1.0 stands for \"unversioned\".",
     "description": "The token endpoint that the exposure and risk engineering services share. It issues access\ntokens with the OAuth 2.0 client credentials flow (RFC 6749 §4.4).\n\n- HTTPS/TLS only; plain HTTP is refused.\n- Client authentication: `Authorization: Basic <base64 of client_id:client_secret>`.\n- The form body carries `grant_type=client_credentials` and the scopes the service needs:\n  exposure `Portal.Api` and `Portal.Api.Exposure`; risk engineering `Portal.Api` and\n  `Portal.Api.RiskEngineering`.\n- The subscription key (primary or secondary) is used with this request.\n- The returned access token is sent on data requests as `Authorization: Bearer <token>`,\n  together with `Ocp-Apim-Subscription-Key`.\n- Access is requested from the operator by e-mail; the client secret is valid for 1 year\n  after creation or modification.\n\nThe document names neither the response fields, nor the token lifetime, nor the separator of\nseveral scopes, nor the header that carries the subscription key on this request: they are\nmodelled after RFC 6749 and marked `x-upstream-gap`.\n",
     "license": {
       "name": "MIT",
@@ -19,6 +19,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
   "servers": [
     {
       "url": "{auth_url}",
+      "x-internal": false,
       "description": "Production token address.",
       "variables": {
         "auth_url": {
@@ -30,7 +31,8 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
     },
     {
       "url": "{auth_url}",
-      "description": "UAT token address.",
+      "x-internal": false,
+      "description": "UAT (user acceptance testing) token address.",
       "variables": {
         "auth_url": {
           "default": "https://auth.uat.partner-platform.invalid",
@@ -40,6 +42,35 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
       "x-upstream-gap": "The UAT token host is not published; it comes with the access approval."
     }
   ],
+  "x-access-request": {
+    "channel": "e-mail",
+    "subject": "Request for New API User",
+    "names": [
+      "the API wanted",
+      "the organisation",
+      "the purpose"
+    ],
+    "issues": [
+      "a client ID",
+      "a client secret",
+      "a pair of subscription keys (primary and secondary), one pair per API scope"
+    ],
+    "confidential": [
+      "client secret",
+      "subscription keys"
+    ]
+  },
+  "x-secret-lifecycle": {
+    "validity": "P1Y",
+    "description": "A secret is valid for 1 year after creation or modification. It is changed in the customer\nportal, under account administration, API tab, by typing a new secret or by generating one;\nan automatically generated secret can be changed again. The portal lists the password\nrequirements and shows the subscription keys.\n",
+    "expiryNotification": {
+      "channel": "e-mail",
+      "before": "P2M",
+      "recipients": "users with the role Administrator or IT Administrator",
+      "exception": "Not sent to an Administrator or IT Administrator who was assigned to the client within those 2 months."
+    },
+    "roles": "Only Administrator and IT Administrator users receive the expiry notification and may view, edit or reset secrets. An Administrator edits the secrets of every API of the customer and can create IT Administrator users and assign or remove them as delegates of an API client; an IT Administrator sees and edits only the secrets of the clients assigned to that user. Roles live in the customer portal, not in the API."
+  },
   "x-upstream-gap": [
     "Token response field names are not shown; RFC 6749 §5.1 names are used.",
     "Token lifetime is not shown; `expires_in` is optional and clients need a default lifetime.",

@@ -18,6 +18,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
   "servers": [
     {
       "url": "{base_url}",
+      "x-internal": false,
       "description": "UAT (pre-production). Its path carries the major version segment v1 and an environment segment.",
       "variables": {
         "base_url": {
@@ -29,7 +30,8 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
     },
     {
       "url": "{mock_url}",
-      "description": "Mock, provided by the mocking service.",
+      "x-internal": false,
+      "description": "Mock test environment, provided by the mocking service.",
       "variables": {
         "mock_url": {
           "default": "https://mock.partner-platform.invalid/liability/v1",
@@ -43,6 +45,21 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
     "description": "Mock (provided by the mocking service) and UAT (pre-production) are published. Further\ndevelopment environments exist for the service owner and are open only after agreement\nwith the owner.\n"
   },
   "x-charge": "none",
+  "x-access-request": {
+    "channel": "exchange portal",
+    "steps": [
+      "choose the environment",
+      "choose a tier if relevant",
+      "select or create a client application",
+      "accept the terms"
+    ],
+    "decision": "within 48 hours, or a request for more information",
+    "issues": [
+      "client_id",
+      "client_secret"
+    ],
+    "removal": "Deleting the client application on the portal removes the registration."
+  },
   "x-limits": {
     "throttling": "none",
     "description": "No throttling or tiering is currently applied. The operator reserves the right to apply it\nlater and recommends starting with the lowest tier. The operator may limit the number of\ncalls in a period or the amount of data returned per call.\n",
@@ -57,11 +74,24 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
     "current": "v1",
     "status": "active",
     "decommissioning": "none planned",
-    "minorAnnouncement": "Minor or patch changes are announced when deployed to acceptance; production follows after a grace period of 1 week.",
-    "gracePeriodDays": 7,
-    "majorParallelRunMonths": 6,
-    "majorRetirement": "A new major version runs in parallel with the previous one for 6 months; the previous one then stops accepting new access requests and is finally removed after a notice. Consumers request access to the new major version and are encouraged to run regression tests first.",
-    "release-1.0.0": "Provides the base paths quotes (create and search quotes) and parties/sellers (create sellers). It has no product catalogue function."
+    "compatibleChanges": [
+      "new resources",
+      "new optional request parameters or attributes",
+      "new response fields",
+      "a changed order of response fields"
+    ],
+    "breakingChanges": [
+      "adding or removing mandatory parameters",
+      "restructuring the interface"
+    ],
+    "newMajorAccess": "Consumers request access to the new major version and are encouraged to run regression tests first.",
+    "minorAnnouncement": "Minor or patch changes are announced when deployed to acceptance; production deployment follows after a grace period of 1 week.",
+    "gracePeriod": "P1W",
+    "majorParallelRun": "P6M",
+    "majorRetirement": "A new major version runs in parallel with the previous one for 6 months; the previous version then stops accepting new access requests and is finally removed after a notice.",
+    "releases": {
+      "1.0.0": "Provides the base paths quotes (create and search quotes) and parties/sellers (create sellers). It has no product catalogue function."
+    }
   },
   "x-upstream-gap": [
     "States and transitions of a quote or seller are not shown.",

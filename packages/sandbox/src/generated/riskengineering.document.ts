@@ -9,7 +9,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
   "info": {
     "title": "Risk Engineering Data Service",
     "version": "0.1.0",
-    "x-upstream-gap": "The service follows semantic versioning, but neither the current version number nor the version identifier in request paths is shown; 0.1.0 stands for \"unversioned\".",
+    "x-upstream-gap": "The service follows semantic versioning, but its current version number and the version identifier in request paths are not shown; 0.1.0 stands for \"unversioned\".",
     "description": "Makes the latest risk engineering data for the customer's locations available to the\ncustomer's systems: gradings and locations.\n\n- HTTPS/TLS only; plain HTTP is refused.\n- Authentication: OAuth 2.0 client credentials. A token is requested from\n  `{auth_url}/login/connect/token` (see `specs/auth/openapi.yaml`) with the scopes\n  `Portal.Api` and `Portal.Api.RiskEngineering`; every data request carries\n  `Authorization: Bearer <token>` and `Ocp-Apim-Subscription-Key` (primary or secondary key).\n- An invalid token gives 401 with code `authentication_error`.\n- Paging: `limit` records per call (default 128, maximum 1024); larger data sets take several\n  calls, using `offset` on the later calls.\n- The paths keep the upstream capitalisation: `Gradings` and `Locations`.\n- Versioning: new resources, new optional request parameters or attributes, new response\n  fields and a changed order of response fields come without a new version; adding or\n  removing mandatory parameters or restructuring the interface needs one. Applications may\n  keep using the old version while they assess a change; release notes describe every change.\n",
     "license": {
       "name": "MIT",
@@ -19,6 +19,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
   "servers": [
     {
       "url": "{base_url}",
+      "x-internal": false,
       "description": "Production request address.",
       "variables": {
         "base_url": {
@@ -30,7 +31,8 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
     },
     {
       "url": "{base_url}",
-      "description": "UAT request address.",
+      "x-internal": false,
+      "description": "UAT (user acceptance testing) request address.",
       "variables": {
         "base_url": {
           "default": "https://api.uat.partner-platform.invalid",
@@ -44,6 +46,22 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
     "description": "An interactive console offers a mocking service. It returns a fixed predefined response with\ndummy data whatever parameters are sent, does not validate authentication and never returns\nan authentication error.\n",
     "validatesAuthentication": false,
     "x-upstream-gap": "The mocking service's address is not published."
+  },
+  "x-versioning": {
+    "scheme": "semantic versioning",
+    "compatibleChanges": [
+      "new resources",
+      "new optional request parameters or attributes",
+      "new data fields in responses",
+      "a changed order of response fields"
+    ],
+    "breakingChanges": [
+      "adding or removing mandatory parameters",
+      "restructuring the interface"
+    ],
+    "oldVersions": "When a new version is released, applications may keep using the old version while they assess the change. Release notes describe all changes of each new version.",
+    "regressionTests": "Consumers are encouraged to run regression tests against a new version before using it in production.",
+    "x-upstream-gap": "The version identifier in request paths and the current version number are not shown."
   },
   "x-upstream-gap": [
     "Fields of Gradings and Locations are not shown.",

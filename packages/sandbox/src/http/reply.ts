@@ -7,6 +7,11 @@ export interface Reply {
   body: string;
   contentType: string;
   headers?: Record<string, string>;
+  /**
+   * Sent by the gateway in front of the service (a tier's 429), which no spec describes; it is
+   * not checked against the service's spec.
+   */
+  fromGateway?: boolean;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -17,12 +17,15 @@ export const approvalsService: ServiceDefinition = {
     }
     const waitMs = context.approvalsLimit.admit(performance.now());
     if (waitMs > 0) {
-      return errorReply(
+      // The documents give the tiers but not the answer to exceeding one; a gateway's 429
+      // with Retry-After is what clients must handle.
+      const reply = errorReply(
         429,
         'too_many_requests',
         `The ${tier} tier allows ${APPROVALS_TIERS[tier]} calls per second.`,
         { headers: { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) } },
       );
+      return { ...reply, fromGateway: true };
     }
     return undefined;
   },

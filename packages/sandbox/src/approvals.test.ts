@@ -1,0 +1,112 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { getApprovals } from './sandbox.fixture.js';
+import { startSandbox, type Sandbox } from './index.js';
+
+const LISTS = [
+  'requisitionApprovals',
+  'invoiceApprovals',
+  'expenseReportApprovals',
+  'contractApprovals',
+] as const;
+
+type Result = Record<(typeof LISTS)[number], unknown[]> & {
+  employeeNumber: string;
+  userFullname: string;
+};
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(() => sb.close());
+afterEach(() => expect(sb.stats().responseViolations).toEqual([]));
+
+async function approvalsOf(sandbox: Sandbox, employeeNumber: string): Promise<Result> {
+  const response = await getApprovals(sandbox, employeeNumber);
+  expect(response.status).toBe(200);
+  return (await response.json()) as Result;
+}
+
+describe('approvals per employee', () => {
+  it('gives an employee approvals of every kind, the same on every call', async () => {
+    const employee = sb.fixtures.employeeWithApprovals;
+    const result = await approvalsOf(sb, employee);
+    expect(result.employeeNumber).toBe(employee);
+    expect(result.userFullname).toMatch(/^\S+ \S+$/);
+    for (const list of LISTS) expect(result[list].length).toBeGreaterThan(0);
+    expect(result.contractApprovals[0]).toMatchObject({
+      approvalId: expect.any(Number),
+      approvalCreatedDate: expect.stringMatching(/[+-]\d{2}:\d{2}$/),
+      contractDetails: {
+        contactStartDate: expect.any(String),
+        contactEndDate: expect.any(String),
+      },
+    });
+    expect(await approvalsOf(sb, employee)).toEqual(result);
+  });
+
+  it('gives different employees different approvals', async () => {
+    const a = await approvalsOf(sb, '200001');
+    const b = await approvalsOf(sb, '200002');
+    expect(a.requisitionApprovals).not.toEqual(b.requisitionApprovals);
+  });
+
+  it('has an employee with nothing outstanding, and takes others from the options', async () => {
+    const [nobody] = sb.fixtures.employeesWithNothingOutstanding;
+    const result = await approvalsOf(sb, nobody!);
+    for (const list of LISTS) expect(result[list]).toEqual([]);
+
+    const custom = await startSandbox({ employeesWithNothingOutstanding: ['E-1'] });
+    try {
+      const empty = await approvalsOf(custom, 'E-1');
+      for (const list of LISTS) expect(empty[list]).toEqual([]);
+    } finally {
+      await custom.close();
+    }
+  });
+});
+
+describe('tier limit', () => {
+  it('answers 429 with Retry-After once a bronze client calls twice within a second', async () => {
+    const bronze = await startSandbox({ credentials: { approvals: { tier: 'bronze' } } });
+    try {
+      expect((await getApprovals(bronze, '100234')).status).toBe(200);
+      const limited = await getApprovals(bronze, '100234');
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toBe('1');
+      expect(await limited.json()).toMatchObject({
+        code: 'too_many_requests',
+        message: expect.stringContaining('bronze'),
+        correlationId: expect.any(String),
+      });
+      expect(bronze.stats().routes['approvals.getApprovals']?.tooManyRequests).toBe(1);
+
+      await delay(1000);
+      expect((await getApprovals(bronze, '100234')).status).toBe(200);
+    } finally {
+      await bronze.close();
+    }
+  });
+
+  it('lets a silver client make ten calls in a second, not eleven', async () => {
+    const silver = await startSandbox({ credentials: { approvals: { tier: 'silver' } } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) statuses.push((await getApprovals(silver, '100234')).status);
+      expect(statuses).toEqual([...Array(10).fill(200), 429]);
+    } finally {
+      await silver.close();
+    }
+  });
+
+  it('does not count refused credentials against the tier', async () => {
+    const bronze = await startSandbox({ credentials: { approvals: { tier: 'bronze' } } });
+    try {
+      expect((await getApprovals(bronze, '100234', { client_secret: 'wrong' })).status).toBe(401);
+      expect((await getApprovals(bronze, '100234')).status).toBe(200);
+    } finally {
+      await bronze.close();
+    }
+  });
+});
