@@ -65,7 +65,10 @@ export const GRADINGS_PATH = '/open/portal-api/riskengineering/Gradings';
 export const RISK_LOCATIONS_PATH = '/open/portal-api/riskengineering/Locations';
 
 /** Headers of a valid liability request with a fresh request id. */
-export function liabilityHeaders(sb: Sandbox, extra: Record<string, string> = {}) {
+export function liabilityHeaders(
+  sb: Sandbox,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     authorization: basic(sb.credentials.liability.clientId, sb.credentials.liability.clientSecret),
     'x-z-request-id': randomUUID(),
