@@ -11,3 +11,5 @@ export {
   listWorkspacePackages,
   specsOfPackage,
 } from './workspace.js';
+export { checkVersionRule, listServiceSpecs } from './version-rule.js';
+export { missingIgnores, readChangesetConfig } from './changeset-config.js';

@@ -1,0 +1,43 @@
+// @ts-check
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * The part of `.changeset/config.json` the release checks read.
+ * @typedef {object} ChangesetConfig
+ * @property {string[]} [ignore]
+ * @property {string} [access]
+ * @property {unknown} [changelog]
+ */
+
+/**
+ * Reads `.changeset/config.json`.
+ *
+ * @example
+ * const { ignore } = await readChangesetConfig(root);
+ * @param {string} root
+ * @returns {Promise<ChangesetConfig>}
+ */
+export async function readChangesetConfig(root) {
+  return JSON.parse(await readFile(join(root, '.changeset/config.json'), 'utf8'));
+}
+
+/**
+ * The apps (workspace packages under `apps/`) that `.changeset/config.json` does not ignore.
+ * Apps are never released; ignoring them keeps changesets from planning a release for one.
+ * Changesets refuses to ignore a package that does not exist, so an app is added to `ignore`
+ * when it is created, not before.
+ *
+ * @example
+ * missingIgnores({ ignore: [] }, [{ name: '@partner-apis/cli', relativeDir: 'apps/cli' }]);
+ * // ['@partner-apis/cli']
+ * @param {ChangesetConfig} config
+ * @param {{ name: string, relativeDir: string }[]} packages
+ * @returns {string[]}
+ */
+export function missingIgnores(config, packages) {
+  const ignored = new Set(config.ignore ?? []);
+  return packages
+    .filter((p) => p.relativeDir.startsWith('apps/') && !ignored.has(p.name))
+    .map((p) => p.name);
+}

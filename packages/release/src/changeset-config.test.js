@@ -1,0 +1,39 @@
+// @ts-check
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { missingIgnores, readChangesetConfig } from './changeset-config.js';
+import { findRepoRoot, listWorkspacePackages } from './workspace.js';
+
+const root = findRepoRoot(fileURLToPath(import.meta.url));
+
+describe('.changeset/config.json', () => {
+  it('ignores every app, which is never released', async () => {
+    const missing = missingIgnores(
+      await readChangesetConfig(root),
+      await listWorkspacePackages(root),
+    );
+    expect(missing, `add ${JSON.stringify(missing)} to "ignore" in .changeset/config.json`).toEqual(
+      [],
+    );
+  });
+
+  it('publishes publicly and writes the CHANGELOGs with the changesets changelog', async () => {
+    const config = await readChangesetConfig(root);
+    expect(config.access).toBe('public');
+    expect(config.changelog).toBe('@changesets/cli/changelog');
+  });
+});
+
+describe('missingIgnores', () => {
+  it('names the apps that are not ignored, and only apps', () => {
+    const packages = [
+      { name: '@partner-apis/cli', relativeDir: 'apps/cli' },
+      { name: '@partner-apis/demo', relativeDir: 'apps/demo' },
+      { name: '@partner-apis/approvals', relativeDir: 'packages/approvals' },
+    ];
+    expect(missingIgnores({ ignore: ['@partner-apis/demo'] }, packages)).toEqual([
+      '@partner-apis/cli',
+    ]);
+    expect(missingIgnores({}, packages)).toEqual(['@partner-apis/cli', '@partner-apis/demo']);
+  });
+});
