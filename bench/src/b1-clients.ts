@@ -1,6 +1,6 @@
 import axios from 'axios';
 import createClient from 'openapi-fetch';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import { loadOptional } from './optional-packages.js';
 import { benchCredentials } from './credentials.js';
 
@@ -76,8 +76,15 @@ export async function createClientCall(
 ): Promise<ClientCall | string> {
   const url = `${baseUrl}/approvals?employeeNumber=${EMPLOYEE}`;
   switch (kind) {
-    case 'undici.request':
-      return { call: async () => (await request(url)).body.json(), close: noClose };
+    case 'undici.request': {
+      // An explicit Agent of the undici package: Node's own fetch may have installed its bundled
+      // undici as the global dispatcher, which would make this row measure that copy instead.
+      const dispatcher = new Agent();
+      return {
+        call: async () => (await request(url, { dispatcher })).body.json(),
+        close: () => dispatcher.close(),
+      };
+    }
     case 'global fetch':
       return { call: async () => (await fetch(url)).json(), close: noClose };
     case 'openapi-fetch': {

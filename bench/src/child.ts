@@ -14,6 +14,11 @@ const tasks: Record<string, () => Promise<Task | ServiceTask>> = {
 type Message = { type: 'call'; id: number; method: string; args: unknown[] } | { type: 'close' };
 
 function send(message: unknown): Promise<void> {
+  // Started by hand (e.g. under --cpu-prof) there is no IPC channel: print the message instead.
+  if (process.send === undefined) {
+    console.log(JSON.stringify(message));
+    return Promise.resolve();
+  }
   return new Promise((resolve) => process.send?.(message, undefined, undefined, () => resolve()));
 }
 

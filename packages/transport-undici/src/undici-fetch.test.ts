@@ -4,6 +4,17 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUndiciFetch, type UndiciFetch } from './index.js';
 
+interface Echo {
+  method: string;
+  url: string;
+  headers: Record<string, string | undefined>;
+  body: string;
+}
+
+async function echo(response: Response): Promise<Echo> {
+  return (await response.json()) as Echo;
+}
+
 type Route = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 
 const page = JSON.stringify({
@@ -71,6 +82,10 @@ const routes: Record<string, Route> = {
   '/reset': (req) => {
     req.socket.destroy();
   },
+  '/bom': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"ok":true}')]));
+  },
   '/socket': (req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end(String(req.socket.remotePort));
@@ -135,7 +150,7 @@ describe.each(transports)('%s', (_name, transport) => {
       headers: { 'Content-Type': 'application/json', 'X-Z-Request-Id': 'r-1' },
       body: JSON.stringify({ a: 'é' }),
     });
-    const echoed = await (await transport()(request)).json();
+    const echoed = await echo(await transport()(request));
     expect(echoed).toMatchObject({
       method: 'POST',
       url: '/echo?q=1',
@@ -154,9 +169,9 @@ describe.each(transports)('%s', (_name, transport) => {
       body: 'old',
       headers: { a: '1' },
     });
-    const echoed = await (
-      await transport()(request, { method: 'PUT', body: 'new', headers: { b: '2' } })
-    ).json();
+    const echoed = await echo(
+      await transport()(request, { method: 'PUT', body: 'new', headers: { b: '2' } }),
+    );
     expect(echoed).toMatchObject({ method: 'PUT', body: 'new', headers: { b: '2' } });
     expect(echoed.headers.a).toBeUndefined();
   });
@@ -172,7 +187,7 @@ describe.each(transports)('%s', (_name, transport) => {
     ],
     ['a Blob', new Blob(['blob body'], { type: 'text/x-blob' }), 'text/x-blob', 'blob body'],
   ])('sends %s body with the content type fetch gives it', async (_kind, body, type, text) => {
-    const echoed = await (await transport()(`${base}/echo`, { method: 'POST', body })).json();
+    const echoed = await echo(await transport()(`${base}/echo`, { method: 'POST', body }));
     expect(echoed.body).toBe(text);
     expect(echoed.headers['content-type']).toBe(type);
   });
@@ -187,7 +202,7 @@ describe.each(transports)('%s', (_name, transport) => {
       },
     });
     const init = { method: 'POST', body, duplex: 'half' } as RequestInit;
-    const echoed = await (await transport()(`${base}/echo`, init)).json();
+    const echoed = await echo(await transport()(`${base}/echo`, init));
     expect(echoed.body).toBe('one;two;three');
     expect(echoed.headers['transfer-encoding']).toBe('chunked');
   });
@@ -251,6 +266,16 @@ describe.each(transports)('%s', (_name, transport) => {
     await expect(response.text()).rejects.toBe(reason);
   });
 
+  it('fails a body being streamed with the abort reason when aborted mid-body', async () => {
+    const controller = new AbortController();
+    const response = await transport()(`${base}/stall-body`, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    const reason = new Error('deadline');
+    setTimeout(() => controller.abort(reason), 20);
+    await expect(reader.read()).rejects.toBe(reason);
+  });
+
   it('fails with TypeError("fetch failed") and cause ECONNREFUSED when nothing listens', async () => {
     const port = await freePort();
     const error = await transport()(`http://127.0.0.1:${port}/json`).catch((e: unknown) => e);
@@ -274,10 +299,74 @@ describe.each(transports)('%s', (_name, transport) => {
     expect((error as TypeError).cause).toBeDefined();
   });
 
+  it('fails a body being streamed with TypeError("terminated") when the connection drops', async () => {
+    const response = await transport()(`${base}/cut-body`);
+    const reader = response.body!.getReader();
+    let error: unknown;
+    for (let i = 0; i < 10 && error === undefined; i++) {
+      const chunk = await reader.read().catch((e: unknown) => ({ failed: e }));
+      if ('failed' in chunk) error = chunk.failed;
+      else if (chunk.done) break;
+    }
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as TypeError).message).toBe('terminated');
+  });
+
   it('refuses a GET with a body', async () => {
     await expect(transport()(`${base}/echo`, { method: 'GET', body: 'x' })).rejects.toThrow(
       TypeError,
     );
+  });
+});
+
+describe('createUndiciFetch responses', () => {
+  it('are standard Response objects', async () => {
+    const response = await undiciFetch(`${base}/json`);
+    expect(response).toBeInstanceOf(Response);
+    expect(Object.prototype.toString.call(response)).toBe('[object Response]');
+    await response.arrayBuffer();
+  });
+
+  it('can be read once: bodyUsed turns true and a second read rejects', async () => {
+    const response = await undiciFetch(`${base}/json`);
+    expect(response.bodyUsed).toBe(false);
+    await response.json();
+    expect(response.bodyUsed).toBe(true);
+    await expect(response.text()).rejects.toThrow(TypeError);
+    expect(response.body?.locked).toBe(true);
+  });
+
+  it('stream through response.body, after which text() reads what is left', async () => {
+    const response = await undiciFetch(`${base}/json`);
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    expect(response.bodyUsed).toBe(true);
+    reader.releaseLock();
+    await expect(response.text()).rejects.toThrow(TypeError);
+  });
+
+  it('clone into two independent bodies', async () => {
+    const response = await undiciFetch(`${base}/json`);
+    const copy = response.clone();
+    expect(copy.status).toBe(200);
+    expect(copy.url).toBe(response.url);
+    const [mine, theirs] = await Promise.all([response.text(), copy.text()]);
+    expect(mine).toBe(page);
+    expect(theirs).toBe(page);
+  });
+
+  it('read as ArrayBuffer and Blob', async () => {
+    const buffer = await (await undiciFetch(`${base}/json`)).arrayBuffer();
+    expect(new TextDecoder().decode(buffer)).toBe(page);
+    const blob = await (await undiciFetch(`${base}/json`)).blob();
+    expect(blob.type).toBe('application/json');
+    expect(await blob.text()).toBe(page);
+  });
+
+  it('drop a UTF-8 byte order mark in text(), as fetch does', async () => {
+    const response = await undiciFetch(`${base}/bom`);
+    expect(await response.json()).toEqual({ ok: true });
   });
 });
 

@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { toRequestParts } from './request-parts.js';
-import { decodeBody, toWebStream } from './response-body.js';
+import { decodeBody } from './response-body.js';
+import { UndiciResponse } from './undici-response.js';
 
 /** Options of {@link createUndiciFetch}. */
 export interface UndiciFetchOptions {
@@ -52,14 +53,14 @@ function createAgent(options: UndiciFetchOptions): Agent {
   });
 }
 
-function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
-  const headers = new Headers();
+function toHeaderPairs(raw: Record<string, string | string[] | undefined>): [string, string][] {
+  const pairs: [string, string][] = [];
   for (const name in raw) {
     const value = raw[name];
-    if (typeof value === 'string') headers.append(name, value);
-    else if (value !== undefined) for (const item of value) headers.append(name, item);
+    if (typeof value === 'string') pairs.push([name, value]);
+    else if (value !== undefined) for (const item of value) pairs.push([name, item]);
   }
-  return headers;
+  return pairs;
 }
 
 /**
@@ -117,21 +118,17 @@ export function createUndiciFetch(options: UndiciFetchOptions = {}): UndiciFetch
       body.dump().catch(() => undefined);
       throw new TypeError('fetch failed', { cause: new Error('unexpected redirect') });
     }
-    const headers = toHeaders(rawHeaders);
-    let stream: ReadableStream<Uint8Array> | null = null;
+    const responseInit = { status: statusCode, statusText, headers: toHeaderPairs(rawHeaders) };
     if (NULL_BODY_STATUSES.has(statusCode) || parts.method === 'HEAD') {
       // Free the connection for the next request.
       body.dump().catch(() => undefined);
-    } else {
-      const encoding = rawHeaders['content-encoding'];
-      stream = toWebStream(
-        decodeBody(body, typeof encoding === 'string' ? encoding : undefined),
-        signal,
-      );
+      const response = new Response(null, responseInit);
+      Object.defineProperty(response, 'url', { value: parts.url.href });
+      return response;
     }
-    const response = new Response(stream, { status: statusCode, statusText, headers });
-    Object.defineProperty(response, 'url', { value: parts.url.href });
-    return response;
+    const encoding = rawHeaders['content-encoding'];
+    const source = decodeBody(body, typeof encoding === 'string' ? encoding : undefined);
+    return new UndiciResponse(source, responseInit, parts.url.href, signal);
   };
 
   return Object.assign(undiciFetch, {
