@@ -13,3 +13,10 @@ export {
 } from './workspace.js';
 export { checkVersionRule, listServiceSpecs } from './version-rule.js';
 export { missingIgnores, readChangesetConfig } from './changeset-config.js';
+export {
+  manifestProblems,
+  packPackage,
+  publintMessages,
+  typeProblems,
+  unneededFiles,
+} from './package-hygiene.js';
