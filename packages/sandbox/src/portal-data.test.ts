@@ -184,5 +184,5 @@ describe('size', () => {
     } finally {
       await big.close();
     }
-  });
+  }, 60_000);
 });
