@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   EXPOSURE_SCOPES,
   GRADINGS_PATH,
@@ -25,6 +25,7 @@ beforeEach(() => {
   sb.setTokenLifetime(3600);
   sb.resetStats();
 });
+afterEach(() => expect(sb.stats().responseViolations).toEqual([]));
 
 async function expectAuthenticationError(response: Response, sentSecret?: string) {
   expect(response.status).toBe(401);

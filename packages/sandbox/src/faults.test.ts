@@ -165,6 +165,7 @@ describe('fault plans', () => {
     ],
     ['an unknown option', ROUTE, { sometimes: true }, /sometimes is not a fault option/],
     ['a negative latency', ROUTE, { latencyMs: -1 }, /latencyMs must be/],
+    ['an empty selector', '', { sequence: [503] }, /the selector must be/],
   ])('refuses %s with a message naming it', (_, selector, plan, message) => {
     expect(() => sb.fault(selector, plan as never)).toThrow(SandboxConfigError);
     expect(() => sb.fault(selector, plan as never)).toThrow(message);

@@ -164,6 +164,9 @@ export class FaultRegistry {
 
   /** Sets the plan of a selector, replacing an earlier one (and restarting its counters). */
   set(selector: string, plan: FaultPlan): void {
+    if (typeof selector !== 'string' || selector === '') {
+      throw new SandboxConfigError('fault: the selector must be a route id, "service.*" or "*"');
+    }
     checkFaultPlan(plan, `fault("${selector}")`);
     const matches = [...this.#routeIds].filter((id) => applies(selector, id));
     if (matches.length === 0) {

@@ -186,3 +186,39 @@ describe('size', () => {
     }
   }, 60_000);
 });
+
+describe('Statement of Values', () => {
+  const submit = async (portfolio: unknown) =>
+    fetch(`${sb.urls.exposure}/open/portal-api/exposure/statement-of-values`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await tokenOf(sb, 'exposure')}`,
+        'ocp-apim-subscription-key': sb.credentials.exposure.subscriptionKeys.secondary,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(portfolio),
+    });
+  const location = {
+    locationId: 'LOC-1',
+    name: 'Rotterdam distribution centre',
+    address: { street: 'Waalhaven Zuidzijde 21', city: 'Rotterdam', country: 'NL' },
+    occupancy: 'Warehouse',
+    construction: 'Non-combustible',
+    values: { buildings: 42_000_000 },
+  };
+
+  it('accepts a portfolio that keeps to the spec', async () => {
+    const response = await submit({ currency: 'EUR', locations: [location] });
+    expect(response.status).toBe(202);
+    expect(await response.json()).toMatchObject({ status: 'received', locationCount: 1 });
+  });
+
+  it('points at every problem of a portfolio that does not', async () => {
+    const response = await submit({
+      locations: [{ ...location, address: { ...location.address, country: 'Netherlands' } }],
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { causes: { field: string }[] };
+    expect(body.causes.map((c) => c.field)).toEqual(['/currency', '/locations/0/address/country']);
+  });
+});

@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getApprovals, portalGet, LOCATIONS_PATH } from './sandbox.fixture.js';
 import { SandboxConfigError, startSandbox, type SandboxOptions } from './index.js';
@@ -19,6 +20,25 @@ describe('startSandbox', () => {
         approvals: `${origin}/approvals/v1`,
         admin: `${origin}/__sandbox`,
       });
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('cannot be reached through any interface but loopback', async () => {
+    const sb = await startSandbox();
+    try {
+      const outside = Object.values(networkInterfaces())
+        .flat()
+        .filter(
+          (address) => address !== undefined && !address.internal && address.family === 'IPv4',
+        );
+      for (const address of outside) {
+        await expect(
+          fetch(`http://${address!.address}:${sb.port}/approvals/v1/approvals`),
+        ).rejects.toThrow();
+      }
+      expect((await getApprovals(sb, '100234')).status).toBe(200);
     } finally {
       await sb.close();
     }
