@@ -1,13 +1,25 @@
 import createClient from 'openapi-fetch';
+import type { CoreModule, ExposureModule } from './client-shapes.js';
+import { loadOptional } from './optional-packages.js';
 import { prefetchPages } from './prefetch-pages.js';
+import type { PortalCredentials } from './sandbox-shapes.js';
 
 /** The ways B2 pages, from the user's own loop to the service client's `locations.list`. */
-export const B2_DRIVERS = ['openapi-fetch + own prefetch loop'] as const;
+export const B2_DRIVERS = [
+  'openapi-fetch + own prefetch loop',
+  'openapi-fetch + core paginate',
+  'exposure client locations.list',
+] as const;
 export type B2Driver = (typeof B2_DRIVERS)[number];
+
+/** Where the records come from: B2's own server, or the sandbox with its credentials. */
+export type B2Target =
+  | { kind: 'own server'; baseUrl: string }
+  | { kind: 'sandbox'; baseUrl: string; tokenUrl: string; credentials: PortalCredentials };
 
 export interface B2ClientInput {
   driver: B2Driver;
-  baseUrl: string;
+  target: B2Target;
   pageSize: number;
   prefetch: number;
   /** `stream` looks at each record and drops it; `array` collects them all first. */
@@ -28,23 +40,99 @@ interface LocationPaths {
   };
 }
 
-async function* bareRecords(input: B2ClientInput): AsyncGenerator<LocationRecord> {
-  const client = createClient<LocationPaths>({ baseUrl: input.baseUrl });
-  const fetchPage = async (offset: number, limit: number) => {
+/** The headers a bare client needs: none for B2's own server, a token and key for the sandbox. */
+async function authHeaders(target: B2Target): Promise<Record<string, string>> {
+  if (target.kind === 'own server') return {};
+  const { clientId, clientSecret, subscriptionKeys } = target.credentials;
+  const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`);
+  const response = await fetch(target.tokenUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${basic.toString('base64')}`,
+      'ocp-apim-subscription-key': subscriptionKeys.primary,
+    },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      scope: 'Portal.Api Portal.Api.Exposure',
+    }),
+  });
+  if (!response.ok) throw new Error(`the token request failed with ${response.status}`);
+  const { access_token: token } = (await response.json()) as { access_token: string };
+  return {
+    authorization: `Bearer ${token}`,
+    'ocp-apim-subscription-key': subscriptionKeys.primary,
+  };
+}
+
+async function bareFetchPage(
+  input: B2ClientInput,
+): Promise<(offset: number, limit: number, signal?: AbortSignal) => Promise<LocationRecord[]>> {
+  const headers = await authHeaders(input.target);
+  const client = createClient<LocationPaths>({ baseUrl: input.target.baseUrl, headers });
+  return async (offset, limit, signal) => {
     const { data, error } = await client.GET('/open/portal-api/exposure/locations', {
       params: { query: { limit, offset } },
+      ...(signal && { signal }),
     });
     if (data === undefined)
       throw new Error(`page at offset ${offset} failed: ${JSON.stringify(error)}`);
     return data;
   };
+}
+
+async function* bareRecords(input: B2ClientInput): AsyncGenerator<LocationRecord> {
+  const fetchPage = await bareFetchPage(input);
   for await (const page of prefetchPages(fetchPage, input.pageSize, input.prefetch)) yield* page;
 }
 
-function recordsOf(input: B2ClientInput): AsyncIterable<LocationRecord> | string {
+async function paginatedRecords(
+  input: B2ClientInput,
+): Promise<AsyncIterable<LocationRecord> | string> {
+  const core = await loadOptional<CoreModule>('@partner-apis/core');
+  if (typeof core === 'string') return core;
+  const fetchPage = await bareFetchPage(input);
+  return core.paginate<LocationRecord>({
+    pageSize: input.pageSize,
+    maxPageSize: 1024,
+    prefetch: input.prefetch,
+    fetchPage: ({
+      offset,
+      limit,
+      signal,
+    }: {
+      offset: number;
+      limit: number;
+      signal: AbortSignal;
+    }) => fetchPage(offset, limit, signal),
+  });
+}
+
+async function clientRecords(
+  input: B2ClientInput,
+): Promise<AsyncIterable<LocationRecord> | string> {
+  const exposure = await loadOptional<ExposureModule>('@partner-apis/exposure');
+  if (typeof exposure === 'string') return exposure;
+  if (typeof exposure.createExposureClient !== 'function') {
+    return '@partner-apis/exposure has no createExposureClient yet';
+  }
+  const { target } = input;
+  if (target.kind !== 'sandbox') return 'the exposure client needs the sandbox';
+  const client = exposure.createExposureClient({
+    baseUrl: target.baseUrl,
+    tokenUrl: target.tokenUrl,
+    credentials: target.credentials,
+  });
+  return client.locations.list({ pageSize: input.pageSize, prefetch: input.prefetch });
+}
+
+async function recordsOf(input: B2ClientInput): Promise<AsyncIterable<LocationRecord> | string> {
   switch (input.driver) {
     case 'openapi-fetch + own prefetch loop':
       return bareRecords(input);
+    case 'openapi-fetch + core paginate':
+      return paginatedRecords(input);
+    case 'exposure client locations.list':
+      return clientRecords(input);
   }
 }
 
@@ -56,7 +144,7 @@ declare const gc: (() => void) | undefined;
  */
 export async function run(raw: unknown): Promise<B2ClientResult> {
   const input = raw as B2ClientInput;
-  const records = recordsOf(input);
+  const records = await recordsOf(input);
   if (typeof records === 'string') return { unavailable: records };
 
   gc?.();

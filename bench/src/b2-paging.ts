@@ -1,6 +1,13 @@
-import { B2_DRIVERS, type B2ClientInput, type B2ClientResult, type B2Driver } from './b2-client.js';
+import {
+  B2_DRIVERS,
+  type B2ClientInput,
+  type B2ClientResult,
+  type B2Driver,
+  type B2Target,
+} from './b2-client.js';
 import type { B2ServerInput } from './b2-server.js';
-import { runTask, startService } from './processes.js';
+import { runTask, startService, type ServiceHandle } from './processes.js';
+import type { SandboxHostInfo } from './sandbox-host.js';
 import type { Goal, Section } from './report.js';
 import { fixed, times, type RunOptions, type Scenario } from './scenario.js';
 import { median } from './stats.js';
@@ -20,20 +27,50 @@ interface Run {
 
 const megabytes = (bytes: number) => fixed(bytes / 1024 / 1024, 1);
 
+/** The sandbox with a 20 ms latency on the locations read; B2's own server without it. */
+async function startServer(
+  records: number,
+  notes: string[],
+): Promise<{ server: ServiceHandle<unknown>; target: B2Target }> {
+  const sandbox = await startService<SandboxHostInfo>(
+    'sandbox-host',
+    {
+      sizes: { exposureLocations: records },
+      faults: { 'exposure.listLocations': { latencyMs: DELAY_MS } },
+      validateResponses: false,
+    },
+    { timeoutMs: 20_000 },
+  );
+  if (sandbox.info.unavailable === undefined) {
+    const { urls, credentials } = sandbox.info;
+    return {
+      server: sandbox,
+      target: {
+        kind: 'sandbox',
+        baseUrl: urls.exposure,
+        tokenUrl: urls.tokenUrl,
+        credentials: credentials.exposure,
+      },
+    };
+  }
+  await sandbox.stop();
+  notes.push(`served by B2's own server: ${sandbox.info.unavailable}`);
+  const input: B2ServerInput = { records, delayMs: DELAY_MS };
+  const own = await startService<{ baseUrl: string }>('b2-server', input, { timeoutMs: 10_000 });
+  return { server: own, target: { kind: 'own server', baseUrl: own.info.baseUrl } };
+}
+
 async function run(options: RunOptions): Promise<Section> {
   const records = options.quick ? 20_000 : 100_000;
   const reps = options.quick ? 1 : 3;
-  const serverInput: B2ServerInput = { records, delayMs: DELAY_MS };
-  const server = await startService<{ baseUrl: string }>('b2-server', serverInput, {
-    timeoutMs: 10_000,
-  });
   const runs: Run[] = [];
   const notes: string[] = [];
+  const { server, target } = await startServer(records, notes);
 
   const measure = async (driver: B2Driver, prefetch: number, mode: Run['mode']) => {
     const input: B2ClientInput = {
       driver,
-      baseUrl: server.info.baseUrl,
+      target,
       pageSize: PAGE_SIZE,
       prefetch,
       mode,
@@ -132,7 +169,7 @@ async function run(options: RunOptions): Promise<Section> {
     id: 'B2',
     title: 'Paging',
     method: [
-      `${records.toLocaleString('en')} records at limit ${PAGE_SIZE} from a server in its own process that answers each page after ${DELAY_MS} ms;`,
+      `${records.toLocaleString('en')} exposure locations at limit ${PAGE_SIZE} from the sandbox in its own process, which answers each page after ${DELAY_MS} ms;`,
       `each run in a fresh process with --expose-gc; peak heap is the highest process.memoryUsage().heapUsed above the heap before the first page.`,
       `Medians of ${reps} run(s) (prefetch 1: one run); speed-up is over prefetch 1 of the same way of paging.`,
     ].join(' '),

@@ -9,6 +9,8 @@ const tasks: Record<string, () => Promise<Task | ServiceTask>> = {
   'b1-client': () => import('./b1-client.js'),
   'b2-server': () => import('./b2-server.js'),
   'b2-client': () => import('./b2-client.js'),
+  'b3-client': () => import('./b3-client.js'),
+  'sandbox-host': () => import('./sandbox-host.js'),
 };
 
 type Message = { type: 'call'; id: number; method: string; args: unknown[] } | { type: 'close' };
