@@ -20,3 +20,7 @@ export {
   typeProblems,
   unneededFiles,
 } from './package-hygiene.js';
+export { startLocalRegistry } from './local-registry.js';
+export { installFootprint } from './install-footprint.js';
+export { npmEnvironment, runNpm } from './npm-cli.js';
+export { waitForLine } from './child-output.js';
