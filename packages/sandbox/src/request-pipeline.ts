@@ -61,7 +61,7 @@ function faultReply(action: FaultAction, service: ServiceDefinition): Reply {
  *
  * @example
  * const pipeline = new RequestPipeline({ context, stats, faults, validateResponses: true });
- * http.createServer((req, res) => void pipeline.handle(req, res));
+ * http.createServer((req, res) => void pipeline.handle(req, res, '/approvals/v1/approvals', 'employeeNumber=1'));
  */
 export class RequestPipeline {
   readonly #options: PipelineOptions;
