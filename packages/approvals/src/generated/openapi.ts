@@ -261,6 +261,24 @@ export interface components {
                 "application/json": components["schemas"]["ApprovalsErrorBody"];
             };
         };
+        /** @description The client application's tier allows no more calls in this second. */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds to wait before the next call. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "too_many_requests",
+                 *       "message": "The tier's call rate is exceeded.",
+                 *       "correlationId": "3c8e2a10-0000-4000-8000-000000000429"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The required header If-Match was not provided. */
         PreconditionRequired: {
             headers: {
@@ -403,6 +421,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];

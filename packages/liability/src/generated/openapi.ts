@@ -446,8 +446,8 @@ export interface operations {
             query?: {
                 /** @description Only quotes for this seller. */
                 sellerId?: string;
-                /** @description Only quotes for this commercial package. */
-                productId?: components["schemas"]["ProductId"];
+                /** @description Only quotes for this commercial package (see ProductId). */
+                productId?: string;
                 /** @description Only quotes created at or after this time. */
                 createdFrom?: string;
                 /** @description Only quotes created before this time. */

@@ -171,6 +171,9 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
           "428": {
             "$ref": "#/components/responses/PreconditionRequired"
           },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
           "500": {
             "$ref": "#/components/responses/InternalServerError"
           },
@@ -709,6 +712,31 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
               "code": "unsupported_media_type",
               "message": "The payload format is not supported.",
               "correlationId": "3c8e2a10-0000-4000-8000-000000000415"
+            }
+          }
+        }
+      },
+      "TooManyRequests": {
+        "description": "The client application's tier allows no more calls in this second.",
+        "x-upstream-gap": "The documents give the calls per second of each tier but not what a call over the limit receives; we assume the gateway's usual 429 with Retry-After and the common error body, whose code is not one of the service's listed codes.",
+        "headers": {
+          "Retry-After": {
+            "description": "Seconds to wait before the next call.",
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
+            },
+            "example": {
+              "code": "too_many_requests",
+              "message": "The tier's call rate is exceeded.",
+              "correlationId": "3c8e2a10-0000-4000-8000-000000000429"
             }
           }
         }

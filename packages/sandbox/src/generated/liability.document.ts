@@ -325,10 +325,14 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
             "name": "productId",
             "in": "query",
             "required": false,
-            "description": "Only quotes for this commercial package.",
+            "description": "Only quotes for this commercial package (see ProductId).",
             "x-upstream-gap": "Filter name assumed.",
             "schema": {
-              "$ref": "#/components/schemas/ProductId"
+              "type": "string",
+              "minLength": 1,
+              "examples": [
+                "QuoteA3P"
+              ]
             }
           },
           {
