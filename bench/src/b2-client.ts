@@ -9,6 +9,7 @@ export const B2_DRIVERS = [
   'openapi-fetch + own prefetch loop',
   'openapi-fetch + core paginate',
   'exposure client locations.list',
+  'exposure client + undici transport',
 ] as const;
 export type B2Driver = (typeof B2_DRIVERS)[number];
 
@@ -27,7 +28,8 @@ export interface B2ClientInput {
 }
 
 export type B2ClientResult =
-  { records: number; wallMs: number; peakHeapBytes: number } | { unavailable: string };
+  | { records: number; wallMs: number; peakHeapBytes: number; cpuMs: number }
+  | { unavailable: string };
 
 type LocationRecord = Record<string, unknown>;
 
@@ -107,9 +109,20 @@ async function paginatedRecords(
   });
 }
 
+interface TransportModule {
+  createUndiciFetch(): typeof fetch;
+}
+
 async function clientRecords(
   input: B2ClientInput,
+  withUndici: boolean,
 ): Promise<AsyncIterable<LocationRecord> | string> {
+  let transport: typeof fetch | undefined;
+  if (withUndici) {
+    const loaded = await loadOptional<TransportModule>('@partner-apis/transport-undici');
+    if (typeof loaded === 'string') return loaded;
+    transport = loaded.createUndiciFetch();
+  }
   const exposure = await loadOptional<ExposureModule>('@partner-apis/exposure');
   if (typeof exposure === 'string') return exposure;
   if (typeof exposure.createExposureClient !== 'function') {
@@ -121,6 +134,7 @@ async function clientRecords(
     baseUrl: target.baseUrl,
     tokenUrl: target.tokenUrl,
     credentials: target.credentials,
+    ...(transport && { fetch: transport }),
   });
   return client.locations.list({ pageSize: input.pageSize, prefetch: input.prefetch });
 }
@@ -132,7 +146,9 @@ async function recordsOf(input: B2ClientInput): Promise<AsyncIterable<LocationRe
     case 'openapi-fetch + core paginate':
       return paginatedRecords(input);
     case 'exposure client locations.list':
-      return clientRecords(input);
+      return clientRecords(input, false);
+    case 'exposure client + undici transport':
+      return clientRecords(input, true);
   }
 }
 
@@ -157,6 +173,7 @@ export async function run(raw: unknown): Promise<B2ClientResult> {
   const sampler = setInterval(sample, 2);
 
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   let count = 0;
   const kept: LocationRecord[] = [];
   try {
@@ -171,7 +188,13 @@ export async function run(raw: unknown): Promise<B2ClientResult> {
   }
   sample();
   const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
   // Read after the last sample, so the collected array is alive while it is measured.
   const total = input.mode === 'array' ? kept.length : count;
-  return { records: total, wallMs, peakHeapBytes: peak - baseline };
+  return {
+    records: total,
+    wallMs,
+    peakHeapBytes: peak - baseline,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+  };
 }

@@ -23,6 +23,15 @@ interface Run {
   records: number;
   wallMs: number;
   peakHeapBytes: number;
+  /** CPU time of the client process during the iteration. */
+  cpuMs: number;
+  /** CPU time of the server process during the iteration. */
+  serverCpuMs: number;
+}
+
+interface CpuUsage {
+  user: number;
+  system: number;
 }
 
 const megabytes = (bytes: number) => fixed(bytes / 1024 / 1024, 1);
@@ -75,17 +84,21 @@ async function run(options: RunOptions): Promise<Section> {
       prefetch,
       mode,
     };
+    const serverBefore = await server.call<CpuUsage>('cpuUsage');
     const result = await runTask<B2ClientResult>('b2-client', input, {
       execArgv: ['--expose-gc'],
       timeoutMs: 60_000,
     });
+    const serverAfter = await server.call<CpuUsage>('cpuUsage');
     if ('unavailable' in result) return result.unavailable;
     if (result.records !== records) {
       notes.push(
         `${driver}, prefetch ${prefetch}, ${mode}: ${result.records} records instead of ${records}`,
       );
     }
-    runs.push({ driver, prefetch, mode, ...result });
+    const serverCpuMs =
+      (serverAfter.user - serverBefore.user + serverAfter.system - serverBefore.system) / 1000;
+    runs.push({ driver, prefetch, mode, ...result, serverCpuMs });
     return undefined;
   };
 
@@ -109,7 +122,7 @@ async function run(options: RunOptions): Promise<Section> {
 
   const pick = (driver: B2Driver, prefetch: number, mode: Run['mode']) =>
     runs.filter((r) => r.driver === driver && r.prefetch === prefetch && r.mode === mode);
-  const medianOf = (list: Run[], key: 'wallMs' | 'peakHeapBytes') =>
+  const medianOf = (list: Run[], key: 'wallMs' | 'peakHeapBytes' | 'cpuMs' | 'serverCpuMs') =>
     median(list.map((r) => r[key]));
 
   const rows: string[][] = [];
@@ -130,6 +143,8 @@ async function run(options: RunOptions): Promise<Section> {
         fixed(wall / 1000, 2),
         mode === 'stream' ? times(base / wall) : '',
         megabytes(medianOf(list, 'peakHeapBytes')),
+        fixed(medianOf(list, 'cpuMs') / 1000, 2),
+        fixed(medianOf(list, 'serverCpuMs') / 1000, 2),
       ]);
     }
   }
@@ -182,6 +197,8 @@ async function run(options: RunOptions): Promise<Section> {
           'wall s',
           'speed-up',
           'peak heap MB',
+          'client CPU s',
+          'server CPU s',
         ],
         rows,
       },

@@ -1,15 +1,121 @@
-import type { Section } from './report.js';
-import type { Scenario } from './scenario.js';
+import { runTask, startService } from './processes.js';
+import type { Goal, Section } from './report.js';
+import type { S1ClientInput, S1ClientResult } from './s1-client.js';
+import type { SandboxHostInfo } from './sandbox-host.js';
+import type { SandboxStats } from './sandbox-shapes.js';
+import { fixed, type RunOptions, type Scenario } from './scenario.js';
 
-async function run(): Promise<Section> {
+const SIZES = { exposureLocations: 2000, riskLocations: 2000, gradings: 1500 };
+const FAULTS = {
+  every: [
+    { n: 7, action: 503 },
+    { n: 11, action: 'html502' },
+    { n: 13, action: 'truncate' },
+  ],
+};
+const SERVICES = ['exposure', 'riskEngineering', 'liability', 'approvals'];
+const TOKEN_LIFETIME_SECONDS = 3;
+
+const METHOD = [
+  'Mixed calls through the exposure, risk engineering, liability and approvals clients (16 workers, two more on approvals) against the sandbox in its own process,',
+  'with faults on every data route (503 every 7th request, HTML 502 every 11th, truncated body every 13th), tokens that live',
+  `${TOKEN_LIFETIME_SECONDS} s, and the primary subscription keys revoked halfway; the approvals client is configured with the tier the sandbox enforces (gold).`,
+  "POST bodies are counted as they leave the clients' fetch; every log line, event and error (message, String, JSON, util.inspect) is scanned for the configured secrets and the Basic credentials built from them.",
+].join(' ');
+
+function unavailable(reason: string): Section {
   return {
     id: 'S1',
     title: 'Soak',
-    method: '20,000 mixed requests through all four clients against the sandbox with faults on.',
+    method: METHOD,
     tables: [],
     goals: [],
-    notes: ['not available — needs @partner-apis/sandbox and the four service clients'],
+    notes: [`not available — ${reason}`],
   };
+}
+
+function zeroGoal(name: string, value: number): Goal {
+  return { name, target: '= 0', measured: String(value), met: value === 0 };
+}
+
+async function run(options: RunOptions): Promise<Section> {
+  const target = options.quick ? 4000 : 20_000;
+  const sandbox = await startService<SandboxHostInfo>(
+    'sandbox-host',
+    {
+      sizes: SIZES,
+      tokenLifetimeSeconds: TOKEN_LIFETIME_SECONDS,
+      credentials: { approvals: { tier: 'gold' } },
+      validateResponses: false,
+    },
+    { timeoutMs: 20_000 },
+  );
+  try {
+    if (sandbox.info.unavailable !== undefined) return unavailable(sandbox.info.unavailable);
+    for (const service of SERVICES) await sandbox.call('fault', `${service}.*`, FAULTS);
+    const input: S1ClientInput = {
+      sandbox: sandbox.info as S1ClientInput['sandbox'],
+      targetRequests: target,
+      deadlineMs: options.quick ? 30_000 : 100_000,
+      workers: 16,
+      sizes: SIZES,
+    };
+    const result = await runTask<S1ClientResult>('s1-client', input, { timeoutMs: 130_000 });
+    if ('unavailable' in result) return unavailable(result.unavailable);
+    const stats = await sandbox.call<SandboxStats>('stats');
+    const approvals429 = Object.entries(stats.routes)
+      .filter(([route]) => route.startsWith('approvals.'))
+      .reduce((sum, [, route]) => sum + route.tooManyRequests, 0);
+
+    const operations = Object.entries(result.operations);
+    const calls = operations.reduce((sum, [, op]) => sum + op.calls, 0);
+    const succeeded = operations.reduce((sum, [, op]) => sum + op.succeeded, 0);
+    const percent = (part: number, whole: number) => `${fixed((part / whole) * 100, 1)} %`;
+    const summary = [
+      ['duration', `${fixed(result.seconds, 1)} s`],
+      ['data requests sent (every attempt)', String(result.dataRequests)],
+      ['token requests sent', String(result.tokenRequests)],
+      ['requests the sandbox answered', String(stats.totals.requests)],
+      ['calls / succeeded', `${calls} / ${succeeded} (${percent(succeeded, calls)})`],
+      ['attempts per request', fixed(result.attempts / result.firstAttempts, 3)],
+      ['paged lists completed', String(result.listsCompleted)],
+      ['records lost while paging', String(result.recordsLost)],
+      ['records duplicated while paging', String(result.recordsDuplicated)],
+      ['POSTs sent / sent twice', `${result.postsSent} / ${result.postsSentTwice}`],
+      ['429s at the approvals tier', String(approvals429)],
+      ['key failovers reported', String(result.keyFailovers)],
+      ['token refreshes reported', String(result.tokenRefreshes)],
+      ['texts scanned for secrets / hits', `${result.scannedTexts} / ${result.secretHits}`],
+    ];
+    return {
+      id: 'S1',
+      title: 'Soak',
+      method: METHOD,
+      tables: [
+        { columns: ['measure', 'value'], rows: summary },
+        {
+          columns: ['operation', 'calls', 'succeeded', 'success', 'first error'],
+          rows: operations.map(([name, op]) => [
+            name,
+            String(op.calls),
+            String(op.succeeded),
+            percent(op.succeeded, op.calls),
+            op.firstError ?? '',
+          ]),
+        },
+      ],
+      goals: [
+        zeroGoal('S1 records lost while paging', result.recordsLost),
+        zeroGoal('S1 records duplicated while paging', result.recordsDuplicated),
+        zeroGoal('S1 POSTs sent twice', result.postsSentTwice),
+        zeroGoal('S1 429s at the approvals tier', approvals429),
+        zeroGoal('S1 secrets in logs, events and errors', result.secretHits),
+      ],
+      notes: result.secretHitExamples.map((example) => `secret found (masked): ${example}`),
+    };
+  } finally {
+    await sandbox.stop();
+  }
 }
 
 export const s1Soak: Scenario = { id: 'S1', run };

@@ -24,6 +24,8 @@ export async function serve(options: unknown): Promise<RunningService> {
   return {
     info: { urls: sandbox.urls, credentials: sandbox.credentials, fixtures: sandbox.fixtures },
     async call(method, args) {
+      // The server's own CPU time, so a scenario can tell a busy server from a busy client.
+      if (method === 'cpuUsage') return process.cpuUsage();
       const member = sandbox[method];
       if (typeof member !== 'function') throw new Error(`the sandbox has no method ${method}`);
       return (member as (...values: unknown[]) => unknown).apply(sandbox, args);
