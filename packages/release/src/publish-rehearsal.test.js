@@ -118,13 +118,17 @@ describe('publish rehearsal', () => {
     const npmrc = join(scratch, 'publish.npmrc');
     const host = new URL(registry?.url ?? '').host;
     await writeFile(npmrc, `//${host}/:_authToken=${registry?.token}\n`);
-    for (const pkg of publishable) {
-      const { tarball } = await packPackage(pkg.dir, packs);
-      await runNpm(['publish', tarball, '--registry', registry?.url ?? '', '--ignore-scripts'], {
-        cwd: scratch,
-        env: { ...npmEnv, npm_config_userconfig: npmrc },
-      });
-    }
+    // Three packages at a time: packing and publishing mostly wait on child processes.
+    const lanes = [0, 1, 2].map(async (lane) => {
+      for (const pkg of publishable.filter((_, index) => index % 3 === lane)) {
+        const { tarball } = await packPackage(pkg.dir, packs);
+        await runNpm(['publish', tarball, '--registry', registry?.url ?? '', '--ignore-scripts'], {
+          cwd: scratch,
+          env: { ...npmEnv, npm_config_userconfig: npmrc },
+        });
+      }
+    });
+    await Promise.all(lanes);
     for (const pkg of publishable) {
       const response = await globalThis.fetch(new URL(pkg.name.replace('/', '%2f'), registry?.url));
       const packument = /** @type {{ 'dist-tags'?: { latest?: string } }} */ (
