@@ -28,7 +28,14 @@ if (parsed.values.help) {
   process.exit(0);
 }
 
-const verdicts = await runSpecDiffGate({ root: findRepoRoot(), base: parsed.values.base });
+/** @type {import('./spec-diff-gate.js').PackageVerdict[]} */
+let verdicts;
+try {
+  verdicts = await runSpecDiffGate({ root: findRepoRoot(), base: parsed.values.base });
+} catch (error) {
+  console.error(`spec:diff: ${error instanceof Error ? error.message : error}`);
+  process.exit(2);
+}
 console.log(formatVerdicts(verdicts));
 const failed = verdicts.filter((v) => v.problem);
 if (failed.length > 0) {

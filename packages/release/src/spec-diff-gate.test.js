@@ -1,96 +1,15 @@
 // @ts-check
-import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  addChangeset,
+  createFixtureWorkspace as fixtureRepo,
+  removeFixtureWorkspaces,
+  writeFixtureFile as write,
+} from './fixture-workspace.js';
 import { formatVerdicts, runSpecDiffGate } from './spec-diff-gate.js';
 
-/** @param {string} name @param {'base' | 'revision'} side */
-const fixture = (name, side) =>
-  fileURLToPath(new URL(`../fixtures/${name}/${side}.yaml`, import.meta.url));
-
-/** @type {string[]} */
-const repos = [];
-afterEach(async () => {
-  await Promise.all(repos.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-/** @param {string} dir @param {string[]} args */
-const git = (dir, args) =>
-  execFileSync(
-    'git',
-    ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.invalid', ...args],
-    { cwd: dir, stdio: 'pipe', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } },
-  );
-
-/** @param {string} path @param {unknown} content */
-async function write(path, content) {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
-}
-
-/**
- * A workspace whose packages are generated from specs/orders, committed with the base version
- * of a fixture spec (tagged as a release of every package unless `released` is false).
- * @param {object} options
- * @param {string} options.fixture
- * @param {string} [options.version]
- * @param {boolean} [options.released]
- * @param {string[]} [options.packages] names of packages generated from specs/orders
- */
-async function fixtureRepo({
-  fixture: name,
-  version = '1.0.0',
-  released = true,
-  packages = ['orders'],
-}) {
-  const root = await mkdtemp(join(tmpdir(), 'spec-diff-gate-'));
-  repos.push(root);
-  await write(join(root, 'package.json'), {
-    name: 'fixture-root',
-    version: '0.0.0',
-    private: true,
-  });
-  await write(join(root, 'pnpm-workspace.yaml'), "packages:\n  - 'packages/*'\n");
-  await write(join(root, '.changeset/config.json'), {
-    changelog: false,
-    commit: false,
-    access: 'public',
-    baseBranch: 'main',
-    updateInternalDependencies: 'patch',
-    ignore: [],
-  });
-  const specsOf = (/** @type {string} */ pkg) => (pkg === 'billing' ? 'billing' : 'orders');
-  for (const pkg of [...packages, 'billing']) {
-    await write(join(root, `packages/${pkg}/package.json`), { name: `@fixture/${pkg}`, version });
-    await write(join(root, `packages/${pkg}/codegen.json`), {
-      jobs: [
-        { spec: `../../specs/${specsOf(pkg)}/openapi.yaml`, types: 'src/generated/openapi.ts' },
-      ],
-    });
-  }
-  await cp(fixture(name, 'base'), join(root, 'specs/orders/openapi.yaml'));
-  await cp(fixture('description-only', 'base'), join(root, 'specs/billing/openapi.yaml'));
-  git(root, ['init', '-q', '-b', 'main']);
-  git(root, ['add', '.']);
-  git(root, ['commit', '-q', '--no-gpg-sign', '-m', 'base']);
-  if (released) {
-    for (const pkg of [...packages, 'billing']) git(root, ['tag', `@fixture/${pkg}@${version}`]);
-  }
-  await cp(fixture(name, 'revision'), join(root, 'specs/orders/openapi.yaml'));
-  return root;
-}
-
-/** @param {string} root @param {Record<string, string>} bumps package folder → bump */
-async function addChangeset(root, bumps) {
-  const lines = Object.entries(bumps).map(([pkg, bump]) => `'@fixture/${pkg}': ${bump}`);
-  await write(
-    join(root, '.changeset/spec-change.md'),
-    `---\n${lines.join('\n')}\n---\n\nA change.\n`,
-  );
-}
+afterAll(removeFixtureWorkspaces);
 
 /** @param {string} root @param {string} [base] */
 async function verdictOf(root, base) {

@@ -1,0 +1,123 @@
+// @ts-check
+// Test support: small workspaces in a temporary folder, with git history and release tags, for
+// the tests of the spec-diff gate and its command.
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** @param {string} name @param {'base' | 'revision'} side */
+const fixture = (name, side) =>
+  fileURLToPath(new URL(`../fixtures/${name}/${side}.yaml`, import.meta.url));
+
+/** @type {string[]} */
+const repos = [];
+
+/**
+ * Deletes every workspace made so far.
+ *
+ * @example
+ * afterAll(removeFixtureWorkspaces);
+ * @returns {Promise<void>}
+ */
+export async function removeFixtureWorkspaces() {
+  await Promise.all(repos.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+}
+
+/** @param {string} dir @param {string[]} args */
+const git = (dir, args) =>
+  execFileSync(
+    'git',
+    ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.invalid', ...args],
+    { cwd: dir, stdio: 'pipe', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } },
+  );
+
+/**
+ * Writes a file, making its folder; anything but a string is written as JSON.
+ *
+ * @example
+ * await writeFixtureFile(join(root, 'packages/orders/package.json'), { name: '@fixture/orders' });
+ * @param {string} path
+ * @param {unknown} content
+ */
+export async function writeFixtureFile(path, content) {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+}
+
+/**
+ * A workspace whose packages are generated from specs/orders, committed with the base version
+ * of a fixture spec (tagged as a release of every package unless `released` is false), and with
+ * the revision in the working tree. `@fixture/billing`, from an unchanged spec, is always there.
+ *
+ * @example
+ * const root = await createFixtureWorkspace({ fixture: 'removed-response-field' });
+ * @param {object} options
+ * @param {string} options.fixture
+ * @param {string} [options.version]
+ * @param {boolean} [options.released]
+ * @param {string[]} [options.packages] names of packages generated from specs/orders
+ * @returns {Promise<string>} the workspace root
+ */
+export async function createFixtureWorkspace({
+  fixture: name,
+  version = '1.0.0',
+  released = true,
+  packages = ['orders'],
+}) {
+  const root = await mkdtemp(join(tmpdir(), 'spec-diff-gate-'));
+  repos.push(root);
+  await writeFixtureFile(join(root, 'package.json'), {
+    name: 'fixture-root',
+    version: '0.0.0',
+    private: true,
+  });
+  await writeFixtureFile(join(root, 'pnpm-workspace.yaml'), "packages:\n  - 'packages/*'\n");
+  await writeFixtureFile(join(root, '.changeset/config.json'), {
+    changelog: false,
+    commit: false,
+    access: 'public',
+    baseBranch: 'main',
+    updateInternalDependencies: 'patch',
+    ignore: [],
+  });
+  const specsOf = (/** @type {string} */ pkg) => (pkg === 'billing' ? 'billing' : 'orders');
+  for (const pkg of [...packages, 'billing']) {
+    await writeFixtureFile(join(root, `packages/${pkg}/package.json`), {
+      name: `@fixture/${pkg}`,
+      version,
+    });
+    await writeFixtureFile(join(root, `packages/${pkg}/codegen.json`), {
+      jobs: [
+        { spec: `../../specs/${specsOf(pkg)}/openapi.yaml`, types: 'src/generated/openapi.ts' },
+      ],
+    });
+  }
+  await cp(fixture(name, 'base'), join(root, 'specs/orders/openapi.yaml'));
+  await cp(fixture('description-only', 'base'), join(root, 'specs/billing/openapi.yaml'));
+  git(root, ['init', '-q', '-b', 'main']);
+  git(root, ['add', '.']);
+  git(root, ['commit', '-q', '--no-gpg-sign', '-m', 'base']);
+  if (released) {
+    for (const pkg of [...packages, 'billing']) git(root, ['tag', `@fixture/${pkg}@${version}`]);
+  }
+  await cp(fixture(name, 'revision'), join(root, 'specs/orders/openapi.yaml'));
+  return root;
+}
+
+/**
+ * Writes the pending changeset of a fixture workspace, replacing any earlier one.
+ *
+ * @example
+ * await addChangeset(root, { orders: 'major' });
+ * @param {string} root
+ * @param {Record<string, string>} bumps package folder → bump
+ */
+export async function addChangeset(root, bumps) {
+  const lines = Object.entries(bumps).map(([pkg, bump]) => `'@fixture/${pkg}': ${bump}`);
+  await writeFixtureFile(
+    join(root, '.changeset/spec-change.md'),
+    `---\n${lines.join('\n')}\n---\n\nA change.\n`,
+  );
+}
