@@ -44,7 +44,9 @@ describe('instanceof as a brand check', () => {
 
   it('works across two copies of the package', async () => {
     vi.resetModules();
-    const copy = (await import('./index.js?copy')) as typeof errors;
+    // The query makes the module loader evaluate the package a second time.
+    const secondCopy = './index.js?copy';
+    const copy = (await import(secondCopy)) as typeof errors;
     expect(copy.ApiError).not.toBe(ApiError);
     const fromCopy = new copy.ServiceUnavailableError({ status: 503, code: 'x', message: 'm' });
     expect(fromCopy).toBeInstanceOf(ServiceUnavailableError);

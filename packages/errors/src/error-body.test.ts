@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { apiErrorFromResponse, parseErrorBody } from './index.js';
 
-describe('parseErrorBody', () => {
+// Property runs are CPU-bound: give them room on a loaded machine.
+describe('parseErrorBody', { timeout: 30_000 }, () => {
   it('keeps the documented fields and drops causes of another shape', () => {
     expect(
       parseErrorBody(

@@ -16,7 +16,8 @@ const rfcDocument = {
   'm~n': 8,
 };
 
-describe('parseJsonPointer and valueAt', () => {
+// Property runs are CPU-bound: give them room on a loaded machine.
+describe('parseJsonPointer and valueAt', { timeout: 30_000 }, () => {
   it.each([
     ['', rfcDocument],
     ['/foo', ['bar', 'baz']],

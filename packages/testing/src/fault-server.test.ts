@@ -103,9 +103,12 @@ describe('startFaultServer', () => {
 });
 
 describe('refusedUrl', () => {
-  it('gives a loopback URL whose connection is refused', async () => {
+  it('gives a loopback URL whose connection is refused, until a server listens on its port', async () => {
     const url = await refusedUrl();
     const error: unknown = await fetch(url).catch((e: unknown) => e);
     expect((error as { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
+    server = await startFaultServer([{ body: 'up' }], { port: Number(new URL(url).port) });
+    expect(server.url).toBe(url);
+    expect(await (await fetch(url)).text()).toBe('up');
   });
 });

@@ -155,8 +155,9 @@ function respond(response: ServerResponse, step: FaultStep, timers: Set<NodeJS.T
 }
 
 /**
- * Starts a scripted HTTP server on 127.0.0.1 with a free port, for tests that need real HTTP and
- * real failures: delays, resets, stalled or truncated bodies, redirects, any status and body.
+ * Starts a scripted HTTP server on 127.0.0.1, on a free port unless `options.port` names one,
+ * for tests that need real HTTP and real failures: delays, resets, stalled or truncated bodies,
+ * redirects, any status and body.
  *
  * @example
  * const server = await startFaultServer([
@@ -173,6 +174,7 @@ function respond(response: ServerResponse, step: FaultStep, timers: Set<NodeJS.T
  */
 export async function startFaultServer(
   script: FaultScript | FaultRoutes = [],
+  options: { port?: number } = {},
 ): Promise<FaultServer> {
   let handle = compile(script);
   const requests: MutableRecord[] = [];
@@ -207,7 +209,10 @@ export async function startFaultServer(
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
 
   return {

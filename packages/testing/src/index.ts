@@ -7,3 +7,5 @@ export type {
   FaultStep,
   RecordedRequest,
 } from './fault-server.js';
+export { createVirtualTime } from './virtual-time.js';
+export type { VirtualTime } from './virtual-time.js';

@@ -1,0 +1,76 @@
+import type { SecretDates } from './secret-expiry.js';
+
+/** Why a token was requested. */
+export type TokenRefreshReason = 'initial' | 'expiring' | 'expired' | 'unauthorized';
+
+/** Reported after a token was obtained from the token endpoint. */
+export interface TokenRefreshEvent {
+  /** The token endpoint, with its query redacted. */
+  readonly tokenUrl: string;
+  readonly scopes: readonly string[];
+  readonly reason: TokenRefreshReason;
+  /** When the token expires, in ms since the epoch (by the client's clock). */
+  readonly expiresAt: number;
+  /** Lifetime in seconds: `expires_in`, or the default when the response had none. */
+  readonly lifetimeSeconds: number;
+  /** True when the response had no `expires_in` and the default lifetime was assumed. */
+  readonly lifetimeAssumed: boolean;
+}
+
+/** Reported once when a client switches from the primary to the secondary subscription key. */
+export interface KeyFailoverEvent {
+  readonly from: 'primary';
+  readonly to: 'secondary';
+  /** Which request refused the primary key. */
+  readonly refusedBy: 'data-request' | 'token-request';
+}
+
+/** The hooks an auth scheme reports through; the pipeline passes its own. */
+export interface AuthEvents {
+  onTokenRefresh?(event: TokenRefreshEvent): void;
+  onKeyFailover?(event: KeyFailoverEvent): void;
+}
+
+/**
+ * What the pipeline hands a scheme for one logical call. The same object is passed to every
+ * attempt of the call, so a scheme may keep per-call state in a `WeakMap` keyed by it.
+ */
+export interface AuthContext {
+  /** Aborts when the caller gives up or the call's deadline passes. */
+  readonly signal: AbortSignal;
+  /**
+   * The pipeline's transport without auth and without rate limiting: timeouts and retries
+   * (5xx and connection errors, POST included) apply; any final status is returned, not thrown.
+   */
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** The pipeline's clock, in ms since the epoch. */
+  readonly now: () => number;
+  /** The pipeline's event hooks; calling them never throws. */
+  readonly events: AuthEvents;
+}
+
+/**
+ * How a client authenticates: the pipeline calls `authorize` before every attempt, and
+ * `onUnauthorized` (if present) on a 401, at most twice per call.
+ *
+ * @example
+ * const apiKey: AuthScheme = {
+ *   secretHeaderNames: ['x-api-key'],
+ *   authorize(headers) {
+ *     headers.set('x-api-key', process.env.API_KEY ?? '');
+ *   },
+ * };
+ */
+export interface AuthScheme {
+  /**
+   * Lower-case names of the headers that carry credentials: never logged, never sent along a
+   * cross-origin redirect, and their values are scrubbed from error bodies.
+   */
+  readonly secretHeaderNames: readonly string[];
+  /** When the secret was set or expires, for the warning at client start. */
+  readonly secretDates?: SecretDates | undefined;
+  /** Adds the credentials to the headers of one attempt. */
+  authorize(headers: Headers, context: AuthContext): void | Promise<void>;
+  /** Decides on a 401: `retry` sends the call again (after fixing what it can), `fail` throws. */
+  onUnauthorized?(response: Response, context: AuthContext): Promise<'retry' | 'fail'>;
+}

@@ -1,0 +1,27 @@
+export type {
+  AuthContext,
+  AuthEvents,
+  AuthScheme,
+  KeyFailoverEvent,
+  TokenRefreshEvent,
+  TokenRefreshReason,
+} from './auth-scheme.js';
+export { basicAuthorization } from './credentials.js';
+export type { ClientCredentials } from './credentials.js';
+export { basicAuth, clientIdHeaders } from './static-schemes.js';
+export {
+  DEFAULT_SUBSCRIPTION_KEY_HEADER,
+  DEFAULT_TOKEN_LIFETIME_SECONDS,
+  oauth2ClientCredentials,
+} from './oauth2-client-credentials.js';
+export type {
+  OAuth2ClientCredentialsOptions,
+  OAuth2ClientCredentialsScheme,
+} from './oauth2-client-credentials.js';
+export { createTokenCache, sharedTokenCache } from './token-cache.js';
+export type { CachedToken, TokenCache } from './token-cache.js';
+export { parseTokenErrorBody, parseTokenResponse } from './token-response.js';
+export type { Scope, TokenErrorResponse, TokenResponse } from './token-response.js';
+export { SECRET_EXPIRY_WARNING_DAYS, checkSecretExpiry } from './secret-expiry.js';
+export type { DateInput, SecretDates, SecretExpiry } from './secret-expiry.js';
+export { isLoopbackHost, parseSecureUrl } from './secure-url.js';

@@ -1,0 +1,116 @@
+import { ConfigurationError } from '@partner-apis/errors';
+import { createVirtualTime, startFaultServer, type FaultServer } from '@partner-apis/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createTokenCache,
+  oauth2ClientCredentials,
+  parseSecureUrl,
+  isLoopbackHost,
+  type AuthContext,
+  type OAuth2ClientCredentialsOptions,
+} from './index.js';
+
+let server: FaultServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const options = (overrides: Partial<OAuth2ClientCredentialsOptions> = {}) => ({
+  tokenUrl: 'https://auth.example.com/login/connect/token',
+  clientId: 'id',
+  clientSecret: 'secret-5150',
+  scopes: ['Portal.Api', 'Portal.Api.Exposure'] as OAuth2ClientCredentialsOptions['scopes'],
+  subscriptionKeys: { primary: 'key-1' },
+  ...overrides,
+});
+
+/** The context a pipeline would hand in, with plain fetch as the token transport. */
+function context(): AuthContext {
+  const time = createVirtualTime();
+  return {
+    signal: new AbortController().signal,
+    fetch: (r) => fetch(r),
+    now: time.now,
+    events: {},
+  };
+}
+
+describe('oauth2ClientCredentials', () => {
+  it.each([
+    [
+      { tokenUrl: 'http://auth.example.com/token' },
+      'auth.tokenUrl: must use https (got http://auth.example.com/token)',
+    ],
+    [{ tokenUrl: 'token' }, 'auth.tokenUrl: must be an absolute https URL'],
+    [{ scopes: [] }, 'auth.scopes: must name at least one scope'],
+    [{ scopes: ['Portal.Api', ''] }, 'auth.scopes: must be non-empty strings without " "'],
+    [{ scopeSeparator: '' }, 'auth.scopeSeparator: must be a non-empty string'],
+    [
+      { subscriptionKeys: { primary: '' } },
+      'auth.subscriptionKeys.primary: must be a non-empty string',
+    ],
+    [{ subscriptionKeys: undefined }, 'auth.subscriptionKeys.primary: must be a non-empty string'],
+    [{ subscriptionKeys: { primary: 'k', secondary: '' } }, 'auth.subscriptionKeys.secondary'],
+    [
+      { subscriptionKeyHeader: 'bad header' },
+      'auth.subscriptionKeyHeader: must be a valid header name',
+    ],
+    [{ defaultLifetimeSeconds: -1 }, 'auth.defaultLifetimeSeconds: must be a non-negative number'],
+    [
+      { refreshMarginSeconds: Number.NaN },
+      'auth.refreshMarginSeconds: must be a non-negative number',
+    ],
+  ])('refuses %j', (overrides, message) => {
+    const build = () => oauth2ClientCredentials(options(overrides as never));
+    expect(build).toThrow(ConfigurationError);
+    expect(build).toThrow(message);
+  });
+
+  it('uses the configured scope separator and subscription key header', async () => {
+    server = await startFaultServer({
+      '/token': [{ body: { access_token: 'tok', token_type: 'Bearer', expires_in: 60 } }],
+    });
+    const scheme = oauth2ClientCredentials(
+      options({
+        tokenUrl: `${server.url}/token`,
+        scopeSeparator: ',',
+        subscriptionKeyHeader: 'X-Api-Key',
+        tokenCache: createTokenCache(),
+      }),
+    );
+    const headers = new Headers();
+    await scheme.authorize(headers, context());
+    expect(server.requests[0]?.body).toBe(
+      'grant_type=client_credentials&scope=Portal.Api%2CPortal.Api.Exposure',
+    );
+    expect(server.requests[0]?.headers['x-api-key']).toBe('key-1');
+    expect(Object.fromEntries(headers)).toEqual({
+      authorization: 'Bearer tok',
+      'x-api-key': 'key-1',
+    });
+    expect(scheme.secretHeaderNames).toEqual(['authorization', 'x-api-key']);
+  });
+
+  it('never shows a credential when the scheme is logged', () => {
+    const scheme = oauth2ClientCredentials(options({ subscriptionKeys: { primary: 'key-9999' } }));
+    expect(JSON.stringify(scheme)).not.toMatch(/secret-5150|key-9999/);
+  });
+});
+
+describe('parseSecureUrl', () => {
+  it.each(['localhost', '127.0.0.1', '127.255.0.9', '[::1]'])('treats %s as loopback', (host) => {
+    expect(isLoopbackHost(host)).toBe(true);
+    expect(parseSecureUrl('baseUrl', `http://${host}:8080/v1`).protocol).toBe('http:');
+  });
+
+  it.each(['example.com', '10.0.0.1', '128.0.0.1', 'localhost.example.com', '[::2]'])(
+    'refuses plain http to %s',
+    (host) => {
+      expect(isLoopbackHost(host)).toBe(false);
+      expect(() => parseSecureUrl('baseUrl', `http://${host}/v1`)).toThrow(
+        `baseUrl: must use https (got http://${host}/v1)`,
+      );
+    },
+  );
+});

@@ -1,0 +1,335 @@
+import {
+  ConfigurationError,
+  TokenError,
+  apiErrorFromResponse,
+  redactUrl,
+} from '@partner-apis/errors';
+import type { AuthContext, AuthScheme, TokenRefreshReason } from './auth-scheme.js';
+import {
+  basicAuthorization,
+  requireCredential,
+  secretDatesOf,
+  type ClientCredentials,
+} from './credentials.js';
+import { parseSecureUrl } from './secure-url.js';
+import { sharedTokenCache, type CachedToken, type TokenCache } from './token-cache.js';
+import {
+  parseTokenErrorBody,
+  parseTokenResponse,
+  type Scope,
+  type TokenResponse,
+} from './token-response.js';
+
+/** The header of the subscription key on data requests (and, assumed, on the token request). */
+export const DEFAULT_SUBSCRIPTION_KEY_HEADER = 'Ocp-Apim-Subscription-Key';
+/** The lifetime assumed when a token response has no `expires_in`, in seconds. */
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
+
+/** Options of `oauth2ClientCredentials`. */
+export interface OAuth2ClientCredentialsOptions extends ClientCredentials {
+  /** The token endpoint, e.g. `https://auth.example.com/login/connect/token`. */
+  tokenUrl: string;
+  /** The scopes to request, e.g. `['Portal.Api', 'Portal.Api.Exposure']`. */
+  scopes: readonly Scope[];
+  /** Joins several scopes in the form field; a space (RFC 6749 §3.3) by default. */
+  scopeSeparator?: string | undefined;
+  /** The subscription key pair; the secondary takes over when the primary is refused. */
+  subscriptionKeys: { primary: string; secondary?: string | undefined };
+  /** The header that carries the subscription key; `Ocp-Apim-Subscription-Key` by default. */
+  subscriptionKeyHeader?: string | undefined;
+  /** The lifetime assumed when the response has no `expires_in`; 3600 seconds by default. */
+  defaultLifetimeSeconds?: number | undefined;
+  /**
+   * How long before expiry a token is refreshed, in seconds. By default the larger of 2 minutes
+   * and 10 % of the lifetime; never more than half the lifetime.
+   */
+  refreshMarginSeconds?: number | undefined;
+  /** Where tokens are kept; the process-wide `sharedTokenCache` by default. */
+  tokenCache?: TokenCache | undefined;
+}
+
+/** The OAuth 2.0 client credentials scheme, with what it exposes beyond `AuthScheme`. */
+export interface OAuth2ClientCredentialsScheme extends AuthScheme {
+  /** The subscription key now in use. */
+  readonly activeSubscriptionKey: 'primary' | 'secondary';
+}
+
+interface CallState {
+  token?: CachedToken;
+  keyUsed?: 'primary' | 'secondary';
+  /** The token was obtained from the endpoint during this call, so it cannot be stale. */
+  fresh: boolean;
+  refreshed: boolean;
+}
+
+function positiveNumber(option: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new ConfigurationError(option, 'must be a non-negative number of seconds');
+  }
+  return value;
+}
+
+/** Waits for `promise`, or rejects with the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
+/**
+ * OAuth 2.0 client credentials (RFC 6749 §4.4) with a subscription key pair, as the exposure
+ * and risk engineering services ask for. Data requests carry `Authorization: Bearer <token>` and
+ * the subscription key.
+ *
+ * - Tokens are cached per token URL, client ID and scope set, shared process-wide, refreshed
+ *   before they expire; concurrent calls cause one token request (single flight).
+ * - The token request authenticates with `Basic base64(urlencode(id):urlencode(secret))`
+ *   (RFC 6749 §2.3.1) and goes through the client's transport, so a 5xx is retried with
+ *   backoff; a 4xx becomes a `TokenError`, never retried.
+ * - A 401 on a data request refreshes the token and sends the call again, once. A 401 with a
+ *   fresh token means the subscription key was refused: the secondary key takes over, is kept
+ *   for every later call, and `onKeyFailover` is reported.
+ *
+ * @example
+ * const auth = oauth2ClientCredentials({
+ *   tokenUrl: 'https://auth.example.com/login/connect/token',
+ *   clientId: process.env.CLIENT_ID ?? '',
+ *   clientSecret: process.env.CLIENT_SECRET ?? '',
+ *   scopes: ['Portal.Api', 'Portal.Api.Exposure'],
+ *   subscriptionKeys: { primary: process.env.KEY_1 ?? '', secondary: process.env.KEY_2 },
+ * });
+ */
+export function oauth2ClientCredentials(
+  options: OAuth2ClientCredentialsOptions,
+): OAuth2ClientCredentialsScheme {
+  const tokenUrl = parseSecureUrl('auth.tokenUrl', options.tokenUrl).href;
+  const clientId = requireCredential('auth.clientId', options.clientId);
+  const clientSecret = requireCredential('auth.clientSecret', options.clientSecret);
+  const keys = options.subscriptionKeys as
+    OAuth2ClientCredentialsOptions['subscriptionKeys'] | undefined;
+  const primaryKey = requireCredential('auth.subscriptionKeys.primary', keys?.primary);
+  const secondaryKey =
+    keys?.secondary === undefined
+      ? undefined
+      : requireCredential('auth.subscriptionKeys.secondary', keys.secondary);
+  const separator = options.scopeSeparator ?? ' ';
+  if (typeof separator !== 'string' || separator.length === 0) {
+    throw new ConfigurationError('auth.scopeSeparator', 'must be a non-empty string');
+  }
+  if (!Array.isArray(options.scopes) || options.scopes.length === 0) {
+    throw new ConfigurationError('auth.scopes', 'must name at least one scope');
+  }
+  const scopes = [...new Set(options.scopes)];
+  for (const scope of scopes) {
+    if (typeof scope !== 'string' || scope === '' || scope.includes(separator)) {
+      throw new ConfigurationError(
+        'auth.scopes',
+        `must be non-empty strings without "${separator}"`,
+      );
+    }
+  }
+  const keyHeader = (
+    options.subscriptionKeyHeader ?? DEFAULT_SUBSCRIPTION_KEY_HEADER
+  ).toLowerCase();
+  if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(keyHeader)) {
+    throw new ConfigurationError('auth.subscriptionKeyHeader', 'must be a valid header name');
+  }
+  const defaultLifetime = positiveNumber(
+    'auth.defaultLifetimeSeconds',
+    options.defaultLifetimeSeconds,
+    DEFAULT_TOKEN_LIFETIME_SECONDS,
+  );
+  const configuredMargin =
+    options.refreshMarginSeconds === undefined
+      ? undefined
+      : positiveNumber('auth.refreshMarginSeconds', options.refreshMarginSeconds, 0);
+  const cache = options.tokenCache ?? sharedTokenCache;
+
+  const cacheKey = [tokenUrl, clientId, [...scopes].sort().join(' ')].join('\n');
+  const redactedTokenUrl = redactUrl(tokenUrl);
+  const basic = basicAuthorization(clientId, clientSecret, 'form-urlencoded');
+  const formBody = new URLSearchParams({
+    grant_type: 'client_credentials',
+    scope: scopes.join(separator),
+  }).toString();
+  const secrets = [clientSecret, basic, basic.slice('Basic '.length), primaryKey];
+  if (secondaryKey !== undefined) secrets.push(secondaryKey);
+  const calls = new WeakMap<AuthContext, CallState>();
+  let activeKey: 'primary' | 'secondary' = 'primary';
+
+  const keyValue = (key: 'primary' | 'secondary') =>
+    key === 'secondary' && secondaryKey !== undefined ? secondaryKey : primaryKey;
+
+  function failOver(context: AuthContext, refusedBy: 'data-request' | 'token-request'): void {
+    if (activeKey === 'secondary' || secondaryKey === undefined) return;
+    activeKey = 'secondary';
+    context.events.onKeyFailover?.({ from: 'primary', to: 'secondary', refusedBy });
+  }
+
+  function toCachedToken(response: TokenResponse, requestedAt: number): CachedToken {
+    const lifetimeSeconds = response.expires_in ?? defaultLifetime;
+    const margin = Math.min(
+      configuredMargin ?? Math.max(120, lifetimeSeconds * 0.1),
+      lifetimeSeconds / 2,
+    );
+    return {
+      accessToken: response.access_token,
+      expiresAt: requestedAt + lifetimeSeconds * 1000,
+      refreshAt: requestedAt + (lifetimeSeconds - margin) * 1000,
+      lifetimeSeconds,
+    };
+  }
+
+  async function postTokenRequest(context: AuthContext, key: 'primary' | 'secondary') {
+    const request = new Request(tokenUrl, {
+      method: 'POST',
+      headers: {
+        authorization: basic,
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        [keyHeader]: keyValue(key),
+      },
+      body: formBody,
+    });
+    const response = await context.fetch(request);
+    return { response, text: await response.text() };
+  }
+
+  async function requestToken(
+    context: AuthContext,
+    reason: TokenRefreshReason,
+  ): Promise<CachedToken> {
+    const requestedAt = context.now();
+    const usedKey = activeKey;
+    let { response, text } = await postTokenRequest(context, usedKey);
+    // A 401 without an RFC 6749 body comes from the gateway, which refused the key itself.
+    if (
+      response.status === 401 &&
+      usedKey === 'primary' &&
+      secondaryKey !== undefined &&
+      parseTokenErrorBody(text) === undefined
+    ) {
+      failOver(context, 'token-request');
+      ({ response, text } = await postTokenRequest(context, 'secondary'));
+    }
+    if (response.ok) {
+      const body = parseTokenResponse(text);
+      if (body === undefined) {
+        throw new TokenError({
+          status: response.status,
+          error: 'invalid_token_response',
+          errorDescription: 'the response carries no Bearer access_token',
+          tokenUrl,
+          secrets,
+        });
+      }
+      const token = toCachedToken(body, requestedAt);
+      context.events.onTokenRefresh?.({
+        tokenUrl: redactedTokenUrl,
+        scopes,
+        reason,
+        expiresAt: token.expiresAt,
+        lifetimeSeconds: token.lifetimeSeconds,
+        lifetimeAssumed: body.expires_in === undefined,
+      });
+      return token;
+    }
+    if (response.status >= 400 && response.status < 500) {
+      const body = parseTokenErrorBody(text);
+      throw new TokenError({
+        status: response.status,
+        error: body?.error ?? 'unexpected_response',
+        errorDescription: body?.error_description,
+        errorUri: body?.error_uri,
+        tokenUrl,
+        secrets,
+      });
+    }
+    throw apiErrorFromResponse({
+      response,
+      text,
+      request: { method: 'POST', url: tokenUrl },
+      secrets,
+      now: context.now(),
+    });
+  }
+
+  function refresh(context: AuthContext, reason: TokenRefreshReason): Promise<CachedToken> {
+    // The flight is shared, so it must not die with the caller that happened to start it.
+    const flight = cache.singleFlight(cacheKey, () => requestToken(context, reason));
+    return untilAborted(flight, context.signal);
+  }
+
+  async function currentToken(context: AuthContext, state: CallState): Promise<CachedToken> {
+    const now = context.now();
+    const cached = cache.get(cacheKey);
+    if (cached !== undefined && now < cached.refreshAt) return cached;
+    if (cached !== undefined && now < cached.expiresAt) {
+      try {
+        const token = await refresh(context, 'expiring');
+        state.fresh = true;
+        return token;
+      } catch (error) {
+        if (context.signal.aborted) throw error;
+        // The current token is still valid: keep using it, and try again halfway to expiry.
+        cached.refreshAt = now + (cached.expiresAt - now) / 2;
+        return cached;
+      }
+    }
+    const token = await refresh(context, cached === undefined ? 'initial' : 'expired');
+    state.fresh = true;
+    return token;
+  }
+
+  return {
+    secretHeaderNames: ['authorization', keyHeader],
+    secretDates: secretDatesOf(options),
+    get activeSubscriptionKey() {
+      return activeKey;
+    },
+
+    async authorize(headers, context) {
+      let state = calls.get(context);
+      if (state === undefined) {
+        state = { fresh: false, refreshed: false };
+        calls.set(context, state);
+      }
+      const token = await currentToken(context, state);
+      state.token = token;
+      state.keyUsed = activeKey;
+      headers.set('authorization', `Bearer ${token.accessToken}`);
+      headers.set(keyHeader, keyValue(activeKey));
+    },
+
+    async onUnauthorized(_response, context) {
+      const state = calls.get(context);
+      if (state?.token === undefined) return 'fail';
+      if (!state.fresh && !state.refreshed) {
+        state.refreshed = true;
+        cache.invalidate(cacheKey, state.token);
+        // Another call may already have replaced the token; then this one just uses it.
+        if (cache.get(cacheKey) === undefined) await refresh(context, 'unauthorized');
+        state.fresh = true;
+        return 'retry';
+      }
+      if (state.keyUsed === 'primary' && secondaryKey !== undefined) {
+        failOver(context, 'data-request');
+        return 'retry';
+      }
+      return 'fail';
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { TimeoutError, type FailedRequest } from '@partner-apis/errors';
+
+/**
+ * The abort signal of one call. It aborts when the caller's signal does (with the caller's
+ * reason), when the overall deadline passes (with a `TimeoutError`), or when the attempt in
+ * progress times out. Every wait of the call (rate limiter, token, backoff, the exchange
+ * itself) listens to `signal`. One controller serves the whole call, unless an attempt times
+ * out: then a fresh one replaces it. (Creating abort signals is costly in Node.)
+ */
+export class CallScope {
+  #controller = new AbortController();
+  readonly #caller: AbortSignal;
+  readonly #deadlineTimer: ReturnType<typeof setTimeout>;
+  #attemptTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Why the call ended early: the caller's reason or the deadline's `TimeoutError`. */
+  #ended = false;
+  #reason: unknown;
+  /** The attempt in progress timed out. */
+  attemptTimedOut = false;
+  /** The deadline by the pipeline's clock. */
+  readonly deadline: number;
+  /** The attempt in progress, for the message of a deadline error. */
+  current: FailedRequest;
+
+  constructor(caller: AbortSignal, totalMs: number, now: number, request: FailedRequest) {
+    this.#caller = caller;
+    this.deadline = now + totalMs;
+    this.current = request;
+    this.#deadlineTimer = setTimeout(() => {
+      this.#end(new TimeoutError({ request: this.current, timeoutMs: totalMs, scope: 'total' }));
+    }, totalMs);
+    if (caller.aborted) this.#end(caller.reason);
+    else caller.addEventListener('abort', this.#onCallerAbort, { once: true });
+  }
+
+  readonly #onCallerAbort = () => this.#end(this.#caller.reason);
+
+  #end(reason: unknown): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#reason = reason;
+    this.#controller.abort(reason);
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** True once the caller aborted or the deadline passed; `reason` says which. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  get reason(): unknown {
+    return this.#reason;
+  }
+
+  /** Starts the per-attempt timeout. */
+  startAttempt(attemptMs: number): void {
+    this.attemptTimedOut = false;
+    this.#attemptTimer = setTimeout(() => {
+      this.attemptTimedOut = true;
+      this.#controller.abort(new DOMException('attempt timed out', 'TimeoutError'));
+    }, attemptMs);
+  }
+
+  /** Stops the per-attempt timeout; a fresh signal replaces one a timed-out attempt aborted. */
+  endAttempt(): void {
+    clearTimeout(this.#attemptTimer);
+    if (this.attemptTimedOut && !this.#ended) this.#controller = new AbortController();
+  }
+
+  dispose(): void {
+    clearTimeout(this.#deadlineTimer);
+    clearTimeout(this.#attemptTimer);
+    this.#caller.removeEventListener('abort', this.#onCallerAbort);
+  }
+}

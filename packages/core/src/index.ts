@@ -1,0 +1,27 @@
+export { createClientPipeline } from './client-pipeline.js';
+export type {
+  ClientPipeline,
+  PipelineOptions,
+  RetryOptions,
+  TimeoutOptions,
+} from './client-pipeline.js';
+export { createServiceClient, expectData } from './service-client.js';
+export type {
+  ServiceClient,
+  ServiceClientOptions,
+  TracingHeaderName,
+  WithoutTracingHeaders,
+} from './service-client.js';
+export { paginate } from './paginate.js';
+export type { Page, PageRequest, PaginateOptions, Paginated } from './paginate.js';
+export { RATE_LIMIT_TIERS } from './rate-limiter.js';
+export type { CustomRateLimit, RateLimitTier } from './rate-limiter.js';
+export type {
+  Logger,
+  PipelineEvents,
+  RequestEvent,
+  ResponseEvent,
+  RetryEvent,
+} from './observer.js';
+export { DEFAULT_LOGGED_HEADERS, createHeaderRedactor } from './header-redactor.js';
+export { abortableSleep } from './sleep.js';

@@ -1,0 +1,226 @@
+import { InvalidArgumentError } from '@partner-apis/errors';
+import {
+  createVirtualTime,
+  startFaultServer,
+  type FaultServer,
+  type RecordedRequest,
+} from '@partner-apis/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServiceClient, paginate, type PageRequest } from './index.js';
+
+let server: FaultServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A collection of `total` records `{ id }`, paged by `offset` and `limit` query parameters. */
+function collection(total: number) {
+  return (request: RecordedRequest) => {
+    const query = new URL(request.url, 'http://x').searchParams;
+    const offset = Number(query.get('offset'));
+    const limit = Number(query.get('limit'));
+    const items = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => ({
+      id: offset + i,
+    }));
+    return { body: { items } };
+  };
+}
+
+interface paths {
+  '/records': {
+    get: {
+      parameters: {
+        query: { offset: number; limit: number };
+        header: { 'X-Z-Request-Id': string; 'X-Z-Conversation-Id': string };
+      };
+      responses: {
+        200: { content: { 'application/json': { items: Array<{ id: number }> } } };
+      };
+    };
+  };
+}
+
+function recordsClient(url: string) {
+  const time = createVirtualTime();
+  const { raw } = createServiceClient<paths>({
+    baseUrl: url,
+    clock: time.now,
+    sleep: time.sleep,
+    random: () => 0.5,
+    retry: { attempts: 5 },
+  });
+  return async ({ offset, limit, signal, conversationId }: PageRequest) => {
+    const { data } = await raw.GET('/records', {
+      params: { query: { offset, limit }, header: { 'X-Z-Conversation-Id': conversationId } },
+      signal,
+    });
+    return data?.items ?? [];
+  };
+}
+
+describe('paginate', () => {
+  it('paginate with prefetch 8 yields every record once and in order under injected 503s', async () => {
+    const pages = collection(1000);
+    let count = 0;
+    server = await startFaultServer({
+      '/records': (request) => {
+        count += 1;
+        return count % 3 === 0 ? { status: 503, body: 'busy' } : pages(request);
+      },
+    });
+    const ids: number[] = [];
+    for await (const record of paginate({
+      fetchPage: recordsClient(server.url),
+      pageSize: 32,
+      maxPageSize: 1024,
+      prefetch: 8,
+    })) {
+      ids.push(record.id);
+    }
+    expect(ids).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+    expect(server.requests.filter((r) => r.headers['x-z-conversation-id'])).toHaveLength(
+      server.requests.length,
+    );
+    expect(new Set(server.requests.map((r) => r.headers['x-z-conversation-id'])).size).toBe(1);
+  });
+
+  it('never has more than prefetch pages in flight', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const ids: number[] = [];
+    for await (const record of paginate({
+      pageSize: 10,
+      prefetch: 3,
+      async fetchPage({ offset, limit }) {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setImmediate(resolve));
+        inFlight -= 1;
+        return Array.from({ length: offset < 95 ? limit : 0 }, (_, i) => offset + i);
+      },
+    })) {
+      ids.push(record);
+    }
+    expect(ids).toHaveLength(100);
+    expect(most).toBe(3);
+  });
+
+  it('ends at the first short page, and an empty first page yields nothing', async () => {
+    const asked: number[] = [];
+    const fetchPage = async ({ offset, limit }: PageRequest) => {
+      asked.push(offset);
+      return Array.from(
+        { length: Math.max(0, Math.min(limit, 25 - offset)) },
+        (_, i) => offset + i,
+      );
+    };
+    const pages = [];
+    for await (const page of paginate({ fetchPage, pageSize: 10 }).pages()) pages.push(page);
+    expect(pages.map((p) => [p.offset, p.records.length])).toEqual([
+      [0, 10],
+      [10, 10],
+      [20, 5],
+    ]);
+    expect(asked).toEqual([0, 10, 20]);
+    const none: number[] = [];
+    for await (const record of paginate({
+      fetchPage: async (): Promise<number[]> => [],
+      pageSize: 10,
+    })) {
+      none.push(record);
+    }
+    expect(none).toEqual([]);
+  });
+
+  it('a start offset resumes an iteration', async () => {
+    const ids: number[] = [];
+    for await (const id of paginate({
+      pageSize: 10,
+      startOffset: 40,
+      fetchPage: async ({ offset, limit }) =>
+        Array.from({ length: Math.max(0, Math.min(limit, 55 - offset)) }, (_, i) => offset + i),
+    })) {
+      ids.push(id);
+    }
+    expect(ids).toEqual(Array.from({ length: 15 }, (_, i) => 40 + i));
+  });
+
+  it('break aborts in-flight pages', async () => {
+    const first = collection(10_000);
+    server = await startFaultServer({
+      // The first page answers; every later one is held until its request is aborted.
+      '/records': (request) =>
+        request.url.includes('offset=0&') ? first(request) : new Promise(() => undefined),
+    });
+    const fetchPage = recordsClient(server.url);
+    let seen = 0;
+    for await (const record of paginate({ fetchPage, pageSize: 50, prefetch: 4 })) {
+      seen += 1;
+      if (record.id === 9) break;
+    }
+    expect(seen).toBe(10);
+    await server.waitForRequests(4);
+    const held = server.requests.filter((r) => !r.url.includes('offset=0&'));
+    expect(held).toHaveLength(3);
+    await expect.poll(() => held.every((r) => r.aborted)).toBe(true);
+  });
+
+  it('a failing page ends the iteration with its error and aborts the rest', async () => {
+    const signals: AbortSignal[] = [];
+    const iteration = paginate({
+      pageSize: 5,
+      prefetch: 3,
+      fetchPage: ({ offset, signal }) => {
+        signals.push(signal);
+        return offset === 5
+          ? Promise.reject(new Error('page 2 failed'))
+          : new Promise<number[]>((resolve) => setImmediate(() => resolve([1, 2, 3, 4, 5])));
+      },
+    });
+    const seen: number[] = [];
+    await expect(
+      (async () => {
+        for await (const record of iteration) seen.push(record);
+      })(),
+    ).rejects.toThrow('page 2 failed');
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+    expect(signals.every((signal) => signal.aborted)).toBe(true);
+  });
+
+  it("the caller's signal aborts the iteration", async () => {
+    const controller = new AbortController();
+    const iteration = paginate({
+      pageSize: 2,
+      signal: controller.signal,
+      fetchPage: async ({ offset }) => {
+        if (offset === 4) controller.abort(new Error('stop'));
+        return [offset, offset + 1];
+      },
+    });
+    const seen: number[] = [];
+    await expect(
+      (async () => {
+        for await (const record of iteration) seen.push(record);
+      })(),
+    ).rejects.toThrow('stop');
+    expect(seen.length).toBeLessThanOrEqual(6);
+  });
+
+  it.each([
+    [{ pageSize: 2048, maxPageSize: 1024 }, 'paginate: pageSize must be at most 1024 (got 2048)'],
+    [{ pageSize: 0 }, 'paginate: pageSize must be an integer of at least 1 (got 0)'],
+    [{ pageSize: 10, prefetch: 0 }, 'paginate: prefetch must be an integer of at least 1 (got 0)'],
+    [{ pageSize: 10, startOffset: -1 }, 'paginate: startOffset must be an integer of at least 0'],
+    [{ pageSize: 1.5 }, 'paginate: pageSize must be an integer of at least 1 (got 1.5)'],
+  ])('refuses %j before any request', (options, message) => {
+    let calls = 0;
+    const fetchPage = async () => {
+      calls += 1;
+      return [];
+    };
+    expect(() => paginate({ fetchPage, ...options })).toThrow(InvalidArgumentError);
+    expect(() => paginate({ fetchPage, ...options })).toThrow(message);
+    expect(calls).toBe(0);
+  });
+});
