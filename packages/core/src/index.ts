@@ -25,3 +25,11 @@ export type {
 } from './observer.js';
 export { DEFAULT_LOGGED_HEADERS, createHeaderRedactor } from './header-redactor.js';
 export { abortableSleep } from './sleep.js';
+export { readEnvVariable, readServiceEnv, requireEnvVariable } from './service-env.js';
+export type { Env, OAuth2ServiceEnv, ServiceEnv, ServiceEnvName } from './service-env.js';
+export {
+  createServiceClientFromOptions,
+  isHeaderValue,
+  withOptionNames,
+} from './service-options.js';
+export type { ClientOptions, ServiceWiring } from './service-options.js';

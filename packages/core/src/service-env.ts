@@ -1,0 +1,110 @@
+import { ConfigurationError } from '@partner-apis/errors';
+
+/** Environment variables, as `process.env` holds them. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The `<SERVICE>` part of the `PARTNER_APIS_<SERVICE>_…` variables. */
+export type ServiceEnvName = 'EXPOSURE' | 'RISKENGINEERING' | 'LIABILITY' | 'APPROVALS';
+
+/** The options every service reads from its variables. */
+export interface ServiceEnv {
+  baseUrl: string;
+  credentials: {
+    clientId: string;
+    clientSecret: string;
+    secretCreatedAt?: string;
+    secretExpiresAt?: string;
+  };
+}
+
+/** What an OAuth 2.0 service (exposure, risk engineering) reads besides. */
+export interface OAuth2ServiceEnv extends ServiceEnv {
+  tokenUrl: string;
+  credentials: ServiceEnv['credentials'] & {
+    subscriptionKeys: { primary: string; secondary: string };
+  };
+}
+
+/**
+ * The value of the first of `names` that is set and not blank, trimmed; `undefined` when none is.
+ *
+ * @example
+ * readEnvVariable(process.env, ['PARTNER_APIS_EXPOSURE_TOKEN_URL', 'PARTNER_APIS_TOKEN_URL']);
+ */
+export function readEnvVariable(env: Env, names: string | readonly string[]): string | undefined {
+  for (const name of typeof names === 'string' ? [names] : names) {
+    const value = env[name]?.trim();
+    if (value) return value;
+  }
+  return undefined;
+}
+
+/**
+ * Like `readEnvVariable`, but a `ConfigurationError` naming the first variable when none is set.
+ *
+ * @example
+ * requireEnvVariable(process.env, 'PARTNER_APIS_LIABILITY_BASE_URL');
+ * // throws 'PARTNER_APIS_LIABILITY_BASE_URL: is not set' when missing or blank
+ */
+export function requireEnvVariable(env: Env, names: string | readonly string[]): string {
+  const value = readEnvVariable(env, names);
+  if (value !== undefined) return value;
+  const [first, ...fallbacks] = typeof names === 'string' ? [names] : names;
+  const also = fallbacks.length === 0 ? '' : ` (nor ${fallbacks.join(', ')})`;
+  throw new ConfigurationError(first ?? 'environment', `is not set${also}`);
+}
+
+function asEnv(env: unknown): Env {
+  if (typeof env !== 'object' || env === null) {
+    throw new ConfigurationError('env', 'must be an object of environment variables');
+  }
+  return env as Env;
+}
+
+/**
+ * Reads the options of one service from `PARTNER_APIS_<SERVICE>_BASE_URL`, `…_CLIENT_ID`,
+ * `…_CLIENT_SECRET` and the optional `…_SECRET_CREATED_AT` / `…_SECRET_EXPIRES_AT`; with
+ * `'oauth2'` also `…_TOKEN_URL` (falling back to `PARTNER_APIS_TOKEN_URL`), `…_SUBSCRIPTION_KEY`
+ * and `…_SUBSCRIPTION_KEY_SECONDARY`. A missing or blank variable is a `ConfigurationError`
+ * naming it; the values themselves are checked when the client is created.
+ *
+ * @example
+ * export function fromEnv(env: Env = process.env): LiabilityClientOptions {
+ *   return readServiceEnv('LIABILITY', env);
+ * }
+ */
+export function readServiceEnv(service: ServiceEnvName, env: Env): ServiceEnv;
+export function readServiceEnv(
+  service: ServiceEnvName,
+  env: Env,
+  scheme: 'oauth2',
+): OAuth2ServiceEnv;
+export function readServiceEnv(
+  service: ServiceEnvName,
+  env: Env,
+  scheme?: 'oauth2',
+): ServiceEnv | OAuth2ServiceEnv {
+  const vars = asEnv(env);
+  const name = (suffix: string) => `PARTNER_APIS_${service}_${suffix}`;
+  const secretCreatedAt = readEnvVariable(vars, name('SECRET_CREATED_AT'));
+  const secretExpiresAt = readEnvVariable(vars, name('SECRET_EXPIRES_AT'));
+  const credentials = {
+    clientId: requireEnvVariable(vars, name('CLIENT_ID')),
+    clientSecret: requireEnvVariable(vars, name('CLIENT_SECRET')),
+    ...(secretCreatedAt !== undefined && { secretCreatedAt }),
+    ...(secretExpiresAt !== undefined && { secretExpiresAt }),
+  };
+  const baseUrl = requireEnvVariable(vars, name('BASE_URL'));
+  if (scheme !== 'oauth2') return { baseUrl, credentials };
+  return {
+    baseUrl,
+    tokenUrl: requireEnvVariable(vars, [name('TOKEN_URL'), 'PARTNER_APIS_TOKEN_URL']),
+    credentials: {
+      ...credentials,
+      subscriptionKeys: {
+        primary: requireEnvVariable(vars, name('SUBSCRIPTION_KEY')),
+        secondary: requireEnvVariable(vars, name('SUBSCRIPTION_KEY_SECONDARY')),
+      },
+    },
+  };
+}
