@@ -22,6 +22,7 @@ export type B1ClientResult =
       cpuMicrosPerRequest: number;
       p50Ms: number;
       p99Ms: number;
+      via: string | undefined;
     }
   | { kind: B1Client; concurrency: number; unavailable: string };
 
@@ -77,5 +78,6 @@ export async function run(raw: unknown): Promise<B1ClientResult> {
     cpuMicrosPerRequest: (cpu.user + cpu.system) / Math.max(1, recorded),
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
+    via: client.via,
   };
 }

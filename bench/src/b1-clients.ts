@@ -20,6 +20,8 @@ export type B1Client = (typeof B1_CLIENTS)[number];
 export interface ClientCall {
   call(): Promise<unknown>;
   close(): Promise<void>;
+  /** What the row measures, when its name does not say it all. */
+  via?: string;
 }
 
 // Just enough of the approvals spec for openapi-fetch to type the call, as a user would write it.
@@ -34,7 +36,6 @@ interface BenchPaths {
 
 interface ApprovalsClientShape {
   approvals?: { list(employeeNumber: string): Promise<unknown> };
-  getApprovals?(employeeNumber: string): Promise<unknown>;
 }
 interface ApprovalsModule {
   createApprovalsClient(options: Record<string, unknown>): ApprovalsClientShape;
@@ -42,28 +43,67 @@ interface ApprovalsModule {
 interface TransportModule {
   createUndiciFetch(options?: Record<string, unknown>): typeof fetch & { close(): Promise<void> };
 }
+interface ServiceCoreModule {
+  createServiceClient<Paths extends object>(
+    options: Record<string, unknown>,
+  ): {
+    raw: ReturnType<typeof createClient<Paths>>;
+  };
+  expectData<T>(result: { data?: T; response: Response }, operation: string): T;
+}
+interface ClientIdAuthModule {
+  clientIdHeaders(credentials: { clientId: string; clientSecret: string }): unknown;
+}
 
 const EMPLOYEE = '100234';
 const noClose = () => Promise.resolve();
 
-async function ourClient(baseUrl: string, withUndici: boolean): Promise<ClientCall | string> {
+/**
+ * The approvals client on the core pipeline (auth headers, tracing, retries; no rate limit). Until
+ * the approvals package is built on core, the same stack is assembled here from core and auth.
+ */
+async function approvalsCall(
+  baseUrl: string,
+  fetch: typeof globalThis.fetch | undefined,
+): Promise<{ call: () => Promise<unknown>; via: string } | string> {
   const approvals = await loadOptional<ApprovalsModule>('@partner-apis/approvals');
   if (typeof approvals === 'string') return approvals;
+  const client = approvals.createApprovalsClient({
+    baseUrl,
+    credentials: benchCredentials.approvals,
+    ...(fetch && { fetch }),
+  });
+  if (client.approvals !== undefined) {
+    const { approvals: resource } = client;
+    return { call: () => resource.list(EMPLOYEE), via: 'createApprovalsClient().approvals.list' };
+  }
+  const core = await loadOptional<ServiceCoreModule>('@partner-apis/core');
+  const auth = await loadOptional<ClientIdAuthModule>('@partner-apis/auth');
+  if (typeof core === 'string') return core;
+  if (typeof auth === 'string') return auth;
+  const { raw } = core.createServiceClient<BenchPaths>({
+    baseUrl,
+    auth: auth.clientIdHeaders(benchCredentials.approvals),
+    ...(fetch && { fetch }),
+  });
+  const query = { employeeNumber: EMPLOYEE };
+  return {
+    call: async () =>
+      core.expectData(await raw.GET('/approvals', { params: { query } }), 'GET /approvals'),
+    via: 'createServiceClient of @partner-apis/core with clientIdHeaders (the approvals package is not on core yet)',
+  };
+}
+
+async function ourClient(baseUrl: string, withUndici: boolean): Promise<ClientCall | string> {
   let transport: ReturnType<TransportModule['createUndiciFetch']> | undefined;
   if (withUndici) {
     const loaded = await loadOptional<TransportModule>('@partner-apis/transport-undici');
     if (typeof loaded === 'string') return loaded;
     transport = loaded.createUndiciFetch();
   }
-  const client = approvals.createApprovalsClient({
-    baseUrl,
-    credentials: benchCredentials.approvals,
-    ...(transport && { fetch: transport }),
-  });
-  const list = client.approvals?.list.bind(client.approvals) ?? client.getApprovals?.bind(client);
-  if (list === undefined)
-    return '@partner-apis/approvals has neither approvals.list nor getApprovals';
-  return { call: () => list(EMPLOYEE), close: () => transport?.close() ?? Promise.resolve() };
+  const made = await approvalsCall(baseUrl, transport);
+  if (typeof made === 'string') return made;
+  return { ...made, close: () => transport?.close() ?? Promise.resolve() };
 }
 
 /**

@@ -45,6 +45,7 @@ async function run(options: RunOptions): Promise<Section> {
   const byConcurrency = new Map<number, Map<B1Client, Measured>[]>();
   const unavailable = new Map<B1Client, string>();
   const failures: string[] = [];
+  const vias = new Map<B1Client, string>();
 
   try {
     for (let round = 0; round < rounds; round++) {
@@ -73,6 +74,7 @@ async function run(options: RunOptions): Promise<Section> {
               `${kind} (c=${concurrency}, round ${round + 1}): ${result.failures} failed requests, first: ${result.firstFailure}`,
             );
           }
+          if (result.via !== undefined) vias.set(kind, result.via);
           results.set(kind, result);
         }
         byConcurrency.set(concurrency, [...(byConcurrency.get(concurrency) ?? []), results]);
@@ -145,6 +147,7 @@ async function run(options: RunOptions): Promise<Section> {
     ],
     goals,
     notes: [
+      ...[...vias].map(([kind, via]) => `${kind}: ${via}`),
       ...[...unavailable].map(([kind, reason]) => `${kind}: not available — ${reason}`),
       ...failures,
     ],
