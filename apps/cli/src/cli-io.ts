@@ -1,0 +1,7 @@
+/** The process around a command: its streams, environment and working directory. */
+export interface CliIo {
+  readonly stdout: NodeJS.WritableStream & { readonly isTTY?: boolean | undefined };
+  readonly stderr: NodeJS.WritableStream & { readonly isTTY?: boolean | undefined };
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+}

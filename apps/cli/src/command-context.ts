@@ -1,0 +1,116 @@
+import { Option, type Command } from 'commander';
+import type { CliIo } from './cli-io.js';
+import { ENVIRONMENTS } from './config/config-file.js';
+import { resolveSettings } from './config/settings.js';
+import { reportError } from './error-report.js';
+import { ExitCode } from './exit-codes.js';
+import { openOutput, type OutputSink } from './output/output-sink.js';
+import { createProgress, type Progress } from './output/progress.js';
+import { OUTPUT_FORMATS, type OutputFormat } from './output/record-writer.js';
+import { openSession, type ServiceSession } from './service-session.js';
+
+/** The options every data command has. */
+export interface OutputOptions {
+  format: OutputFormat;
+  out?: string;
+}
+
+/** The options of the program itself, valid before or after the subcommand. */
+export interface GlobalOptions {
+  env?: string;
+  config?: string;
+}
+
+/** What the actions of the commands share: the process around them and the exit code. */
+export interface CommandContext {
+  readonly io: CliIo;
+  exitCode: ExitCode;
+  /**
+   * Runs an action with the session of the command's global options: resolves the settings,
+   * starts the embedded sandbox on demand, closes it afterwards, and reports any error.
+   */
+  run(command: Command, action: (session: ServiceSession) => Promise<void>): Promise<void>;
+  /** Opens stdout or the `--out` file. */
+  output(options: OutputOptions): Promise<OutputSink>;
+  /** A progress line on stderr for a paged read; drawn only on a terminal. */
+  progress(label: string, options: OutputOptions): Progress;
+  /** Writes a note or warning to stderr. */
+  note(text: string): void;
+}
+
+/**
+ * Creates the context of one CLI run.
+ *
+ * @example
+ * const context = createCommandContext({ stdout, stderr, env: process.env, cwd: process.cwd() });
+ */
+export function createCommandContext(io: CliIo): CommandContext {
+  const context: CommandContext = {
+    io,
+    exitCode: ExitCode.ok,
+    async run(command, action) {
+      let session: ServiceSession | undefined;
+      try {
+        const globals = command.optsWithGlobals<GlobalOptions>();
+        const settings = await resolveSettings({
+          env: io.env,
+          cwd: io.cwd,
+          configFile: globals.config,
+          environment: globals.env,
+        });
+        session = openSession(settings, io);
+        await action(session);
+      } catch (error) {
+        context.exitCode = reportError(error, {
+          write: (text) => io.stderr.write(text),
+          secrets: session?.secrets() ?? [],
+        });
+      } finally {
+        await session?.close();
+      }
+    },
+    output: (options) => openOutput(options.out, io.stdout),
+    progress(label, options) {
+      // On a terminal that also shows the data, a progress line would be torn by the records.
+      const dataOnSameTerminal =
+        options.out === undefined && io.stdout.isTTY === true && options.format !== 'table';
+      return createProgress(io.stderr, label, !dataOnSameTerminal);
+    },
+    note(text) {
+      io.stderr.write(`${text}\n`);
+    },
+  };
+  return context;
+}
+
+/**
+ * Adds `--format` and `--out` to a command that prints data.
+ *
+ * @example
+ * withOutputOptions(program.command('locations'));
+ */
+export function withOutputOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option('-f, --format <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
+    )
+    .option('-o, --out <file>', 'write the data to a file instead of stdout');
+}
+
+/** The `--env` option of the program. */
+export function environmentOption(): Option {
+  return new Option(
+    '-e, --env <name>',
+    "environment of the config file (default: PARTNER_APIS_ENV, else the config's defaultEnvironment)",
+  ).choices(ENVIRONMENTS);
+}
+
+/**
+ * The help text of examples shown after a command's options.
+ *
+ * @example
+ * command.addHelpText('after', examples(['partner-apis approvals list --employee 100234']));
+ */
+export function examples(lines: readonly string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}`;
+}

@@ -1,0 +1,110 @@
+import { checkSecretExpiry, SECRET_EXPIRY_WARNING_DAYS } from '@partner-apis/auth';
+import { ConfigurationError } from '@partner-apis/errors';
+import type { Command } from 'commander';
+import {
+  examples,
+  withOutputOptions,
+  type CommandContext,
+  type OutputOptions,
+} from '../command-context.js';
+import { SERVICE_TITLE, VARIABLE_PREFIX, type ServiceName } from '../config/services.js';
+import type { Variables } from '../config/settings.js';
+import { ExitCode } from '../exit-codes.js';
+import { writeRecords } from '../output/record-writer.js';
+
+interface SecretStatus extends Record<string, unknown> {
+  service: string;
+  expiresAt: string;
+  daysLeft: number | null;
+  status: 'ok' | 'warn' | 'expired' | 'unknown';
+}
+
+function secretStatus(service: ServiceName, variables: Variables, now: number): SecretStatus {
+  const prefix = VARIABLE_PREFIX[service];
+  const created = variables[`${prefix}SECRET_CREATED_AT`];
+  const expires = variables[`${prefix}SECRET_EXPIRES_AT`];
+  if (created === undefined && expires === undefined) {
+    return { service, expiresAt: '', daysLeft: null, status: 'unknown' };
+  }
+  const variable =
+    expires === undefined ? `${prefix}SECRET_CREATED_AT` : `${prefix}SECRET_EXPIRES_AT`;
+  try {
+    const expiry = checkSecretExpiry(
+      expires === undefined ? { secretCreatedAt: created! } : { secretExpiresAt: expires },
+      now,
+    );
+    return {
+      service,
+      expiresAt: expiry.expiresAt.toISOString().slice(0, 10),
+      daysLeft: expiry.daysLeft,
+      status: expiry.level,
+    };
+  } catch (error) {
+    if (error instanceof ConfigurationError) {
+      throw new ConfigurationError(variable, 'must be a date such as 2026-01-15');
+    }
+    throw error;
+  }
+}
+
+/**
+ * `partner-apis credentials check`: how long each configured client secret stays valid.
+ *
+ * @example
+ * registerCredentialsCommands(program, context);
+ */
+export function registerCredentialsCommands(program: Command, context: CommandContext): void {
+  const credentials = program
+    .command('credentials')
+    .description('check the credentials of the configured clients')
+    .addHelpText('after', examples(['partner-apis credentials check']));
+
+  withOutputOptions(
+    credentials
+      .command('check')
+      .description(
+        `days until each configured client secret expires (secrets last one year; warns within ${SECRET_EXPIRY_WARNING_DAYS} days, exit code 1 once one has expired)`,
+      )
+      .addHelpText(
+        'after',
+        examples([
+          'PARTNER_APIS_LIABILITY_SECRET_CREATED_AT=2025-11-02 partner-apis credentials check',
+          'partner-apis credentials check --env production --format json',
+        ]) +
+          '\n\nThe dates come from PARTNER_APIS_<SERVICE>_SECRET_CREATED_AT or _SECRET_EXPIRES_AT,' +
+          '\nor secretCreatedAt / secretExpiresAt in the config file.',
+      ),
+  ).action(async (options: OutputOptions, command: Command) => {
+    await context.run(command, async (session) => {
+      const { settings } = session;
+      if (settings.embeddedSandbox) {
+        context.note('No credentials configured: the embedded sandbox needs none.');
+      }
+      const now = Date.now();
+      const statuses = settings.configuredServices.map((service) =>
+        secretStatus(service, settings.variables, now),
+      );
+      for (const status of statuses) {
+        const title = SERVICE_TITLE[status.service as ServiceName];
+        const prefix = VARIABLE_PREFIX[status.service as ServiceName];
+        if (status.status === 'unknown') {
+          context.note(
+            `note: the ${title} secret's date is not configured (set ${prefix}SECRET_CREATED_AT or ${prefix}SECRET_EXPIRES_AT)`,
+          );
+        } else if (status.status === 'warn') {
+          context.note(
+            `warning: the ${title} secret expires in ${status.daysLeft} days (${status.expiresAt}); set a new one in the customer portal`,
+          );
+        } else if (status.status === 'expired') {
+          context.note(`error: the ${title} secret expired on ${status.expiresAt}`);
+        }
+      }
+      const sink = await context.output(options);
+      await writeRecords(statuses, options.format, sink, context.note);
+      await sink.close();
+      if (statuses.some((status) => status.status === 'expired')) {
+        context.exitCode = ExitCode.failure;
+      }
+    });
+  });
+}

@@ -1,0 +1,124 @@
+import { stringify } from 'csv-stringify/sync';
+import { columnsOf, flatten, type Cell } from './flatten.js';
+import type { OutputSink } from './output-sink.js';
+import { renderKeyValues, renderTable } from './table.js';
+
+/** The output formats of every command that prints data. */
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** Records read before the CSV header is written, so columns that only some records have count. */
+const CSV_HEADER_SAMPLE = 256;
+
+type DataRecord = Record<string, unknown>;
+
+/** Warnings about the output itself (not data); they go to stderr. */
+export type WarningSink = (message: string) => void;
+
+async function writeCsv(
+  records: AsyncIterable<DataRecord>,
+  sink: OutputSink,
+  warn: WarningSink,
+): Promise<number> {
+  let columns: string[] | undefined;
+  let sample: Record<string, Cell>[] = [];
+  let count = 0;
+  const dropped = new Set<string>();
+  const flush = async (rows: Record<string, Cell>[]) => {
+    const header = columns === undefined;
+    columns ??= columnsOf(rows);
+    const known = new Set(columns);
+    for (const row of rows) {
+      for (const column of Object.keys(row)) {
+        if (!known.has(column) && !dropped.has(column)) {
+          dropped.add(column);
+          warn(`column ${column} first appears after the CSV header was written; it is left out`);
+        }
+      }
+    }
+    if (rows.length > 0 || header) await sink.write(stringify(rows, { header, columns }));
+  };
+  for await (const record of records) {
+    count += 1;
+    sample.push(flatten(record));
+    if (sample.length >= CSV_HEADER_SAMPLE) {
+      await flush(sample);
+      sample = [];
+    }
+  }
+  if (sample.length > 0 || columns === undefined) await flush(sample);
+  return count;
+}
+
+/**
+ * Writes a stream of records in the chosen format and returns how many there were. `json` is one
+ * array with a record per line, `ndjson` one record per line and nothing else, `csv` flattens
+ * nested fields into dotted columns, `table` (for people) waits for the last record to size its
+ * columns.
+ *
+ * @example
+ * const count = await writeRecords(client.locations.list(), 'ndjson', sink, console.warn);
+ */
+export async function writeRecords(
+  records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
+  format: OutputFormat,
+  sink: OutputSink,
+  warn: WarningSink,
+): Promise<number> {
+  const stream = toAsync(records);
+  let count = 0;
+  switch (format) {
+    case 'ndjson':
+      for await (const record of stream) {
+        count += 1;
+        await sink.write(`${JSON.stringify(record)}\n`);
+      }
+      return count;
+    case 'json':
+      for await (const record of stream) {
+        await sink.write(`${count === 0 ? '[\n' : ',\n'}  ${JSON.stringify(record)}`);
+        count += 1;
+      }
+      await sink.write(count === 0 ? '[]\n' : '\n]\n');
+      return count;
+    case 'csv':
+      return writeCsv(stream, sink, warn);
+    case 'table': {
+      const rows: Record<string, Cell>[] = [];
+      for await (const record of stream) rows.push(flatten(record));
+      await sink.write(rows.length === 0 ? 'No records.\n' : renderTable(columnsOf(rows), rows));
+      return rows.length;
+    }
+  }
+}
+
+/**
+ * Writes one record (a created quote, a receipt) in the chosen format: `table` shows it as
+ * `key  value` lines, `csv` as a header and one row.
+ *
+ * @example
+ * await writeRecord(quote, 'table', sink);
+ */
+export async function writeRecord(
+  record: DataRecord,
+  format: OutputFormat,
+  sink: OutputSink,
+): Promise<void> {
+  switch (format) {
+    case 'ndjson':
+      return sink.write(`${JSON.stringify(record)}\n`);
+    case 'json':
+      return sink.write(`${JSON.stringify(record, null, 2)}\n`);
+    case 'csv': {
+      const row = flatten(record);
+      return sink.write(stringify([row], { header: true, columns: Object.keys(row) }));
+    }
+    case 'table':
+      return sink.write(renderKeyValues(flatten(record)));
+  }
+}
+
+async function* toAsync<T>(items: AsyncIterable<T> | Iterable<T>): AsyncIterable<T> {
+  yield* items;
+}

@@ -1,0 +1,73 @@
+import { Command, CommanderError } from 'commander';
+import type { CliIo } from './cli-io.js';
+import { createCommandContext, environmentOption, examples } from './command-context.js';
+import { registerCredentialsCommands } from './commands/credentials.js';
+import { ExitCode } from './exit-codes.js';
+
+const ENVIRONMENT_HELP = `
+Configuration:
+  With no credentials configured, every command starts an embedded sandbox on 127.0.0.1 and
+  says so on stderr. To use a real environment, set PARTNER_APIS_<SERVICE>_* variables
+  (SERVICE: EXPOSURE, RISKENGINEERING, LIABILITY, APPROVALS; e.g. _BASE_URL, _CLIENT_ID,
+  _CLIENT_SECRET) or write partner-apis.config.json with environments production, uat and
+  sandbox, and pick one with --env or PARTNER_APIS_ENV. Variables win over the file.
+
+Exit codes: 0 ok, 1 API error or invalid data, 2 usage or configuration error.`;
+
+/**
+ * Builds the `partner-apis` program for one run.
+ *
+ * @example
+ * const { program, context } = createProgram(io);
+ * await program.parseAsync(['approvals', 'list', '--employee', '100234'], { from: 'user' });
+ */
+export function createProgram(io: CliIo) {
+  const context = createCommandContext(io);
+  const program = new Command('partner-apis')
+    .description(
+      'Exposure, risk engineering, liability and approvals APIs of the partner platform from the command line.',
+    )
+    .addOption(environmentOption())
+    .option(
+      '-c, --config <file>',
+      'config file (default: PARTNER_APIS_CONFIG, else ./partner-apis.config.json)',
+    )
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage and examples)')
+    .addHelpText(
+      'after',
+      examples([
+        'partner-apis demo',
+        'partner-apis exposure locations --format ndjson > locations.ndjson',
+        'partner-apis liability quote create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
+        'partner-apis --env uat approvals list --employee 100234',
+      ]) + `\n${ENVIRONMENT_HELP}`,
+    );
+  registerCredentialsCommands(program, context);
+  return { program, context };
+}
+
+/**
+ * Runs `partner-apis` with the arguments after the program name and returns the exit code:
+ * 0 ok, 1 API error or invalid data, 2 usage or configuration error.
+ *
+ * @example
+ * process.exitCode = await runCli(process.argv.slice(2), {
+ *   stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(),
+ * });
+ */
+export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+  const { program, context } = createProgram(io);
+  try {
+    await program.parseAsync(args, { from: 'user' });
+  } catch (error) {
+    // Commander has already printed its message (or the help) to stderr.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    throw error;
+  }
+  return context.exitCode;
+}

@@ -1,0 +1,66 @@
+import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
+import type { CliIo } from './cli-io.js';
+import { sandboxVariables } from './config/sandbox-variables.js';
+import { secretValues, type Settings, type Variables } from './config/settings.js';
+
+/**
+ * The settings of one command run, and the embedded sandbox when nothing is configured. The
+ * sandbox starts on first use, so commands that send nothing never start it.
+ */
+export interface ServiceSession {
+  readonly settings: Settings;
+  /** The `PARTNER_APIS_*` variables the clients are created from. */
+  variables(): Promise<Variables>;
+  /** The embedded sandbox, once started. */
+  readonly sandbox: Sandbox | undefined;
+  /** Credential values in use, so that no message shows one. */
+  secrets(): readonly string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the session of one command run.
+ *
+ * @example
+ * const session = openSession(settings, io);
+ * try {
+ *   const client = createApprovalsClient(fromEnv(await session.variables()));
+ * } finally {
+ *   await session.close();
+ * }
+ */
+export function openSession(settings: Settings, io: CliIo): ServiceSession {
+  let sandbox: Sandbox | undefined;
+  let starting: Promise<Variables> | undefined;
+  const start = async (): Promise<Variables> => {
+    const { size, seed } = settings.sandbox;
+    sandbox = await startSandbox({
+      ...(seed === undefined ? {} : { seed }),
+      ...(size === undefined
+        ? {}
+        : { sizes: { exposureLocations: size, riskLocations: size, gradings: size } }),
+    });
+    io.stderr.write(
+      `No credentials configured: using the embedded sandbox at http://127.0.0.1:${sandbox.port} ` +
+        `(local sample data; see partner-apis --help to configure an environment).\n`,
+    );
+    return { ...sandboxVariables(sandbox), ...settings.variables };
+  };
+  return {
+    settings,
+    get sandbox() {
+      return sandbox;
+    },
+    variables() {
+      if (!settings.embeddedSandbox) return Promise.resolve(settings.variables);
+      starting ??= start();
+      return starting;
+    },
+    secrets() {
+      return secretValues(settings.variables);
+    },
+    async close() {
+      await sandbox?.close();
+    },
+  };
+}

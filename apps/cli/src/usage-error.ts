@@ -1,0 +1,21 @@
+/**
+ * A mistake in the command line or the configuration that the CLI itself finds. It ends the
+ * command with exit code 2 before anything is sent.
+ *
+ * @example
+ * throw new UsageError('--page-size must be an integer from 1 to 1024 (got 0)');
+ */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/**
+ * The data a command was given (e.g. a Statement of Values file) has problems the command already
+ * printed. Ends the command with exit code 1 and no further message.
+ *
+ * @example
+ * if (problems.length > 0) throw new ReportedFailure();
+ */
+export class ReportedFailure extends Error {
+  override readonly name = 'ReportedFailure';
+}
