@@ -33,3 +33,27 @@ export {
   withOptionNames,
 } from './service-options.js';
 export type { ClientOptions, ServiceWiring } from './service-options.js';
+export {
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_PREFETCH,
+  MAX_PAGE_SIZE,
+  MAX_PREFETCH,
+  createOffsetPaging,
+} from './offset-collection.js';
+export type {
+  CollectionQuery,
+  CollectionRead,
+  CollectionRequestInit,
+  ListOptions,
+  ModifiedSince,
+  OffsetCollection,
+  OffsetPaging,
+  PageOptions,
+  PagingOptions,
+} from './offset-collection.js';
+export { createOAuth2ServiceClient } from './oauth2-service-client.js';
+export type {
+  OAuth2ServiceClientOptions,
+  OAuth2ServiceCredentials,
+  SubscriptionKeys,
+} from './oauth2-service-client.js';

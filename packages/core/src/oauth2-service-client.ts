@@ -1,0 +1,87 @@
+import {
+  oauth2ClientCredentials,
+  type ClientCredentials,
+  type Scope,
+  type TokenCache,
+} from '@partner-apis/auth';
+import { ConfigurationError } from '@partner-apis/errors';
+import type { CustomRateLimit, RateLimitTier } from './rate-limiter.js';
+import type { ServiceClient } from './service-client.js';
+import { createServiceClientFromOptions, type ClientOptions } from './service-options.js';
+
+/** The subscription key pair issued per API scope; either key works. */
+export interface SubscriptionKeys {
+  primary: string;
+  /** Takes over, for the rest of the client's life, once the primary key is refused. */
+  secondary?: string | undefined;
+}
+
+/** A client ID, secret and subscription key pair of an OAuth 2.0 service. */
+export interface OAuth2ServiceCredentials extends ClientCredentials {
+  subscriptionKeys: SubscriptionKeys;
+}
+
+/** What the `create…Client` of an OAuth 2.0 service (exposure, risk engineering) takes. */
+export interface OAuth2ServiceClientOptions extends ClientOptions {
+  /** The service's request address (`{base_url}`); `https:` except on loopback hosts. */
+  baseUrl: string;
+  /** The token endpoint, `{auth_url}/login/connect/token`; `https:` except on loopback hosts. */
+  tokenUrl: string;
+  credentials: OAuth2ServiceCredentials;
+  /** A client-side rate limit: a tier or `{ requestsPerSecond, burst? }`; none by default. */
+  rateLimit?: RateLimitTier | CustomRateLimit | undefined;
+  /** Joins the scopes in the token request; a space (RFC 6749) by default. */
+  scopeSeparator?: string | undefined;
+  /** The header of the subscription key; `Ocp-Apim-Subscription-Key` by default. */
+  subscriptionKeyHeader?: string | undefined;
+  /** Where access tokens are kept; one cache shared by every client of the process by default. */
+  tokenCache?: TokenCache | undefined;
+}
+
+/** The auth scheme's option names, as the caller of a `create…Client` writes them. */
+const OPTION_NAMES: Readonly<Record<string, string>> = {
+  'auth.tokenUrl': 'tokenUrl',
+  'auth.scopeSeparator': 'scopeSeparator',
+  'auth.subscriptionKeyHeader': 'subscriptionKeyHeader',
+};
+
+/**
+ * Creates the service client of an OAuth 2.0 client credentials service with a subscription key
+ * pair: tokens for `scopes`, cached per token URL, client ID and scope set, refreshed before
+ * expiry and on a 401, and the secondary key when the primary is refused. Every option is
+ * checked here; a bad one is a `ConfigurationError` naming it as the caller wrote it
+ * (`tokenUrl`, `credentials.clientSecret`, `credentials.subscriptionKeys.primary`, …).
+ *
+ * @example
+ * export function createExposureClient(options: ExposureClientOptions) {
+ *   const { raw } = createOAuth2ServiceClient<paths>(options, ['Portal.Api', 'Portal.Api.Exposure']);
+ *   return { raw };
+ * }
+ */
+export function createOAuth2ServiceClient<Paths extends object>(
+  options: OAuth2ServiceClientOptions,
+  scopes: readonly Scope[],
+): ServiceClient<Paths> {
+  return createServiceClientFromOptions<Paths>(options, {
+    auth(credentials) {
+      const { tokenCache } = options;
+      if (tokenCache !== undefined && typeof tokenCache?.singleFlight !== 'function') {
+        throw new ConfigurationError(
+          'tokenCache',
+          'must be a token cache, e.g. createTokenCache()',
+        );
+      }
+      return oauth2ClientCredentials({
+        ...(credentials as unknown as OAuth2ServiceCredentials),
+        tokenUrl: options.tokenUrl,
+        scopes,
+        scopeSeparator: options.scopeSeparator,
+        subscriptionKeyHeader: options.subscriptionKeyHeader,
+        tokenCache,
+      });
+    },
+    optionNames: OPTION_NAMES,
+    // `?.`: a caller without types may pass no object; that is reported as `options` inside.
+    rateLimit: options?.rateLimit,
+  });
+}
