@@ -5,6 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundle, createConfig } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { renderValidators } from './validators.js';
 
 /**
  * One spec and what is generated from it, as listed in a package's `codegen.json`.
@@ -12,6 +13,8 @@ import openapiTS, { astToString } from 'openapi-typescript';
  * @property {string} spec Path of the spec, relative to the package.
  * @property {string} [types] Where the openapi-typescript types go, relative to the package.
  * @property {string} [document] Where the bundled spec goes as a module, for runtime validation.
+ * @property {string} [validators] Where standalone validators of `validatorSchemas` go.
+ * @property {string[]} [validatorSchemas] Names under `components.schemas` to build validators for.
  */
 
 /** Every generated file lives here, so it can be deleted and rebuilt wholesale. */
@@ -31,11 +34,19 @@ export async function readJobs(packageDir) {
   }
   for (const job of config.jobs) {
     if (typeof job?.spec !== 'string') throw new Error(`${file}: every job needs a "spec" path`);
-    for (const key of ['types', 'document']) {
+    for (const key of ['types', 'document', 'validators']) {
       const out = job[key];
       if (out !== undefined && !String(out).startsWith(`${GENERATED_DIR}/`)) {
         throw new Error(`${file}: "${key}" must lie under ${GENERATED_DIR}/`);
       }
+    }
+    const names = job.validatorSchemas;
+    const namesValid =
+      Array.isArray(names) && names.length > 0 && names.every((n) => typeof n === 'string');
+    if ((job.validators === undefined) !== (names === undefined) || (names && !namesValid)) {
+      throw new Error(
+        `${file}: "validators" needs "validatorSchemas", a non-empty list of schema names`,
+      );
     }
   }
   return config.jobs;
@@ -79,13 +90,7 @@ async function render(packageDir, job) {
     files.set(job.types, header(label, 'openapi-typescript') + '\n' + astToString(ast));
   }
   if (job.document) {
-    const config = await createConfig({});
-    const { bundle: result, problems } = await bundle({ ref: specPath, config });
-    const errors = problems.filter((p) => p.severity === 'error');
-    if (errors.length > 0) {
-      throw new Error(`${label}: ${errors.map((p) => p.message).join('; ')}`);
-    }
-    const json = JSON.stringify(result.parsed, null, 2);
+    const json = JSON.stringify(await bundled(specPath, label), null, 2);
     files.set(
       job.document,
       header(label, '@partner-apis/codegen (bundled with @redocly/openapi-core)') +
@@ -93,7 +98,32 @@ async function render(packageDir, job) {
         `export const openapiDocument: Readonly<Record<string, unknown>> = ${json};\n`,
     );
   }
+  if (job.validators && job.validatorSchemas) {
+    const document = await bundled(specPath, label);
+    files.set(
+      job.validators,
+      header(label, '@partner-apis/codegen (standalone validators compiled with Ajv)') +
+        '\n' +
+        renderValidators(document, job.validatorSchemas, label),
+    );
+  }
   return files;
+}
+
+/**
+ * The spec bundled into one document, every external `$ref` inlined.
+ * @param {string} specPath absolute
+ * @param {string} label
+ * @returns {Promise<Record<string, unknown>>}
+ */
+async function bundled(specPath, label) {
+  const config = await createConfig({});
+  const { bundle: result, problems } = await bundle({ ref: specPath, config });
+  const errors = problems.filter((p) => p.severity === 'error');
+  if (errors.length > 0) {
+    throw new Error(`${label}: ${errors.map((p) => p.message).join('; ')}`);
+  }
+  return /** @type {Record<string, unknown>} */ (result.parsed);
 }
 
 /**
