@@ -8,6 +8,9 @@ export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
+/** csv-stringify writes booleans as 1 and an empty cell; spreadsheets and people read true/false. */
+const CSV_CAST = { boolean: (value: boolean) => String(value) };
+
 /** Records read before the CSV header is written, so columns that only some records have count. */
 const CSV_HEADER_SAMPLE = 256;
 
@@ -37,7 +40,8 @@ async function writeCsv(
         }
       }
     }
-    if (rows.length > 0 || header) await sink.write(stringify(rows, { header, columns }));
+    if (rows.length > 0 || header)
+      await sink.write(stringify(rows, { header, columns, cast: CSV_CAST }));
   };
   for await (const record of records) {
     count += 1;
@@ -112,7 +116,9 @@ export async function writeRecord(
       return sink.write(`${JSON.stringify(record, null, 2)}\n`);
     case 'csv': {
       const row = flatten(record);
-      return sink.write(stringify([row], { header: true, columns: Object.keys(row) }));
+      return sink.write(
+        stringify([row], { header: true, columns: Object.keys(row), cast: CSV_CAST }),
+      );
     }
     case 'table':
       return sink.write(renderKeyValues(flatten(record)));

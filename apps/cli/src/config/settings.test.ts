@@ -1,0 +1,162 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { UsageError } from '../usage-error.js';
+import { resolveSettings, secretValues } from './settings.js';
+
+let cwd: string;
+beforeEach(async () => {
+  cwd = await mkdtemp(join(tmpdir(), 'partner-apis-settings-'));
+});
+
+const writeConfig = (content: unknown, name = 'partner-apis.config.json') =>
+  writeFile(join(cwd, name), JSON.stringify(content));
+
+const uatConfig = {
+  defaultEnvironment: 'uat',
+  environments: {
+    uat: {
+      tokenUrl: 'https://auth.uat.example/login/connect/token',
+      liability: { baseUrl: 'https://liability.uat.example/v1/uat', clientId: 'broker-7' },
+      approvals: { tier: 'silver' },
+    },
+    sandbox: {},
+  },
+  sandbox: { size: 40, seed: 3 },
+};
+
+describe('resolveSettings', () => {
+  test('with nothing configured, commands use the embedded sandbox', async () => {
+    const settings = await resolveSettings({ env: { HOME: '/home/x' }, cwd });
+    expect(settings).toMatchObject({
+      embeddedSandbox: true,
+      environment: undefined,
+      configPath: undefined,
+      configuredServices: [],
+      variables: {},
+    });
+  });
+
+  test('PARTNER_APIS_* variables configure the services they name', async () => {
+    const settings = await resolveSettings({
+      env: {
+        PARTNER_APIS_LIABILITY_BASE_URL: 'https://l.example/v1/uat',
+        PARTNER_APIS_APPROVALS_CLIENT_ID: 'a',
+        PARTNER_APIS_TOKEN_URL: 'https://auth.example/login/connect/token',
+        PARTNER_APIS_EXPOSURE_CLIENT_SECRET: '',
+        OTHER: 'x',
+      },
+      cwd,
+    });
+    expect(settings.embeddedSandbox).toBe(false);
+    expect(settings.configuredServices).toEqual(['liability', 'approvals']);
+    expect(settings.variables).toEqual({
+      PARTNER_APIS_LIABILITY_BASE_URL: 'https://l.example/v1/uat',
+      PARTNER_APIS_APPROVALS_CLIENT_ID: 'a',
+      PARTNER_APIS_TOKEN_URL: 'https://auth.example/login/connect/token',
+    });
+  });
+
+  test('the config file gives the default environment; variables win over it', async () => {
+    await writeConfig(uatConfig);
+    const settings = await resolveSettings({
+      env: { PARTNER_APIS_LIABILITY_CLIENT_ID: 'from-env' },
+      cwd,
+    });
+    expect(settings.environment).toBe('uat');
+    expect(settings.configPath).toBe(join(cwd, 'partner-apis.config.json'));
+    expect(settings.variables).toEqual({
+      PARTNER_APIS_TOKEN_URL: 'https://auth.uat.example/login/connect/token',
+      PARTNER_APIS_LIABILITY_BASE_URL: 'https://liability.uat.example/v1/uat',
+      PARTNER_APIS_LIABILITY_CLIENT_ID: 'from-env',
+      PARTNER_APIS_APPROVALS_TIER: 'silver',
+    });
+    expect(settings.sandbox).toEqual({ size: 40, seed: 3 });
+  });
+
+  test('--env sandbox ignores service variables, so other credentials are never used by mistake', async () => {
+    await writeConfig(uatConfig);
+    const settings = await resolveSettings({
+      env: { PARTNER_APIS_LIABILITY_CLIENT_SECRET: 'production-secret', PARTNER_APIS_ENV: 'uat' },
+      cwd,
+      environment: 'sandbox',
+    });
+    expect(settings).toMatchObject({
+      environment: 'sandbox',
+      embeddedSandbox: true,
+      variables: {},
+    });
+  });
+
+  test('production and uat must be configured', async () => {
+    await expect(resolveSettings({ env: {}, cwd, environment: 'production' })).rejects.toThrow(
+      /the production environment has no settings: add environments.production/,
+    );
+  });
+
+  test('PARTNER_APIS_ENV and PARTNER_APIS_CONFIG pick the environment and the file', async () => {
+    await writeConfig(uatConfig, 'team.json');
+    const settings = await resolveSettings({
+      env: { PARTNER_APIS_ENV: 'uat', PARTNER_APIS_CONFIG: 'team.json' },
+      cwd,
+    });
+    expect(settings.environment).toBe('uat');
+    expect(settings.configuredServices).toEqual(['liability', 'approvals']);
+    await expect(resolveSettings({ env: { PARTNER_APIS_ENV: 'staging' }, cwd })).rejects.toThrow(
+      'PARTNER_APIS_ENV must be one of production, uat, sandbox (got "staging")',
+    );
+  });
+
+  test('a config file that is named must exist; the default one may be absent', async () => {
+    await expect(resolveSettings({ env: {}, cwd, configFile: 'missing.json' })).rejects.toThrow(
+      /cannot read the config file .*missing.json: it does not exist/,
+    );
+  });
+
+  test.each([
+    [
+      { environments: { uat: { liability: { clientSecrt: 'x' } } } },
+      /environments.uat.liability.clientSecrt is not a known setting/,
+    ],
+    [{ environments: { staging: {} } }, /environments.staging is not a known setting/],
+    [{ defaultEnvironment: 'dev' }, /defaultEnvironment must be one of production, uat, sandbox/],
+    [
+      { environments: { uat: { approvals: { tier: 3 } } } },
+      /environments.uat.approvals.tier must be a non-empty string/,
+    ],
+    [{ sandbox: { size: -1 } }, /sandbox.size must be a whole number/],
+    [[], /\(top level\) must be an object/],
+  ])('a mistake in the config file names the setting: %j', async (content, message) => {
+    await writeConfig(content);
+    const failure = resolveSettings({ env: {}, cwd });
+    await expect(failure).rejects.toBeInstanceOf(UsageError);
+    await expect(failure).rejects.toThrow(message);
+  });
+
+  test('a config file that is not JSON is a usage error', async () => {
+    await writeFile(join(cwd, 'partner-apis.config.json'), '{ environments: ');
+    await expect(resolveSettings({ env: {}, cwd })).rejects.toThrow(/is not valid JSON/);
+  });
+
+  test('sandbox size and seed come from variables before the file', async () => {
+    await writeConfig({ sandbox: { size: 40 } });
+    const settings = await resolveSettings({ env: { PARTNER_APIS_SANDBOX_SIZE: '12' }, cwd });
+    expect(settings.sandbox).toEqual({ size: 12, seed: undefined });
+    await expect(
+      resolveSettings({ env: { PARTNER_APIS_SANDBOX_SEED: 'many' }, cwd }),
+    ).rejects.toThrow('PARTNER_APIS_SANDBOX_SEED must be a whole number (got "many")');
+  });
+});
+
+test('secretValues lists client secrets and subscription keys, nothing else', () => {
+  expect(
+    secretValues({
+      PARTNER_APIS_EXPOSURE_CLIENT_ID: 'id',
+      PARTNER_APIS_EXPOSURE_CLIENT_SECRET: 's1',
+      PARTNER_APIS_EXPOSURE_SUBSCRIPTION_KEY: 'k1',
+      PARTNER_APIS_EXPOSURE_SUBSCRIPTION_KEY_SECONDARY: 'k2',
+      PARTNER_APIS_EXPOSURE_SECRET_CREATED_AT: '2026-01-01',
+    }),
+  ).toEqual(['s1', 'k1', 'k2']);
+});

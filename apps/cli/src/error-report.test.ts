@@ -1,0 +1,118 @@
+import {
+  ApiError,
+  ConfigurationError,
+  ConnectionError,
+  InvalidArgumentError,
+  NotFoundError,
+  TokenError,
+} from '@partner-apis/errors';
+import { SandboxConfigError } from '@partner-apis/sandbox';
+import { describe, expect, test } from 'vitest';
+import { reportError } from './error-report.js';
+import { ExitCode } from './exit-codes.js';
+import { ReportedFailure, UsageError } from './usage-error.js';
+
+function report(error: unknown, secrets: string[] = []) {
+  let text = '';
+  const code = reportError(error, { write: (t) => (text += t), secrets });
+  return { code, text };
+}
+
+describe('reportError', () => {
+  test('an API error: status, code, message, correlation id and every cause with its pointer', () => {
+    const error = new ApiError({
+      status: 400,
+      code: 'data_validation',
+      message: 'The request does not adhere to the specification',
+      correlationId: 'corr-42',
+      causes: [
+        {
+          message: 'must be one of EU-ASIA, US-CA-UK-IL-CL-AU, OTHERS',
+          field: '/policyLines/0/declarativeQuestionAnswers/countryOfSales',
+          code: 'enum',
+        },
+        { message: 'is required' },
+      ],
+      request: { method: 'POST', url: 'http://127.0.0.1/quotes', requestId: 'req-1' },
+    });
+    const { code, text } = report(error);
+    expect(code).toBe(ExitCode.failure);
+    expect(text).toBe(
+      [
+        'error: 400 data_validation: The request does not adhere to the specification',
+        '  correlationId: corr-42',
+        '  requestId: req-1',
+        '  cause: /policyLines/0/declarativeQuestionAnswers/countryOfSales: must be one of EU-ASIA, US-CA-UK-IL-CL-AU, OTHERS (enum)',
+        '  cause: is required',
+        '',
+      ].join('\n'),
+    );
+    expect(text).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
+  test('status subclasses and a body that was not an error body', () => {
+    const error = new NotFoundError({ status: 404, code: 'not_found', message: 'No quote QTE-9' });
+    expect(report(error)).toEqual({ code: 1, text: 'error: 404 not_found: No quote QTE-9\n' });
+    const html = new ApiError({
+      status: 502,
+      code: 'unexpected_response',
+      message: 'HTTP 502',
+      rawBody: '<html>bad gateway</html>',
+    });
+    expect(report(html).text).toContain('  body: <html>bad gateway</html>');
+  });
+
+  test('configuration, argument and usage mistakes exit with 2', () => {
+    expect(report(new ConfigurationError('PARTNER_APIS_LIABILITY_BASE_URL', 'is not set'))).toEqual(
+      {
+        code: ExitCode.usage,
+        text: 'configuration error: PARTNER_APIS_LIABILITY_BASE_URL: is not set\n',
+      },
+    );
+    expect(
+      report(new InvalidArgumentError('quoteId', 'must be a non-empty string', 'quotes.get')),
+    ).toEqual({
+      code: ExitCode.usage,
+      text: 'invalid argument: quotes.get: quoteId must be a non-empty string\n',
+    });
+    expect(report(new UsageError('--page-size must be at most 1024'))).toEqual({
+      code: ExitCode.usage,
+      text: 'error: --page-size must be at most 1024\n',
+    });
+    expect(report(new SandboxConfigError('sizes.gradings must be an integer')).code).toBe(
+      ExitCode.usage,
+    );
+  });
+
+  test('token and transport failures exit with 1', () => {
+    const token = new TokenError({
+      status: 401,
+      error: 'invalid_client',
+      tokenUrl: 'http://127.0.0.1/auth/login/connect/token',
+    });
+    expect(report(token).text).toMatch(
+      /^error: 401 invalid_client: Token request to http:\/\/127\.0\.0\.1\/auth\/login\/connect\/token refused/,
+    );
+    expect(report(token).code).toBe(1);
+    const connection = new ConnectionError({
+      request: { method: 'GET', url: 'http://127.0.0.1:9/approvals?employeeNumber=1' },
+      systemCode: 'ECONNREFUSED',
+      requestMayHaveBeenSent: false,
+    });
+    expect(report(connection)).toEqual({
+      code: 1,
+      text: 'error: ConnectionError: GET http://127.0.0.1:9/approvals?[redacted]: connection failed (ECONNREFUSED)\n',
+    });
+  });
+
+  test('an error already printed adds nothing', () => {
+    expect(report(new ReportedFailure())).toEqual({ code: 1, text: '' });
+  });
+
+  test('anything else: name and message, never a stack, never a secret', () => {
+    const { code, text } = report(new RangeError('bad key abc123 in request'), ['abc123']);
+    expect(code).toBe(1);
+    expect(text).toBe('unexpected error: RangeError: bad key [redacted] in request\n');
+    expect(report('plain').text).toBe('unexpected error: plain\n');
+  });
+});
