@@ -1,4 +1,11 @@
-import { describe, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  createLiabilityClient,
+  thirdPartyLiabilityPolicyLine,
+  type LiabilityConversation,
+  type LiabilityRaw,
+  type Seller,
+} from './index.js';
 import type {
   CountryOfSales,
   Price,
@@ -42,5 +49,49 @@ describe('liability types', () => {
       'X-Z-Conversation-Id': string;
       'X-Z-Request-Id': string;
     }>();
+  });
+});
+
+describe('client types', () => {
+  const client = createLiabilityClient({
+    baseUrl: 'https://liability.example.com/v1/uat',
+    credentials: { clientId: 'id', clientSecret: 'secret' },
+  });
+
+  it('types what each call takes and returns from the spec', () => {
+    expectTypeOf(client.sellers.create).parameter(0).toEqualTypeOf<Seller>();
+    expectTypeOf(client.sellers.create).returns.resolves.toEqualTypeOf<SellerCreated>();
+    expectTypeOf(client.quotes.create).parameter(0).toEqualTypeOf<QuoteRequest>();
+    expectTypeOf(client.quotes.create).returns.resolves.toEqualTypeOf<Quote>();
+    expectTypeOf(client.quotes.search).parameter(0).toEqualTypeOf<QuoteSearchFilters | undefined>();
+    expectTypeOf(client.quotes.search).returns.resolves.toEqualTypeOf<QuoteSearchResult>();
+    expectTypeOf(client.quotes.get).parameter(0).toEqualTypeOf<string>();
+    expectTypeOf(client.quotes.get).returns.resolves.toEqualTypeOf<Quote>();
+    expectTypeOf(client.conversation).returns.toEqualTypeOf<LiabilityConversation>();
+    expectTypeOf(client.conversationId).toEqualTypeOf<string>();
+  });
+
+  it('refuses what the spec does not allow', () => {
+    const typeErrors = () => {
+      // @ts-expect-error a seller needs an address
+      void client.sellers.create({ name: 'Nordlicht Home GmbH' });
+      // @ts-expect-error status is not a filter
+      void client.quotes.search({ status: 'quoted' });
+      // @ts-expect-error forceManualReferral is a boolean
+      void client.quotes.create({} as QuoteRequest, { forceManualReferral: 'yes' });
+      // @ts-expect-error the quote id is a string
+      void client.quotes.get(4417);
+      // @ts-expect-error 'EU' is not a published country of sales
+      thirdPartyLiabilityPolicyLine({ countryOfSales: 'EU', territoryOfSales: 'US' });
+      // @ts-expect-error the client needs credentials
+      createLiabilityClient({ baseUrl: 'https://liability.example.com/v1/uat' });
+    };
+    expect(typeof typeErrors).toBe('function');
+  });
+
+  it('lets raw calls leave the tracing headers to the pipeline', () => {
+    expectTypeOf(client.raw).toEqualTypeOf<LiabilityRaw>();
+    const call = () => client.raw.GET('/quotes/{quoteId}', { params: { path: { quoteId: 'q' } } });
+    expectTypeOf(call).returns.resolves.toHaveProperty('data');
   });
 });

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { basicAuth, type ClientCredentials } from '@partner-apis/auth';
+import {
+  createServiceClientFromOptions,
+  isHeaderValue,
+  type ClientOptions,
+  type CustomRateLimit,
+  type RateLimitTier,
+} from '@partner-apis/core';
+import { ConfigurationError, InvalidArgumentError } from '@partner-apis/errors';
+import { boundCallInit } from './call-options.js';
+import type { paths } from './generated/openapi.js';
+import { createQuotes, type Quotes } from './quotes.js';
+import type { LiabilityRaw } from './raw.js';
+import { createSellers, type Sellers } from './sellers.js';
+
+/** Options of `createLiabilityClient`; every pipeline option of `ClientOptions` applies too. */
+export interface LiabilityClientOptions extends ClientOptions {
+  /** The environment's address, ending in the v1 and environment segments; no host is published. */
+  baseUrl: string;
+  /** The client ID and secret of the client application registered on the exchange portal. */
+  credentials: ClientCredentials;
+  /** The `X-Z-Conversation-Id` of every call of this client; a fresh UUID by default. */
+  conversationId?: string | undefined;
+  /** Calls per second; none by default (the service applies no throttling today). */
+  rateLimit?: RateLimitTier | CustomRateLimit | undefined;
+}
+
+/** Sellers and quotes, bound to one `X-Z-Conversation-Id`. */
+export interface LiabilityConversation {
+  /** The `X-Z-Conversation-Id` these calls send (a call's own `conversationId` wins). */
+  readonly conversationId: string;
+  readonly sellers: Sellers;
+  readonly quotes: Quotes;
+}
+
+/** A client of the third party liability quote API. */
+export interface LiabilityClient extends LiabilityConversation {
+  /**
+   * The same sellers and quotes under another `X-Z-Conversation-Id` (a fresh UUID by default),
+   * so the calls of one flow, e.g. a seller and its quote, can be traced together.
+   *
+   * @example
+   * const flow = client.conversation();
+   * const { sellerId } = await flow.sellers.create(seller);
+   * await flow.quotes.create({ ...quote, insureds: [{ sellerId }] });
+   */
+  conversation(conversationId?: string): LiabilityConversation;
+  /** The openapi-fetch client for anything else in the spec; errors are thrown, typed. */
+  readonly raw: LiabilityRaw;
+}
+
+function bind(raw: LiabilityRaw, conversationId: string): LiabilityConversation {
+  const bound = boundCallInit(conversationId);
+  return { conversationId, sellers: createSellers(raw, bound), quotes: createQuotes(raw, bound) };
+}
+
+/**
+ * Creates a client of the third party liability quote API: HTTP Basic with the client ID and
+ * secret, a fresh `X-Z-Request-Id` on every request and one `X-Z-Conversation-Id` per client
+ * (or per `conversation()`, or per call). Options are checked here: a bad one is a
+ * `ConfigurationError` naming it.
+ *
+ * @example
+ * const client = createLiabilityClient({
+ *   baseUrl: 'https://liability.example.com/v1/uat',
+ *   credentials: { clientId: 'my-client', clientSecret: process.env.LIABILITY_SECRET ?? '' },
+ * });
+ * const { sellerId } = await client.sellers.create({ name: 'Nordlicht Home GmbH', address: { country: 'DE' } });
+ */
+export function createLiabilityClient(options: LiabilityClientOptions): LiabilityClient {
+  const conversationId = options?.conversationId ?? randomUUID();
+  if (!isHeaderValue(conversationId)) {
+    throw new ConfigurationError(
+      'conversationId',
+      'must be a non-empty string without line breaks',
+    );
+  }
+  const { raw } = createServiceClientFromOptions<paths>(options, {
+    auth: (credentials) => basicAuth(credentials as unknown as ClientCredentials),
+    rateLimit: options?.rateLimit,
+    headers: { 'X-Z-Conversation-Id': conversationId },
+  });
+  return {
+    ...bind(raw, conversationId),
+    raw,
+    conversation(id = randomUUID()) {
+      if (!isHeaderValue(id)) {
+        throw new InvalidArgumentError(
+          'conversationId',
+          'must be a non-empty string without line breaks',
+          'conversation',
+        );
+      }
+      return bind(raw, id);
+    },
+  };
+}
