@@ -4,559 +4,559 @@
  */
 
 export interface paths {
-  '/parties/sellers': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/parties/sellers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a seller
+         * @description Creates a seller for which quotes can be requested.
+         */
+        post: operations["createSeller"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Create a seller
-     * @description Creates a seller for which quotes can be requested.
-     */
-    post: operations['createSeller'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/quotes': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search quotes
+         * @description Searches quotes, using query parameters as filters.
+         */
+        get: operations["searchQuotes"];
+        put?: never;
+        /**
+         * Create a quote
+         * @description Creates a quote. The response gives the price and any referrals. Set
+         *     `underwritingInformation.forceManualReferral` to pass the quote to manual underwriting.
+         */
+        post: operations["createQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Search quotes
-     * @description Searches quotes, using query parameters as filters.
-     */
-    get: operations['searchQuotes'];
-    put?: never;
-    /**
-     * Create a quote
-     * @description Creates a quote. The response gives the price and any referrals. Set
-     *     `underwritingInformation.forceManualReferral` to pass the quote to manual underwriting.
-     */
-    post: operations['createQuote'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/quotes/{quoteId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/quotes/{quoteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one quote
+         * @description Returns the details of one quote.
+         */
+        get: operations["getQuote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Read one quote
-     * @description Returns the details of one quote.
-     */
-    get: operations['getQuote'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    /**
-     * @description Identifier of the commercial package quoted. The default is the third party liability
-     *     product for sales on online marketplaces.
-     * @default QuoteA3P
-     * @example QuoteA3P
-     */
-    ProductId: string;
-    /**
-     * @description Identifier of a product subscribed. The default is the liability policy line of the third
-     *     party liability product; it requires the declarative questions countryOfSales and
-     *     territoryOfSales.
-     * @default liability
-     * @example liability
-     */
-    PolicyLineId: string;
-    /**
-     * @description Declarative question countryOfSales, the country of sales.
-     * @enum {string}
-     */
-    CountryOfSales: 'EU-ASIA' | 'US-CA-UK-IL-CL-AU' | 'OTHERS';
-    /**
-     * @description Declarative question territoryOfSales, the territory of sales.
-     * @enum {string}
-     */
-    TerritoryOfSales: 'US' | 'NON-US';
-    /**
-     * @description Information supplied by the insured entity for evaluation and pricing. Which answers are
-     *     required depends on the policy line id; the liability policy line of the third party
-     *     liability product requires countryOfSales and territoryOfSales.
-     */
-    DeclarativeQuestionAnswers: {
-      countryOfSales?: components['schemas']['CountryOfSales'];
-      territoryOfSales?: components['schemas']['TerritoryOfSales'];
-    } & {
-      [key: string]: unknown;
+    schemas: {
+        /**
+         * @description Identifier of the commercial package quoted. The default is the third party liability
+         *     product for sales on online marketplaces.
+         * @default QuoteA3P
+         * @example QuoteA3P
+         */
+        ProductId: string;
+        /**
+         * @description Identifier of a product subscribed. The default is the liability policy line of the third
+         *     party liability product; it requires the declarative questions countryOfSales and
+         *     territoryOfSales.
+         * @default liability
+         * @example liability
+         */
+        PolicyLineId: string;
+        /**
+         * @description Declarative question countryOfSales, the country of sales.
+         * @enum {string}
+         */
+        CountryOfSales: "EU-ASIA" | "US-CA-UK-IL-CL-AU" | "OTHERS";
+        /**
+         * @description Declarative question territoryOfSales, the territory of sales.
+         * @enum {string}
+         */
+        TerritoryOfSales: "US" | "NON-US";
+        /**
+         * @description Information supplied by the insured entity for evaluation and pricing. Which answers are
+         *     required depends on the policy line id; the liability policy line of the third party
+         *     liability product requires countryOfSales and territoryOfSales.
+         */
+        DeclarativeQuestionAnswers: {
+            countryOfSales?: components["schemas"]["CountryOfSales"];
+            territoryOfSales?: components["schemas"]["TerritoryOfSales"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A product subscribed. A commercial product with several products sends them as several
+         *     policy lines.
+         */
+        PolicyLine: {
+            id: components["schemas"]["PolicyLineId"];
+            declarativeQuestionAnswers: components["schemas"]["DeclarativeQuestionAnswers"];
+        };
+        /** @description Details of the insured object, according to the category and sub-category of the product. */
+        InsuredObject: {
+            /** @example onlineMarketplaceSales */
+            category?: string;
+            /** @example homeAndGarden */
+            subCategory?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The entity for which the quote is created, a registered seller. */
+        Insured: {
+            /**
+             * @description The sellerId returned by POST /parties/sellers.
+             * @example SEL-000731
+             */
+            sellerId: string;
+        };
+        /**
+         * @description Allows a quote to be forced into manual referral review, and carries the agent username in
+         *     the underwriting system.
+         */
+        UnderwritingInformation: {
+            /** @description Pass the quote to manual underwriting whatever its risk assessment. Omitted means false; no `default` is declared so that generated request types keep it optional. */
+            forceManualReferral?: boolean;
+            /**
+             * @description The agent's username in the underwriting system.
+             * @example jdoe.broker
+             */
+            agentUsername?: string;
+        };
+        /** @description The agency for which the quote is created. */
+        AgencyInformation: {
+            /** @example AG-20931 */
+            agencyId?: string;
+            /** @example Harbour Street Brokers */
+            agencyName?: string;
+        };
+        /** @description Everything needed to create a quote and later to purchase it and issue the policy. */
+        QuoteRequest: {
+            productId: components["schemas"]["ProductId"];
+            policyLines: components["schemas"]["PolicyLine"][];
+            insuredObject?: components["schemas"]["InsuredObject"];
+            insureds: components["schemas"]["Insured"][];
+            underwritingInformation?: components["schemas"]["UnderwritingInformation"];
+            agencyInformation?: components["schemas"]["AgencyInformation"];
+        };
+        /** @description A valid price for the product. */
+        Price: {
+            /**
+             * @description A decimal number as text, so that no precision is lost.
+             * @example 1240.00
+             */
+            amount: string;
+            /**
+             * @description ISO 4217 currency code.
+             * @example EUR
+             */
+            currency: string;
+        };
+        /** @description A referral that applies to the quote. */
+        Referral: {
+            /** @example MANUAL_REFERRAL_REQUESTED */
+            code?: string;
+            /** @example Manual referral was requested by the broker. */
+            reason?: string;
+        };
+        /**
+         * @description The state of the quote.
+         * @example quoted
+         * @example referred
+         */
+        QuoteStatus: string;
+        /**
+         * @description A created quote: its identifier, status, price and referrals, and the request it answers.
+         *     Only quoteId is required, so a response that leaves out parts of the request still fits.
+         */
+        Quote: {
+            /** @example QTE-2026-0004417 */
+            quoteId: string;
+            status?: components["schemas"]["QuoteStatus"];
+            price?: components["schemas"]["Price"];
+            referrals?: components["schemas"]["Referral"][];
+            /**
+             * Format: date-time
+             * @example 2026-03-12T10:24:51Z
+             */
+            createdAt?: string;
+            productId?: components["schemas"]["ProductId"];
+            policyLines?: components["schemas"]["PolicyLine"][];
+            insuredObject?: components["schemas"]["InsuredObject"];
+            insureds?: components["schemas"]["Insured"][];
+            underwritingInformation?: components["schemas"]["UnderwritingInformation"];
+            agencyInformation?: components["schemas"]["AgencyInformation"];
+        };
+        /** @description The quotes that match the filters. */
+        QuoteSearchResult: components["schemas"]["Quote"][];
+        /** @description An online marketplace the seller sells on. */
+        Marketplace: {
+            /** @example Amazon */
+            name: string;
+            /**
+             * Format: uri
+             * @example https://www.amazon.de/sp?seller=A2NORDLICHT
+             */
+            storeUrl?: string;
+        };
+        SellerAddress: {
+            street?: string;
+            city?: string;
+            postalCode?: string;
+            /**
+             * @description ISO 3166-1 alpha-2 country code.
+             * @example DE
+             */
+            country: string;
+        };
+        /** @description A party for which quotes can be requested. */
+        Seller: {
+            /**
+             * @description The seller's legal name.
+             * @example Nordlicht Home GmbH
+             */
+            name: string;
+            /**
+             * @description The company register number.
+             * @example HRB 214477
+             */
+            registrationNumber?: string;
+            address: components["schemas"]["SellerAddress"];
+            /**
+             * Format: email
+             * @example ops@nordlicht-home.example
+             */
+            email?: string;
+            marketplaces?: components["schemas"]["Marketplace"][];
+        };
+        /** @description The created seller with the identifier quotes refer to. */
+        SellerCreated: components["schemas"]["Seller"] & {
+            /** @example SEL-000731 */
+            sellerId: string;
+        };
+        /** @description Origin of the error. */
+        ErrorSource: {
+            /** @description Name of the API, service or system. */
+            name?: string;
+            /** @description Architecture layer. */
+            layer?: string;
+        };
+        ErrorCause: {
+            /** @description Finer error identifier. */
+            code?: string;
+            /** @description Specific failure information. */
+            message: string;
+            /**
+             * @description JSON Pointer (RFC 6901) to the entity or attribute responsible.
+             * @example /employeeNumber
+             */
+            field?: string;
+            source?: components["schemas"]["ErrorSource"];
+        };
+        /**
+         * @description The one error body that every error response of the liability and approvals services
+         *     carries (both documents give the same table). The exposure and risk engineering document
+         *     does not show its error body, so those specs use it as an assumption.
+         * @example {
+         *       "code": "authentication_error",
+         *       "message": "Invalid credentials.",
+         *       "correlationId": "5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31"
+         *     }
+         */
+        ErrorBody: {
+            /**
+             * @description Pattern-based identifier of the error condition.
+             * @example authentication_error
+             */
+            code: string;
+            /**
+             * @description Human-readable description, not meant for parsing.
+             * @example Invalid credentials.
+             */
+            message: string;
+            /**
+             * @description Identifier for tracing the request.
+             * @example 5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31
+             */
+            correlationId: string;
+            source?: components["schemas"]["ErrorSource"];
+            /** @description More detailed causes. */
+            causes?: components["schemas"]["ErrorCause"][];
+        };
     };
-    /**
-     * @description A product subscribed. A commercial product with several products sends them as several
-     *     policy lines.
-     */
-    PolicyLine: {
-      id: components['schemas']['PolicyLineId'];
-      declarativeQuestionAnswers: components['schemas']['DeclarativeQuestionAnswers'];
+    responses: {
+        /** @description Invalid syntax; the request could not be understood. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Invalid token; authentication failed. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The method is known but not supported by the resource. */
+        MethodNotAllowed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The Accept header cannot be satisfied. */
+        NotAcceptable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The media format is not supported. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Internal server error. */
+        InternalServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Bad gateway; invalid response from an upstream server. */
+        BadGateway: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Service unavailable because of overload or maintenance. */
+        ServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Any other failure caused by the request. */
+        OtherClientError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
     };
-    /** @description Details of the insured object, according to the category and sub-category of the product. */
-    InsuredObject: {
-      /** @example onlineMarketplaceSales */
-      category?: string;
-      /** @example homeAndGarden */
-      subCategory?: string;
-    } & {
-      [key: string]: unknown;
+    parameters: {
+        /** @description A unique identifier of the conversation this request belongs to, for tracing. */
+        ConversationId: string;
+        /** @description A unique identifier of this request, for tracing. A new one for every attempt. */
+        RequestId: string;
     };
-    /** @description The entity for which the quote is created, a registered seller. */
-    Insured: {
-      /**
-       * @description The sellerId returned by POST /parties/sellers.
-       * @example SEL-000731
-       */
-      sellerId: string;
-    };
-    /**
-     * @description Allows a quote to be forced into manual referral review, and carries the agent username in
-     *     the underwriting system.
-     */
-    UnderwritingInformation: {
-      /** @description Pass the quote to manual underwriting whatever its risk assessment. Omitted means false; no `default` is declared so that generated request types keep it optional. */
-      forceManualReferral?: boolean;
-      /**
-       * @description The agent's username in the underwriting system.
-       * @example jdoe.broker
-       */
-      agentUsername?: string;
-    };
-    /** @description The agency for which the quote is created. */
-    AgencyInformation: {
-      /** @example AG-20931 */
-      agencyId?: string;
-      /** @example Harbour Street Brokers */
-      agencyName?: string;
-    };
-    /** @description Everything needed to create a quote and later to purchase it and issue the policy. */
-    QuoteRequest: {
-      productId: components['schemas']['ProductId'];
-      policyLines: components['schemas']['PolicyLine'][];
-      insuredObject?: components['schemas']['InsuredObject'];
-      insureds: components['schemas']['Insured'][];
-      underwritingInformation?: components['schemas']['UnderwritingInformation'];
-      agencyInformation?: components['schemas']['AgencyInformation'];
-    };
-    /** @description A valid price for the product. */
-    Price: {
-      /**
-       * @description A decimal number as text, so that no precision is lost.
-       * @example 1240.00
-       */
-      amount: string;
-      /**
-       * @description ISO 4217 currency code.
-       * @example EUR
-       */
-      currency: string;
-    };
-    /** @description A referral that applies to the quote. */
-    Referral: {
-      /** @example MANUAL_REFERRAL_REQUESTED */
-      code?: string;
-      /** @example Manual referral was requested by the broker. */
-      reason?: string;
-    };
-    /**
-     * @description The state of the quote.
-     * @example quoted
-     * @example referred
-     */
-    QuoteStatus: string;
-    /**
-     * @description A created quote: its identifier, status, price and referrals, and the request it answers.
-     *     Only quoteId is required, so a response that leaves out parts of the request still fits.
-     */
-    Quote: {
-      /** @example QTE-2026-0004417 */
-      quoteId: string;
-      status?: components['schemas']['QuoteStatus'];
-      price?: components['schemas']['Price'];
-      referrals?: components['schemas']['Referral'][];
-      /**
-       * Format: date-time
-       * @example 2026-03-12T10:24:51Z
-       */
-      createdAt?: string;
-      productId?: components['schemas']['ProductId'];
-      policyLines?: components['schemas']['PolicyLine'][];
-      insuredObject?: components['schemas']['InsuredObject'];
-      insureds?: components['schemas']['Insured'][];
-      underwritingInformation?: components['schemas']['UnderwritingInformation'];
-      agencyInformation?: components['schemas']['AgencyInformation'];
-    };
-    /** @description The quotes that match the filters. */
-    QuoteSearchResult: components['schemas']['Quote'][];
-    /** @description An online marketplace the seller sells on. */
-    Marketplace: {
-      /** @example Amazon */
-      name: string;
-      /**
-       * Format: uri
-       * @example https://www.amazon.de/sp?seller=A2NORDLICHT
-       */
-      storeUrl?: string;
-    };
-    SellerAddress: {
-      street?: string;
-      city?: string;
-      postalCode?: string;
-      /**
-       * @description ISO 3166-1 alpha-2 country code.
-       * @example DE
-       */
-      country: string;
-    };
-    /** @description A party for which quotes can be requested. */
-    Seller: {
-      /**
-       * @description The seller's legal name.
-       * @example Nordlicht Home GmbH
-       */
-      name: string;
-      /**
-       * @description The company register number.
-       * @example HRB 214477
-       */
-      registrationNumber?: string;
-      address: components['schemas']['SellerAddress'];
-      /**
-       * Format: email
-       * @example ops@nordlicht-home.example
-       */
-      email?: string;
-      marketplaces?: components['schemas']['Marketplace'][];
-    };
-    /** @description The created seller with the identifier quotes refer to. */
-    SellerCreated: components['schemas']['Seller'] & {
-      /** @example SEL-000731 */
-      sellerId: string;
-    };
-    /** @description Origin of the error. */
-    ErrorSource: {
-      /** @description Name of the API, service or system. */
-      name?: string;
-      /** @description Architecture layer. */
-      layer?: string;
-    };
-    ErrorCause: {
-      /** @description Finer error identifier. */
-      code?: string;
-      /** @description Specific failure information. */
-      message: string;
-      /**
-       * @description JSON Pointer (RFC 6901) to the entity or attribute responsible.
-       * @example /employeeNumber
-       */
-      field?: string;
-      source?: components['schemas']['ErrorSource'];
-    };
-    /**
-     * @description The one error body that every error response of the liability and approvals services
-     *     carries (both documents give the same table). The exposure and risk engineering document
-     *     does not show its error body, so those specs use it as an assumption.
-     * @example {
-     *       "code": "authentication_error",
-     *       "message": "Invalid credentials.",
-     *       "correlationId": "5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31"
-     *     }
-     */
-    ErrorBody: {
-      /**
-       * @description Pattern-based identifier of the error condition.
-       * @example authentication_error
-       */
-      code: string;
-      /**
-       * @description Human-readable description, not meant for parsing.
-       * @example Invalid credentials.
-       */
-      message: string;
-      /**
-       * @description Identifier for tracing the request.
-       * @example 5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31
-       */
-      correlationId: string;
-      source?: components['schemas']['ErrorSource'];
-      /** @description More detailed causes. */
-      causes?: components['schemas']['ErrorCause'][];
-    };
-  };
-  responses: {
-    /** @description Invalid syntax; the request could not be understood. */
-    BadRequest: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ErrorBody'];
-      };
-    };
-    /** @description Invalid token; authentication failed. */
-    Unauthorized: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ErrorBody'];
-      };
-    };
-    /** @description The method is known but not supported by the resource. */
-    MethodNotAllowed: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ErrorBody'];
-      };
-    };
-    /** @description The Accept header cannot be satisfied. */
-    NotAcceptable: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ErrorBody'];
-      };
-    };
-    /** @description The media format is not supported. */
-    UnsupportedMediaType: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ErrorBody'];
-      };
-    };
-    /** @description Internal server error. */
-    InternalServerError: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ErrorBody'];
-      };
-    };
-    /** @description Bad gateway; invalid response from an upstream server. */
-    BadGateway: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ErrorBody'];
-      };
-    };
-    /** @description Service unavailable because of overload or maintenance. */
-    ServiceUnavailable: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ErrorBody'];
-      };
-    };
-    /** @description Any other failure caused by the request. */
-    OtherClientError: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ErrorBody'];
-      };
-    };
-  };
-  parameters: {
-    /** @description A unique identifier of the conversation this request belongs to, for tracing. */
-    ConversationId: string;
-    /** @description A unique identifier of this request, for tracing. A new one for every attempt. */
-    RequestId: string;
-  };
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  createSeller: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description A unique identifier of the conversation this request belongs to, for tracing. */
-        'X-Z-Conversation-Id': components['parameters']['ConversationId'];
-        /** @description A unique identifier of this request, for tracing. A new one for every attempt. */
-        'X-Z-Request-Id': components['parameters']['RequestId'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['Seller'];
-      };
-    };
-    responses: {
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      405: components['responses']['MethodNotAllowed'];
-      406: components['responses']['NotAcceptable'];
-      415: components['responses']['UnsupportedMediaType'];
-      500: components['responses']['InternalServerError'];
-      502: components['responses']['BadGateway'];
-      503: components['responses']['ServiceUnavailable'];
-      /** @description The seller was created. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
+    createSeller: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A unique identifier of the conversation this request belongs to, for tracing. */
+                "X-Z-Conversation-Id": components["parameters"]["ConversationId"];
+                /** @description A unique identifier of this request, for tracing. A new one for every attempt. */
+                "X-Z-Request-Id": components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['SellerCreated'];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Seller"];
+            };
         };
-      };
-      '4XX': components['responses']['OtherClientError'];
-    };
-  };
-  searchQuotes: {
-    parameters: {
-      query?: {
-        /** @description Only quotes for this seller. */
-        sellerId?: string;
-        /** @description Only quotes for this commercial package (see ProductId). */
-        productId?: string;
-        /** @description Only quotes created at or after this time. */
-        createdFrom?: string;
-        /** @description Only quotes created before this time. */
-        createdTo?: string;
-      };
-      header: {
-        /** @description A unique identifier of the conversation this request belongs to, for tracing. */
-        'X-Z-Conversation-Id': components['parameters']['ConversationId'];
-        /** @description A unique identifier of this request, for tracing. A new one for every attempt. */
-        'X-Z-Request-Id': components['parameters']['RequestId'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      405: components['responses']['MethodNotAllowed'];
-      406: components['responses']['NotAcceptable'];
-      415: components['responses']['UnsupportedMediaType'];
-      500: components['responses']['InternalServerError'];
-      502: components['responses']['BadGateway'];
-      503: components['responses']['ServiceUnavailable'];
-      /** @description The quotes that match the filters. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description The seller was created. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SellerCreated"];
+                };
+            };
+            "4XX": components["responses"]["OtherClientError"];
         };
-        content: {
-          'application/json': components['schemas']['QuoteSearchResult'];
+    };
+    searchQuotes: {
+        parameters: {
+            query?: {
+                /** @description Only quotes for this seller. */
+                sellerId?: string;
+                /** @description Only quotes for this commercial package (see ProductId). */
+                productId?: string;
+                /** @description Only quotes created at or after this time. */
+                createdFrom?: string;
+                /** @description Only quotes created before this time. */
+                createdTo?: string;
+            };
+            header: {
+                /** @description A unique identifier of the conversation this request belongs to, for tracing. */
+                "X-Z-Conversation-Id": components["parameters"]["ConversationId"];
+                /** @description A unique identifier of this request, for tracing. A new one for every attempt. */
+                "X-Z-Request-Id": components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
         };
-      };
-      '4XX': components['responses']['OtherClientError'];
-    };
-  };
-  createQuote: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description A unique identifier of the conversation this request belongs to, for tracing. */
-        'X-Z-Conversation-Id': components['parameters']['ConversationId'];
-        /** @description A unique identifier of this request, for tracing. A new one for every attempt. */
-        'X-Z-Request-Id': components['parameters']['RequestId'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['QuoteRequest'];
-      };
-    };
-    responses: {
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      405: components['responses']['MethodNotAllowed'];
-      406: components['responses']['NotAcceptable'];
-      415: components['responses']['UnsupportedMediaType'];
-      500: components['responses']['InternalServerError'];
-      502: components['responses']['BadGateway'];
-      503: components['responses']['ServiceUnavailable'];
-      /** @description The quote, with its price and any referrals. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description The quotes that match the filters. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteSearchResult"];
+                };
+            };
+            "4XX": components["responses"]["OtherClientError"];
         };
-        content: {
-          'application/json': components['schemas']['Quote'];
-        };
-      };
-      '4XX': components['responses']['OtherClientError'];
     };
-  };
-  getQuote: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description A unique identifier of the conversation this request belongs to, for tracing. */
-        'X-Z-Conversation-Id': components['parameters']['ConversationId'];
-        /** @description A unique identifier of this request, for tracing. A new one for every attempt. */
-        'X-Z-Request-Id': components['parameters']['RequestId'];
-      };
-      path: {
-        /** @description The identifier the service gave the quote. */
-        quoteId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      405: components['responses']['MethodNotAllowed'];
-      406: components['responses']['NotAcceptable'];
-      415: components['responses']['UnsupportedMediaType'];
-      500: components['responses']['InternalServerError'];
-      502: components['responses']['BadGateway'];
-      503: components['responses']['ServiceUnavailable'];
-      /** @description The quote. */
-      '2XX': {
-        headers: {
-          [name: string]: unknown;
+    createQuote: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A unique identifier of the conversation this request belongs to, for tracing. */
+                "X-Z-Conversation-Id": components["parameters"]["ConversationId"];
+                /** @description A unique identifier of this request, for tracing. A new one for every attempt. */
+                "X-Z-Request-Id": components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['Quote'];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteRequest"];
+            };
         };
-      };
-      '4XX': components['responses']['OtherClientError'];
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description The quote, with its price and any referrals. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            "4XX": components["responses"]["OtherClientError"];
+        };
     };
-  };
+    getQuote: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A unique identifier of the conversation this request belongs to, for tracing. */
+                "X-Z-Conversation-Id": components["parameters"]["ConversationId"];
+                /** @description A unique identifier of this request, for tracing. A new one for every attempt. */
+                "X-Z-Request-Id": components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The identifier the service gave the quote. */
+                quoteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description The quote. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
 }
