@@ -1,14 +1,22 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
-import { ApiError } from '@partner-apis/errors';
-import { createApprovalsClient, type ApprovalsResult } from './index.js';
-
-interface Seen {
-  method: string | undefined;
-  url: string | undefined;
-  headers: IncomingHttpHeaders;
-}
+import {
+  ApiError,
+  AuthenticationError,
+  BadGatewayError,
+  ConfigurationError,
+  InvalidArgumentError,
+} from '@partner-apis/errors';
+import {
+  startFaultServer,
+  type FaultServer,
+  type FaultStep,
+  type RecordedRequest,
+} from '@partner-apis/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createApprovalsClient,
+  type ApprovalsClientOptions,
+  type ApprovalsResult,
+} from './index.js';
 
 const credentials = { clientId: 'client-7f3a', clientSecret: 's3cr3t-value-9c1d' };
 const result: ApprovalsResult = {
@@ -31,105 +39,221 @@ const result: ApprovalsResult = {
   ],
 };
 
-let server: Server;
-let baseUrl: string;
-let seen: Seen[] = [];
-let reply: { status: number; type: string; body: string } = { status: 200, type: '', body: '' };
+/** Headers the runtime's fetch adds by itself; everything else is the client's doing. */
+const TRANSPORT_HEADERS = new Set([
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'connection',
+  'host',
+  'sec-fetch-mode',
+  'user-agent',
+]);
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    seen.push({ method: req.method, url: req.url, headers: req.headers });
-    res.writeHead(reply.status, { 'content-type': reply.type });
-    res.end(reply.body);
+let server: FaultServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(steps: readonly FaultStep[] = [{ body: result }]) {
+  server = await startFaultServer({ '/v1/approvals': steps });
+  return server;
+}
+
+function client(options: Partial<ApprovalsClientOptions> = {}) {
+  return createApprovalsClient({
+    baseUrl: `${server?.url}/v1`,
+    credentials,
+    retry: { baseDelayMs: 1 },
+    ...options,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-beforeEach(() => {
-  seen = [];
-  reply = { status: 200, type: 'application/json', body: JSON.stringify(result) };
-});
+}
 
-describe('createApprovalsClient().getApprovals', () => {
+function clientHeaders(request: RecordedRequest | undefined): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(request?.headers ?? {}).filter(([name]) => !TRANSPORT_HEADERS.has(name)),
+  );
+}
+
+describe('approvals.list on the wire', () => {
   it('sends exactly the documented headers, and the secret nowhere else', async () => {
-    const client = createApprovalsClient({ baseUrl, credentials });
-    await client.getApprovals('100234');
-    await client.getApprovals('100234');
+    const { requests } = await serve();
+    const approvals = client();
+    await approvals.approvals.list('100234');
+    await approvals.approvals.list('100234');
 
-    expect(seen).toHaveLength(2);
-    const [first, second] = seen as [Seen, Seen];
-    expect(first.method).toBe('GET');
-    expect(first.url).toBe('/v1/approvals?employeeNumber=100234');
-    expect(first.headers['client_id']).toBe(credentials.clientId);
-    expect(first.headers['client_secret']).toBe(credentials.clientSecret);
-    expect(first.headers['x-z-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(second.headers['x-z-request-id']).not.toBe(first.headers['x-z-request-id']);
-    expect(first.headers['authorization']).toBeUndefined();
-    const elsewhere = Object.entries(first.headers)
+    expect(requests).toHaveLength(2);
+    const [first, second] = requests;
+    expect(first?.method).toBe('GET');
+    expect(first?.url).toBe('/v1/approvals?employeeNumber=100234');
+    expect(clientHeaders(first)).toEqual({
+      client_id: credentials.clientId,
+      client_secret: credentials.clientSecret,
+      'x-z-request-id': expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    expect(second?.headers['x-z-request-id']).not.toBe(first?.headers['x-z-request-id']);
+    const elsewhere = Object.entries(first?.headers ?? {})
       .filter(([name]) => name !== 'client_secret')
       .map(([, value]) => String(value));
-    expect(elsewhere.join('\n') + first.url).not.toContain(credentials.clientSecret);
+    expect(elsewhere.join('\n') + (first?.url ?? '') + (first?.body ?? '')).not.toContain(
+      credentials.clientSecret,
+    );
   });
 
-  it('returns the typed result unchanged', async () => {
-    const client = createApprovalsClient({ baseUrl, credentials });
-    await expect(client.getApprovals('100234')).resolves.toEqual(result);
+  it('encodes the employee number into the query', async () => {
+    const { requests } = await serve();
+    await client().approvals.list('10 02&34');
+    expect(requests[0]?.url).toBe('/v1/approvals?employeeNumber=10%2002%2634');
   });
 
-  it('throws ApiError with code and correlationId on 401', async () => {
-    reply = {
-      status: 401,
-      type: 'application/json',
-      body: JSON.stringify({
-        code: 'authentication_error',
-        message: 'Invalid client credentials.',
-        correlationId: 'corr-401',
-      }),
-    };
-    const client = createApprovalsClient({ baseUrl, credentials });
-    const error = await client.getApprovals('100234').catch((e: unknown) => e);
+  it('sends the User-Agent it is given', async () => {
+    const { requests } = await serve();
+    await client({ userAgent: 'approvals-digest/1.0' }).approvals.list('100234');
+    expect(requests[0]?.headers['user-agent']).toBe('approvals-digest/1.0');
+  });
+
+  it('returns the typed result unchanged, also through the deprecated getApprovals', async () => {
+    await serve();
+    const approvals = client();
+    await expect(approvals.approvals.list('100234')).resolves.toEqual(result);
+    await expect(approvals.getApprovals('100234')).resolves.toEqual(result);
+  });
+
+  it('throws AuthenticationError with code, correlationId and request id on 401', async () => {
+    const { requests } = await serve([
+      {
+        status: 401,
+        body: {
+          code: 'authentication_error',
+          message: 'Invalid client credentials.',
+          correlationId: 'corr-401',
+        },
+      },
+    ]);
+    const error = await client()
+      .approvals.list('100234')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 401,
       code: 'authentication_error',
       correlationId: 'corr-401',
     });
-    expect((error as ApiError).requestId).toBe(seen[0]?.headers['x-z-request-id']);
-    expect(String(error)).not.toContain(credentials.clientSecret);
+    expect((error as ApiError).requestId).toBe(requests[0]?.headers['x-z-request-id']);
+    expect(requests).toHaveLength(1);
+    const shown = `${String(error)} ${JSON.stringify(error)} ${(error as Error).stack}`;
+    expect(shown).not.toContain(credentials.clientSecret);
   });
 
-  it('throws ApiError with status 502 on an HTML page from a gateway', async () => {
-    reply = { status: 502, type: 'text/html', body: '<html><h1>502 Bad Gateway</h1></html>' };
-    const client = createApprovalsClient({ baseUrl, credentials });
-    await expect(client.getApprovals('100234')).rejects.toMatchObject({
-      name: 'ApiError',
-      status: 502,
-      code: 'unexpected_response',
-    });
+  it("throws BadGatewayError with status 502 on a gateway's HTML page, after retrying", async () => {
+    const { requests } = await serve([
+      {
+        status: 502,
+        headers: { 'content-type': 'text/html' },
+        body: '<html><h1>502 Bad Gateway</h1></html>',
+      },
+    ]);
+    const error = await client()
+      .approvals.list('100234')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadGatewayError);
+    expect(error).toMatchObject({ status: 502, code: 'unexpected_response' });
+    expect((error as ApiError).rawBody).toContain('502 Bad Gateway');
+    expect(requests).toHaveLength(3);
   });
 
-  it.each(['', '   '])(
-    'refuses an empty employeeNumber (%j) before any request',
+  it.each(['', '   ', undefined, 100234])(
+    'refuses the employee number %j before any request',
     async (employeeNumber) => {
-      const client = createApprovalsClient({ baseUrl, credentials });
-      await expect(client.getApprovals(employeeNumber)).rejects.toThrow(/employeeNumber/);
-      expect(seen).toHaveLength(0);
+      const { requests } = await serve();
+      const error = await client()
+        .approvals.list(employeeNumber as string)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect(error).toMatchObject({ argument: 'employeeNumber', operation: 'approvals.list' });
+      expect(requests).toHaveLength(0);
     },
   );
+
+  it.each([
+    ['x', 'options'],
+    [{ signal: 'stop' }, 'options.signal'],
+  ])('refuses the call options %j before any request', async (options, argument) => {
+    const { requests } = await serve();
+    const error = await client()
+      .approvals.list('100234', options as never)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'InvalidArgumentError', argument });
+    expect(requests).toHaveLength(0);
+  });
 });
 
-describe('types', () => {
-  it('types contract dates as strings and refuses misspelled fields', () => {
-    type Contract = NonNullable<ApprovalsResult['contractApprovals']>[number];
-    type Details = NonNullable<Contract['contractDetails']>;
-    expectTypeOf<Details['contactStartDate']>().toEqualTypeOf<string | undefined>();
-    expectTypeOf<NonNullable<ApprovalsResult['invoiceApprovals']>[number]['invoiceDetails']>()
-      .exclude<undefined>()
-      .toHaveProperty('invoiceGrossTotal')
-      .toEqualTypeOf<string | undefined>();
-    // @ts-expect-error the upstream spelling is contactStartDate
-    type Misspelled = Details['contractStartDate'];
-    expectTypeOf<Misspelled>().toBeAny();
+describe('tier', () => {
+  it.each([
+    ['bronze', 1000],
+    ['silver', 100],
+    ['gold', 10],
+    [{ requestsPerSecond: 4 }, 250],
+  ] as const)('%j paces calls %d ms apart', async (tier, intervalMs) => {
+    const { requests } = await serve();
+    const waits: number[] = [];
+    const approvals = client({
+      tier,
+      clock: () => 0,
+      sleep: (ms) => {
+        waits.push(ms);
+        return Promise.resolve();
+      },
+    });
+    for (let call = 0; call < 3; call += 1) await approvals.approvals.list('100234');
+    expect(waits).toEqual([intervalMs, 2 * intervalMs]);
+    expect(requests).toHaveLength(3);
+  });
+
+  it('paces nothing without a tier', async () => {
+    await serve();
+    const waits: number[] = [];
+    const approvals = client({
+      clock: () => 0,
+      sleep: (ms) => {
+        waits.push(ms);
+        return Promise.resolve();
+      },
+    });
+    for (let call = 0; call < 3; call += 1) await approvals.approvals.list('100234');
+    expect(waits).toEqual([]);
+  });
+});
+
+describe('createApprovalsClient refuses bad options, naming them', () => {
+  const base = { baseUrl: 'https://approvals.example.com/v1', credentials };
+  it.each([
+    ['options', undefined],
+    ['baseUrl', { ...base, baseUrl: 'http://approvals.example.com/v1' }],
+    ['credentials', { ...base, credentials: undefined }],
+    ['credentials.clientId', { ...base, credentials: { ...credentials, clientId: '' } }],
+    ['credentials.clientSecret', { ...base, credentials: { clientId: 'x', clientSecret: 7 } }],
+    [
+      'credentials.secretCreatedAt',
+      { ...base, credentials: { ...credentials, secretCreatedAt: 'spring' } },
+    ],
+    ['tier', { ...base, tier: 'platinum' }],
+    ['tier.requestsPerSecond', { ...base, tier: { requestsPerSecond: 0 } }],
+    ['tier.burst', { ...base, tier: { requestsPerSecond: 5, burst: 0.5 } }],
+    ['retry.maxDelayMs', { ...base, retry: { maxDelayMs: -1 } }],
+    ['fetch', { ...base, fetch: 'undici' }],
+  ])('%s', (option, options) => {
+    let error: unknown;
+    try {
+      createApprovalsClient(options as ApprovalsClientOptions);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toMatchObject({ option });
+    expect((error as Error).message).toMatch(new RegExp(`^${option.replace('.', '\\.')}: `));
+    expect(String(error)).not.toContain(credentials.clientSecret);
   });
 });

@@ -1,77 +1,117 @@
-import { randomUUID } from 'node:crypto';
-import createClient, { type Client } from 'openapi-fetch';
-import { ApiError } from '@partner-apis/errors';
-import type { components, paths } from './generated/openapi.js';
+import { clientIdHeaders, type ClientCredentials } from '@partner-apis/auth';
+import {
+  createServiceClientFromOptions,
+  expectData,
+  type ClientOptions,
+  type CustomRateLimit,
+  type RateLimitTier,
+  type ServiceClient,
+} from '@partner-apis/core';
+import { InvalidArgumentError } from '@partner-apis/errors';
+import type { paths } from './generated/openapi.js';
+import type { ApprovalsResult } from './types.js';
 
-/** The approvals result: the employee and the four groups of outstanding approvals. */
-export type ApprovalsResult = components['schemas']['ApprovalsResult'];
+/**
+ * The tier of the client application (`bronze` 1, `silver` 10, `gold` 100 calls per second),
+ * or a rate of its own.
+ */
+export type ApprovalsTier = RateLimitTier | CustomRateLimit;
 
-/** Options of `createApprovalsClient`. */
-export interface ApprovalsClientOptions {
+/** Options of `createApprovalsClient`; every pipeline option of `ClientOptions` applies too. */
+export interface ApprovalsClientOptions extends ClientOptions {
   /** Address of the environment, including the `/v1` segment, e.g. `https://host/v1`. */
   baseUrl: string;
   /** The client ID and secret issued on the procurement exchange portal. */
-  credentials: { clientId: string; clientSecret: string };
-  /** A `fetch` implementation; the global one by default. */
-  fetch?: typeof globalThis.fetch;
+  credentials: ClientCredentials;
+  /**
+   * The tier chosen when access was requested: the client then never calls faster than the
+   * gateway allows. Without it, calls are not paced and a 429 is retried after `Retry-After`.
+   */
+  tier?: ApprovalsTier | undefined;
 }
+
+/** Options of one approvals call. */
+export interface ApprovalsCallOptions {
+  /** Aborts the call. */
+  signal?: AbortSignal | undefined;
+}
+
+/** The outstanding approvals of the procurement system. */
+export interface Approvals {
+  /**
+   * Lists the outstanding approvals of one employee, grouped into requisitions, invoices,
+   * expense reports and contracts. An empty `employeeNumber` is refused before any request.
+   *
+   * @example
+   * const result = await client.approvals.list('100234');
+   * console.log(result.userFullname, result.contractApprovals?.length);
+   */
+  list(employeeNumber: string, options?: ApprovalsCallOptions): Promise<ApprovalsResult>;
+}
+
+/** The openapi-fetch client of the approvals spec; the pipeline sets `X-Z-Request-Id`. */
+export type ApprovalsRaw = ServiceClient<paths>['raw'];
 
 /** A client of the procurement approvals API. */
 export interface ApprovalsClient {
-  /** Lists the outstanding approvals of one employee. Throws `ApiError` on any non-2xx status. */
-  getApprovals(employeeNumber: string): Promise<ApprovalsResult>;
-  /** The openapi-fetch client, for any operation of the spec. */
-  readonly raw: Client<paths>;
+  readonly approvals: Approvals;
+  /**
+   * Lists the outstanding approvals of one employee.
+   *
+   * @deprecated Use `approvals.list(employeeNumber)`; this alias stays for clients built on 0.1.
+   * @example
+   * const result = await client.getApprovals('100234');
+   */
+  getApprovals(employeeNumber: string, options?: ApprovalsCallOptions): Promise<ApprovalsResult>;
+  /** The openapi-fetch client for anything else in the spec; errors are thrown, typed. */
+  readonly raw: ApprovalsRaw;
+}
+
+const OPERATION = 'approvals.list';
+
+function checkedSignal(options: ApprovalsCallOptions | undefined): AbortSignal | undefined {
+  if (options === undefined) return undefined;
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidArgumentError('options', 'must be an object', OPERATION);
+  }
+  const { signal } = options;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new InvalidArgumentError('options.signal', 'must be an AbortSignal', OPERATION);
+  }
+  return signal;
 }
 
 /**
- * Creates a client of the procurement approvals API.
+ * Creates a client of the procurement approvals API: the `client_id` and `client_secret`
+ * headers, a fresh `X-Z-Request-Id` on every request, the tier's rate, retries and typed
+ * errors. Options are checked here: a bad one is a `ConfigurationError` naming it.
  *
  * @example
  * const client = createApprovalsClient({
  *   baseUrl: 'https://approvals.example.com/v1',
- *   credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET! },
+ *   credentials: { clientId: 'my-client', clientSecret: process.env.APPROVALS_SECRET ?? '' },
+ *   tier: 'silver',
  * });
- * const result = await client.getApprovals('100234');
+ * const result = await client.approvals.list('100234');
  */
 export function createApprovalsClient(options: ApprovalsClientOptions): ApprovalsClient {
-  const baseFetch = options.fetch ?? globalThis.fetch;
-  // Non-2xx responses become ApiError here, where the raw body text is still at hand.
-  const fetchOrThrow = async (request: Request): Promise<Response> => {
-    const response = await baseFetch(request);
-    if (response.ok) return response;
-    throw ApiError.fromResponseText(response, await response.text(), {
-      method: request.method,
-      url: request.url,
-      requestId: request.headers.get('X-Z-Request-Id') ?? undefined,
-    });
-  };
-  const raw = createClient<paths>({
-    baseUrl: options.baseUrl,
-    fetch: fetchOrThrow,
-    headers: {
-      client_id: options.credentials.clientId,
-      client_secret: options.credentials.clientSecret,
-    },
+  const { raw } = createServiceClientFromOptions<paths>(options, {
+    auth: (credentials) => clientIdHeaders(credentials as unknown as ClientCredentials),
+    rateLimit: options?.tier,
+    optionNames: { rateLimit: 'tier' },
   });
-
-  return {
-    raw,
-    async getApprovals(employeeNumber) {
+  const approvals: Approvals = {
+    async list(employeeNumber, callOptions) {
+      const signal = checkedSignal(callOptions);
       if (typeof employeeNumber !== 'string' || employeeNumber.trim() === '') {
-        throw new TypeError('getApprovals: employeeNumber must be a non-empty string');
+        throw new InvalidArgumentError('employeeNumber', 'must be a non-empty string', OPERATION);
       }
-      const { data } = await raw.GET('/approvals', {
-        params: { query: { employeeNumber }, header: { 'X-Z-Request-Id': randomUUID() } },
-      });
-      if (data === undefined) {
-        throw new ApiError({
-          status: 200,
-          code: 'unexpected_response',
-          message: 'GET /approvals answered 200 with an empty body',
-        });
-      }
-      return data;
+      const query = { employeeNumber };
+      return expectData(
+        await raw.GET('/approvals', { params: { query }, signal }),
+        'GET /approvals',
+      );
     },
   };
+  return { approvals, getApprovals: approvals.list, raw };
 }

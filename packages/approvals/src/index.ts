@@ -1,2 +1,24 @@
 export { createApprovalsClient } from './client.js';
-export type { ApprovalsClient, ApprovalsClientOptions, ApprovalsResult } from './client.js';
+export type {
+  Approvals,
+  ApprovalsCallOptions,
+  ApprovalsClient,
+  ApprovalsClientOptions,
+  ApprovalsRaw,
+  ApprovalsTier,
+} from './client.js';
+export { flattenApprovals } from './flatten.js';
+export type { ApprovalEntry, ApprovalKind } from './flatten.js';
+export { fromEnv } from './env.js';
+export type { components, operations, paths } from './generated/openapi.js';
+export type {
+  ApprovalComment,
+  ApprovalItem,
+  ApprovalsErrorBody,
+  ApprovalsErrorCode,
+  ApprovalsResult,
+  ContractApproval,
+  ExpenseReportApproval,
+  InvoiceApproval,
+  RequisitionApproval,
+} from './types.js';
