@@ -9,7 +9,7 @@ import { TimeoutError, type FailedRequest } from '@partner-apis/errors';
  */
 export class CallScope {
   #controller = new AbortController();
-  readonly #caller: AbortSignal;
+  readonly #caller: AbortSignal | undefined;
   readonly #deadlineTimer: ReturnType<typeof setTimeout>;
   #attemptTimer: ReturnType<typeof setTimeout> | undefined;
   /** Why the call ended early: the caller's reason or the deadline's `TimeoutError`. */
@@ -22,18 +22,23 @@ export class CallScope {
   /** The attempt in progress, for the message of a deadline error. */
   current: FailedRequest;
 
-  constructor(caller: AbortSignal, totalMs: number, now: number, request: FailedRequest) {
+  constructor(
+    caller: AbortSignal | undefined,
+    totalMs: number,
+    now: number,
+    request: FailedRequest,
+  ) {
     this.#caller = caller;
     this.deadline = now + totalMs;
     this.current = request;
     this.#deadlineTimer = setTimeout(() => {
       this.#end(new TimeoutError({ request: this.current, timeoutMs: totalMs, scope: 'total' }));
     }, totalMs);
-    if (caller.aborted) this.#end(caller.reason);
-    else caller.addEventListener('abort', this.#onCallerAbort, { once: true });
+    if (caller?.aborted) this.#end(caller.reason);
+    else caller?.addEventListener('abort', this.#onCallerAbort, { once: true });
   }
 
-  readonly #onCallerAbort = () => this.#end(this.#caller.reason);
+  readonly #onCallerAbort = () => this.#end(this.#caller?.reason);
 
   #end(reason: unknown): void {
     if (this.#ended) return;
@@ -73,6 +78,6 @@ export class CallScope {
   dispose(): void {
     clearTimeout(this.#deadlineTimer);
     clearTimeout(this.#attemptTimer);
-    this.#caller.removeEventListener('abort', this.#onCallerAbort);
+    this.#caller?.removeEventListener('abort', this.#onCallerAbort);
   }
 }

@@ -1,5 +1,6 @@
 import { isLoopbackHost } from '@partner-apis/auth';
 import { ApiError, redactUrl, type FailedRequest } from '@partner-apis/errors';
+import type { RequestBody } from './pipeline-request.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -8,7 +9,7 @@ export interface Exchange {
   url: string;
   method: string;
   headers: Headers;
-  body: ArrayBuffer | undefined;
+  body: RequestBody | undefined;
   signal: AbortSignal;
 }
 

@@ -80,6 +80,42 @@ describe('createServiceClient', () => {
     expect(post?.body).toBe('{"productId":"p"}');
   });
 
+  it('middleware can change the request and read it as a real Request', async () => {
+    server = await startFaultServer([{ status: 201, body: { id: 'q-1' } }]);
+    const { raw } = createServiceClient<paths>({ baseUrl: server.url });
+    const seen: unknown[] = [];
+    raw.use({
+      async onRequest({ request }) {
+        request.headers.set('X-Tenant', 'from-middleware');
+        const copy = request.clone();
+        seen.push(copy instanceof Request, await copy.json());
+      },
+    });
+    await raw.POST('/quotes', {
+      params: { header: { 'X-Tenant': 'acme' } },
+      body: { productId: 'p' },
+    });
+    expect(seen).toEqual([true, { productId: 'p' }]);
+    expect(server.requests[0]?.headers['x-tenant']).toBe('from-middleware');
+    expect(server.requests[0]?.body).toBe('{"productId":"p"}');
+  });
+
+  it('resends a streamed body on a retry', async () => {
+    server = await startFaultServer([{ status: 503, headers: { 'retry-after': '0' } }, {}]);
+    const { fetch } = createServiceClient<paths>({
+      baseUrl: server.url,
+      retry: { retryWrites: true },
+    });
+    const stream = new Blob(['{"streamed":true}']).stream();
+    const request = new Request(`${server.url}/quotes`, {
+      method: 'POST',
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect((await fetch(request)).status).toBe(200);
+    expect(server.requests.map((r) => r.body)).toEqual(['{"streamed":true}', '{"streamed":true}']);
+  });
+
   it('throws the typed error from inside the call, so raw never returns an error branch', async () => {
     server = await startFaultServer([
       { status: 401, body: { code: 'authentication_error', message: 'No.', correlationId: 'c' } },

@@ -1,6 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { ApiError } from '@partner-apis/errors';
 import { createClientPipeline, type PipelineOptions } from './client-pipeline.js';
+import { PipelineRequest } from './pipeline-request.js';
 
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
@@ -73,6 +74,7 @@ export function createServiceClient<Paths extends object>(
     baseUrl: pipeline.baseUrl,
     fetch: pipeline.fetch,
     headers: options.headers,
+    Request: PipelineRequest as unknown as typeof Request,
   });
   return { raw, fetch: pipeline.fetch, conversationId: pipeline.conversationId };
 }

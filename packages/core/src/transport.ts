@@ -12,6 +12,7 @@ import {
 } from '@partner-apis/errors';
 import { bufferedResponse } from './buffered-response.js';
 import { CallScope } from './call-scope.js';
+import { PipelineRequest, type RequestBody } from './pipeline-request.js';
 import { toConnectionError } from './network-failure.js';
 import type { Observer } from './observer.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -84,10 +85,28 @@ function secretValues(headers: Headers, names: readonly string[]): string[] {
   return values;
 }
 
-function parsedJsonBody(body: ArrayBuffer | undefined, headers: Headers): unknown {
+/** The request body in a form that can be sent once per attempt. */
+async function replayableBody(
+  request: Request | PipelineRequest,
+): Promise<RequestBody | undefined> {
+  if (request instanceof PipelineRequest) {
+    const { body } = request;
+    if (body === null) return undefined;
+    // A stream can be read once only; any other body can be sent again as it is.
+    return body instanceof ReadableStream ? new Response(body).arrayBuffer() : body;
+  }
+  return request.body === null ? undefined : request.arrayBuffer();
+}
+
+function parsedJsonBody(body: RequestBody | undefined, headers: Headers): unknown {
   if (body === undefined || !(headers.get('content-type') ?? '').includes('json')) return undefined;
+  let text: string;
+  if (typeof body === 'string') text = body;
+  else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body))
+    text = new TextDecoder().decode(body);
+  else return undefined;
   try {
-    return JSON.parse(new TextDecoder().decode(body));
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -103,7 +122,7 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
   async function attemptOnce(
     request: FailedRequest,
     headers: Headers,
-    body: ArrayBuffer | undefined,
+    body: RequestBody | undefined,
     call: CallScope,
   ): Promise<Outcome> {
     call.startAttempt(s.attemptTimeoutMs);
@@ -146,9 +165,9 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
     return s.random() * Math.min(s.maxDelayMs, s.baseDelayMs * 2 ** (attempt - 1));
   }
 
-  async function run(request: Request, call: CallScope): Promise<Response> {
+  async function run(request: Request | PipelineRequest, call: CallScope): Promise<Response> {
     const { method, url } = request;
-    const body = request.body === null ? undefined : await request.arrayBuffer();
+    const body = await replayableBody(request);
     const conversationId = !s.tracing
       ? undefined
       : (request.headers.get(CONVERSATION_ID_HEADER) ??
@@ -171,7 +190,7 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
 
     for (let attempt = 1; ; attempt += 1) {
       await s.rateLimiter?.take(call.signal);
-      // The Request is this call's own (openapi-fetch builds one per call), so its headers are
+      // The request is this call's own (openapi-fetch builds one per call), so its headers are
       // set in place rather than copied for every attempt.
       const { headers } = request;
       const requestId = s.tracing ? randomUUID() : undefined;
@@ -260,7 +279,9 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
     }
   }
 
-  return async function send(request: Request): Promise<Response> {
+  return async function send(input: Request): Promise<Response> {
+    // openapi-fetch hands over a PipelineRequest when the client was built with it.
+    const request: Request | PipelineRequest = input;
     assertSecure(request.url, s.trustedPrefix);
     const call = new CallScope(request.signal, s.totalTimeoutMs, s.clock(), {
       method: request.method,
