@@ -22,7 +22,6 @@ export type {
   ValidationProblem,
 } from './statement-of-values.js';
 export type {
-  CollectionQuery,
   Env,
   ListOptions,
   ModifiedSince,

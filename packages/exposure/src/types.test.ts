@@ -1,9 +1,18 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
   CoverageValues,
+  ExposureClientOptions,
+  InvalidStatementOfValuesError,
+  ListOptions,
   Location,
+  PageOptions,
+  Paginated,
   StatementOfValues,
   StatementOfValuesLocation,
+  StatementOfValuesReceipt,
+  StatementOfValuesValidation,
+  ValidationProblem,
+  createExposureClient,
   paths,
 } from './index.js';
 
@@ -30,5 +39,73 @@ describe('exposure types', () => {
     expectTypeOf<StatementOfValues['locations']>().toEqualTypeOf<StatementOfValuesLocation[]>();
     expectTypeOf<StatementOfValuesLocation['values']>().toEqualTypeOf<CoverageValues>();
     expectTypeOf<CoverageValues['buildings']>().toEqualTypeOf<number | undefined>();
+  });
+});
+
+describe('exposure client types', () => {
+  type Client = ReturnType<typeof createExposureClient>;
+
+  it('names the options of issue 6 and types credentials with the key pair', () => {
+    expectTypeOf<ExposureClientOptions['baseUrl']>().toEqualTypeOf<string>();
+    expectTypeOf<ExposureClientOptions['tokenUrl']>().toEqualTypeOf<string>();
+    expectTypeOf<ExposureClientOptions['credentials']['subscriptionKeys']>().toMatchTypeOf<{
+      primary: string;
+      secondary?: string | undefined;
+    }>();
+    expectTypeOf<ExposureClientOptions['prefetch']>().toEqualTypeOf<number | undefined>();
+    const options: ExposureClientOptions = {
+      baseUrl: 'https://api.example.com',
+      tokenUrl: 'https://auth.example.com/login/connect/token',
+      credentials: { clientId: 'id', clientSecret: 'secret', subscriptionKeys: { primary: 'k' } },
+    };
+    expectTypeOf(options).toMatchTypeOf<ExposureClientOptions>();
+    const withoutKeys: ExposureClientOptions = {
+      ...options,
+      // @ts-expect-error the subscription keys are required for this service
+      credentials: { clientId: 'id', clientSecret: 's' },
+    };
+    // @ts-expect-error the token URL is required
+    const withoutTokenUrl: ExposureClientOptions = {
+      baseUrl: options.baseUrl,
+      credentials: options.credentials,
+    };
+    expectTypeOf(withoutKeys).not.toBeAny();
+    expectTypeOf(withoutTokenUrl).not.toBeAny();
+  });
+
+  it('types list and page as Location records', () => {
+    expectTypeOf<Client['locations']['list']>().returns.toEqualTypeOf<Paginated<Location>>();
+    expectTypeOf<Client['locations']['page']>().returns.resolves.toEqualTypeOf<Location[]>();
+    expectTypeOf<ListOptions['modifiedSince']>().toEqualTypeOf<Date | string | undefined>();
+    expectTypeOf<PageOptions>().toHaveProperty('offset');
+    // @ts-expect-error `limit` is a page option; list takes `pageSize`
+    const listOptions: ListOptions = { limit: 10 };
+    expectTypeOf(listOptions).not.toBeAny();
+  });
+
+  it('types the Statement of Values operations', () => {
+    expectTypeOf<Client['statementOfValues']['submit']>()
+      .parameter(0)
+      .toEqualTypeOf<StatementOfValues>();
+    expectTypeOf<
+      Client['statementOfValues']['submit']
+    >().returns.resolves.toEqualTypeOf<StatementOfValuesReceipt>();
+    expectTypeOf<Client['statementOfValues']['validate']>().parameter(0).toBeUnknown();
+    expectTypeOf<
+      StatementOfValuesValidation['problems'][number]
+    >().toEqualTypeOf<ValidationProblem>();
+    expectTypeOf<InvalidStatementOfValuesError['problems']>().toEqualTypeOf<
+      readonly ValidationProblem[]
+    >();
+  });
+
+  it('keeps the raw client typed by the spec, tracing headers optional', () => {
+    expectTypeOf<Client['raw']['GET']>().toBeFunction();
+    const check = (raw: Client['raw']) => {
+      // @ts-expect-error not a path of the exposure spec
+      void raw.GET('/open/portal-api/riskengineering/Gradings');
+      void raw.GET('/open/portal-api/exposure/locations', { params: { query: { limit: 10 } } });
+    };
+    expectTypeOf(check).toBeFunction();
   });
 });

@@ -1,20 +1,35 @@
 /**
- * Types of the risk engineering API, generated from `specs/riskengineering/openapi.yaml`.
+ * The client of the risk engineering API: paged gradings and locations.
  *
  * @example
- * import type { Grading } from '@partner-apis/riskengineering';
+ * import { createRiskEngineeringClient, fromEnv } from '@partner-apis/riskengineering';
  *
- * function gradingIds(gradings: Grading[]): unknown[] {
- *   return gradings.map((grading) => grading['gradingId']);
- * }
+ * const risk = createRiskEngineeringClient(fromEnv());
+ * const firstPage = await risk.gradings.page({ limit: 100 });
  */
 import type { components } from './generated/openapi.js';
 
+export { RISK_ENGINEERING_SCOPES, createRiskEngineeringClient } from './client.js';
+export type {
+  Grading,
+  RiskEngineeringClient,
+  RiskEngineeringClientOptions,
+  RiskLocation,
+} from './client.js';
+export { fromEnv } from './env.js';
+export type {
+  Env,
+  ListOptions,
+  ModifiedSince,
+  OAuth2ServiceCredentials,
+  OffsetCollection,
+  Page,
+  PageOptions,
+  Paginated,
+  PagingOptions,
+  SubscriptionKeys,
+} from '@partner-apis/core';
 export type { components, operations, paths } from './generated/openapi.js';
 
-/** One risk engineering grading record. Its fields are not published yet: the record is open. */
-export type Grading = components['schemas']['Grading'];
-/** One location record of the risk engineering service. Its fields are not published yet. */
-export type RiskLocation = components['schemas']['RiskLocation'];
 /** The common error body of every error response. */
 export type ErrorBody = components['schemas']['ErrorBody'];
