@@ -35,6 +35,7 @@ let registry;
 let sandbox;
 /** @type {NodeJS.ProcessEnv} */
 let npmEnv;
+let published = false;
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'publish-rehearsal-'));
@@ -125,10 +126,14 @@ describe('publish rehearsal', () => {
         await runNpm(['publish', tarball, '--registry', registry?.url ?? '', '--ignore-scripts'], {
           cwd: scratch,
           env: { ...npmEnv, npm_config_userconfig: npmrc },
+        }).catch((error) => {
+          throw new Error(`${pkg.name}: ${error.message}`, { cause: error });
         });
       }
     });
-    await Promise.all(lanes);
+    // Every lane finishes before the test does, so no npm process outlives the registry.
+    const failed = (await Promise.allSettled(lanes)).find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     for (const pkg of publishable) {
       const response = await globalThis.fetch(new URL(pkg.name.replace('/', '%2f'), registry?.url));
       const packument = /** @type {{ 'dist-tags'?: { latest?: string } }} */ (
@@ -136,9 +141,11 @@ describe('publish rehearsal', () => {
       );
       expect(packument['dist-tags']?.latest, pkg.name).toBe(pkg.version);
     }
+    published = true;
   }, 180_000);
 
   it('installs only @partner-apis/approvals, type-checks a consumer and runs it against the sandbox', async () => {
+    expect(published, 'the packages were not published: see the test before').toBe(true);
     expect(publishable.map((p) => p.name)).toEqual(
       expect.arrayContaining(['@partner-apis/approvals', '@partner-apis/sandbox']),
     );
