@@ -40,7 +40,7 @@ const recordingFetch: typeof fetch = async (input, init) => {
     method: init?.method ?? 'GET',
     url: String(input),
     headers: new Headers(init?.headers),
-    body: init?.body instanceof ArrayBuffer ? new TextDecoder().decode(init.body) : undefined,
+    body: init?.body == null ? undefined : await new Response(init.body).text(),
   });
   return fetch(input, init);
 };
