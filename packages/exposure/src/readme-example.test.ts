@@ -1,0 +1,75 @@
+// #region readme-example
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
+import {
+  InvalidStatementOfValuesError,
+  createExposureClient,
+  type ExposureClient,
+  type StatementOfValues,
+} from '@partner-apis/exposure';
+
+let sb: Sandbox;
+let exposure: ExposureClient;
+beforeAll(async () => {
+  sb = await startSandbox({ sizes: { exposureLocations: 3000 } });
+  exposure = createExposureClient({
+    baseUrl: sb.urls.exposure,
+    tokenUrl: sb.urls.tokenUrl,
+    credentials: sb.credentials.exposure, // { clientId, clientSecret, subscriptionKeys }
+    pageSize: 1024, // records per request (upstream maximum)
+    prefetch: 8, // requests in flight while iterating
+  });
+});
+afterAll(() => sb.close());
+
+test('reads the locations modified since a day, and one page', async () => {
+  let count = 0;
+  for await (const location of exposure.locations.list({ modifiedSince: '2025-06-01' })) {
+    expect(String(location['modifiedDate']) >= '2025-06-01').toBe(true);
+    count += 1;
+  }
+  expect(count).toBeGreaterThan(0);
+
+  const tenth = await exposure.locations.page({ offset: 9, limit: 1 });
+  expect(tenth[0]?.['locationId']).toBe('LOC-0000010');
+});
+
+test('checks a Statement of Values locally, then submits it', async () => {
+  const portfolio: StatementOfValues = {
+    portfolioName: 'European warehouses 2026',
+    currency: 'EUR',
+    locations: [
+      {
+        locationId: 'LOC-0001842',
+        name: 'Rotterdam distribution centre',
+        address: { street: 'Waalhaven Zuidzijde 21', city: 'Rotterdam', country: 'NL' },
+        occupancy: 'Warehouse',
+        construction: 'Non-combustible',
+        values: { buildings: 42_000_000, contents: 15_500_000 },
+      },
+    ],
+  };
+
+  const draft = { ...portfolio, currency: 'euro' };
+  expect(exposure.statementOfValues.validate(draft).problems).toEqual([
+    { pointer: '/currency', message: 'must match pattern "^[A-Z]{3}$"', keyword: 'pattern' },
+  ]);
+  await expect(exposure.statementOfValues.submit(draft)).rejects.toBeInstanceOf(
+    InvalidStatementOfValuesError, // thrown before any request is sent
+  );
+
+  const receipt = await exposure.statementOfValues.submit(portfolio);
+  expect(receipt['status']).toBe('received');
+});
+// #endregion readme-example
+
+// The README shows the example above verbatim, so it cannot rot.
+import { readFileSync } from 'node:fs';
+
+test('the README shows this example as it is', () => {
+  const source = readFileSync(new URL('./readme-example.test.ts', import.meta.url), 'utf8');
+  const example = /\/\/ #region readme-example\n([\s\S]*?)\/\/ #endregion/.exec(source)?.[1];
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  expect(example).toBeDefined();
+  expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``);
+});

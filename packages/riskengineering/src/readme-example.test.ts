@@ -1,0 +1,62 @@
+// #region readme-example
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { TokenError } from '@partner-apis/errors';
+import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
+import {
+  createRiskEngineeringClient,
+  type Grading,
+  type RiskEngineeringClient,
+} from '@partner-apis/riskengineering';
+
+let sb: Sandbox;
+let risk: RiskEngineeringClient;
+beforeAll(async () => {
+  sb = await startSandbox({ sizes: { gradings: 2000, riskLocations: 1400 } });
+  risk = createRiskEngineeringClient({
+    baseUrl: sb.urls.riskEngineering,
+    tokenUrl: sb.urls.tokenUrl,
+    credentials: sb.credentials.riskEngineering, // { clientId, clientSecret, subscriptionKeys }
+    pageSize: 1024,
+    prefetch: 8,
+  });
+});
+afterAll(() => sb.close());
+
+test('gradings modified since a day, grouped by grade', async () => {
+  const byGrade = new Map<string, Grading[]>();
+  for await (const grading of risk.gradings.list({ modifiedSince: new Date('2025-01-01') })) {
+    const grade = String(grading['grade']);
+    byGrade.set(grade, [...(byGrade.get(grade) ?? []), grading]);
+  }
+  expect(byGrade.size).toBeGreaterThan(0);
+  expect([...byGrade.keys()].every((grade) => 'ABCDE'.includes(grade))).toBe(true);
+
+  const pageSizes: number[] = [];
+  for await (const page of risk.locations.list({ pageSize: 500 }).pages()) {
+    pageSizes.push(page.records.length);
+  }
+  expect(pageSizes).toEqual([500, 500, 400]);
+});
+
+test('unknown credentials are a TokenError, not a silent empty list', async () => {
+  const wrong = createRiskEngineeringClient({
+    baseUrl: sb.urls.riskEngineering,
+    tokenUrl: sb.urls.tokenUrl,
+    credentials: { ...sb.credentials.riskEngineering, clientId: 'someone-else' },
+  });
+  const error = await wrong.gradings.page({ limit: 10 }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(TokenError);
+  expect((error as TokenError).error).toBe('invalid_client');
+});
+// #endregion readme-example
+
+// The README shows the example above verbatim, so it cannot rot.
+import { readFileSync } from 'node:fs';
+
+test('the README shows this example as it is', () => {
+  const source = readFileSync(new URL('./readme-example.test.ts', import.meta.url), 'utf8');
+  const example = /\/\/ #region readme-example\n([\s\S]*?)\/\/ #endregion/.exec(source)?.[1];
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  expect(example).toBeDefined();
+  expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``);
+});
