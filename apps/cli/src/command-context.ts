@@ -13,6 +13,8 @@ import { openSession, type ServiceSession } from './service-session.js';
 export interface OutputOptions {
   format: OutputFormat;
   out?: string;
+  /** `--columns`, for table and csv. */
+  columns?: string[];
 }
 
 /** The options of the program itself, valid before or after the subcommand. */
@@ -94,7 +96,16 @@ export function withOutputOptions(command: Command): Command {
     .addOption(
       new Option('-f, --format <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
     )
-    .option('-o, --out <file>', 'write the data to a file instead of stdout');
+    .option('-o, --out <file>', 'write the data to a file instead of stdout')
+    .option(
+      '--columns <names>',
+      'columns of table and csv, comma-separated; nested fields dotted (address.city)',
+      (value: string) =>
+        value
+          .split(',')
+          .map((name) => name.trim())
+          .filter((name) => name !== ''),
+    );
 }
 
 /** The `--env` option of the program. */

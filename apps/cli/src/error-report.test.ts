@@ -6,7 +6,6 @@ import {
   NotFoundError,
   TokenError,
 } from '@partner-apis/errors';
-import { SandboxConfigError } from '@partner-apis/sandbox';
 import { describe, expect, test } from 'vitest';
 import { reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
@@ -79,9 +78,6 @@ describe('reportError', () => {
       code: ExitCode.usage,
       text: 'error: --page-size must be at most 1024\n',
     });
-    expect(report(new SandboxConfigError('sizes.gradings must be an integer')).code).toBe(
-      ExitCode.usage,
-    );
   });
 
   test('token and transport failures exit with 1', () => {

@@ -6,7 +6,6 @@ import {
   TokenError,
   scrubSecrets,
 } from '@partner-apis/errors';
-import { SandboxConfigError } from '@partner-apis/sandbox';
 import { ExitCode } from './exit-codes.js';
 import { ReportedFailure, UsageError } from './usage-error.js';
 
@@ -34,7 +33,7 @@ function describe(error: unknown): { lines: string[]; code: ExitCode } {
   if (error instanceof ReportedFailure) return { lines: [], code: ExitCode.failure };
   if (error instanceof UsageError)
     return { lines: [`error: ${error.message}`], code: ExitCode.usage };
-  if (error instanceof ConfigurationError || error instanceof SandboxConfigError) {
+  if (error instanceof ConfigurationError) {
     return { lines: [`configuration error: ${error.message}`], code: ExitCode.usage };
   }
   if (error instanceof InvalidArgumentError) {

@@ -1,7 +1,12 @@
 import { Command, CommanderError } from 'commander';
 import type { CliIo } from './cli-io.js';
 import { createCommandContext, environmentOption, examples } from './command-context.js';
+import { registerApprovalsCommands } from './commands/approvals.js';
 import { registerCredentialsCommands } from './commands/credentials.js';
+import { registerDemoCommand } from './commands/demo.js';
+import { registerExposureCommands } from './commands/exposure.js';
+import { registerLiabilityCommands } from './commands/liability.js';
+import { registerRiskEngineeringCommands } from './commands/riskengineering.js';
 import { ExitCode } from './exit-codes.js';
 
 const ENVIRONMENT_HELP = `
@@ -47,7 +52,12 @@ export function createProgram(io: CliIo) {
         'partner-apis --env uat approvals list --employee 100234',
       ]) + `\n${ENVIRONMENT_HELP}`,
     );
+  registerExposureCommands(program, context);
+  registerRiskEngineeringCommands(program, context);
+  registerLiabilityCommands(program, context);
+  registerApprovalsCommands(program, context);
   registerCredentialsCommands(program, context);
+  registerDemoCommand(program, context);
   return { program, context };
 }
 

@@ -1,6 +1,7 @@
-import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
+import type { Sandbox } from '@partner-apis/sandbox';
 import type { CliIo } from './cli-io.js';
 import { sandboxVariables } from './config/sandbox-variables.js';
+import { UsageError } from './usage-error.js';
 import { secretValues, type Settings, type Variables } from './config/settings.js';
 
 /**
@@ -33,13 +34,24 @@ export function openSession(settings: Settings, io: CliIo): ServiceSession {
   let sandbox: Sandbox | undefined;
   let starting: Promise<Variables> | undefined;
   const start = async (): Promise<Variables> => {
+    // Loaded only when needed: a configured environment never pays for the sandbox.
+    const { startSandbox, SandboxConfigError } = await import('@partner-apis/sandbox');
     const { size, seed } = settings.sandbox;
-    sandbox = await startSandbox({
-      ...(seed === undefined ? {} : { seed }),
-      ...(size === undefined
-        ? {}
-        : { sizes: { exposureLocations: size, riskLocations: size, gradings: size } }),
-    });
+    try {
+      sandbox = await startSandbox({
+        ...(seed === undefined ? {} : { seed }),
+        ...(size === undefined
+          ? {}
+          : { sizes: { exposureLocations: size, riskLocations: size, gradings: size } }),
+      });
+    } catch (error) {
+      if (error instanceof SandboxConfigError) {
+        throw new UsageError(
+          `the embedded sandbox refused PARTNER_APIS_SANDBOX_SIZE / _SEED (or the config's sandbox settings): ${error.message}`,
+        );
+      }
+      throw error;
+    }
     io.stderr.write(
       `No credentials configured: using the embedded sandbox at http://127.0.0.1:${sandbox.port} ` +
         `(local sample data; see partner-apis --help to configure an environment).\n`,

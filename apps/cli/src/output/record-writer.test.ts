@@ -26,7 +26,7 @@ const locations = [
 describe('writeRecords', () => {
   test('ndjson is one JSON record per line and nothing else', async () => {
     const sink = memorySink();
-    expect(await writeRecords(generate(locations), 'ndjson', sink, () => {})).toBe(2);
+    expect(await writeRecords(generate(locations), 'ndjson', sink, { warn: () => {} })).toBe(2);
     const lines = sink.text().split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');
@@ -35,16 +35,16 @@ describe('writeRecords', () => {
 
   test('json is one array, also when empty', async () => {
     const sink = memorySink();
-    await writeRecords(generate(locations), 'json', sink, () => {});
+    await writeRecords(generate(locations), 'json', sink, { warn: () => {} });
     expect(JSON.parse(sink.text())).toEqual(locations);
     const empty = memorySink();
-    expect(await writeRecords([], 'json', empty, () => {})).toBe(0);
+    expect(await writeRecords([], 'json', empty, { warn: () => {} })).toBe(0);
     expect(JSON.parse(empty.text())).toEqual([]);
   });
 
   test('csv flattens nested fields into dotted columns and quotes where needed', async () => {
     const sink = memorySink();
-    await writeRecords(generate(locations), 'csv', sink, () => {});
+    await writeRecords(generate(locations), 'csv', sink, { warn: () => {} });
     expect(sink.text().split('\n')[0]).toBe(
       'locationId,address.city,address.country,values.buildings,sprinklered',
     );
@@ -72,16 +72,30 @@ describe('writeRecords', () => {
     );
     const warnings: string[] = [];
     const sink = memorySink();
-    expect(await writeRecords(generate(records), 'csv', sink, (w) => warnings.push(w))).toBe(300);
+    expect(
+      await writeRecords(generate(records), 'csv', sink, { warn: (w) => warnings.push(w) }),
+    ).toBe(300);
     expect(warnings).toEqual([
       'column late first appears after the CSV header was written; it is left out',
     ]);
     expect(sink.text().trim().split('\n')).toHaveLength(301);
   });
 
+  test('--columns picks the columns of table and csv', async () => {
+    const table = memorySink();
+    const columns = ['address.city', 'locationId', 'missing'];
+    await writeRecords(generate(locations), 'table', table, { warn: () => {}, columns });
+    expect(table.text().split('\n')[0]).toBe('address.city     locationId  missing');
+    const csv = memorySink();
+    await writeRecords(generate(locations), 'csv', csv, { warn: () => {}, columns });
+    expect(csv.text()).toBe(
+      'address.city,locationId,missing\nLyon,LOC-1,\n"Rotterdam, Zuid",LOC-2,\n',
+    );
+  });
+
   test('table aligns columns and says so when there are no records', async () => {
     const sink = memorySink();
-    await writeRecords(generate(locations.slice(0, 1)), 'table', sink, () => {});
+    await writeRecords(generate(locations.slice(0, 1)), 'table', sink, { warn: () => {} });
     expect(sink.text()).toBe(
       [
         'locationId  address.city  address.country  values.buildings',
@@ -91,7 +105,7 @@ describe('writeRecords', () => {
       ].join('\n'),
     );
     const empty = memorySink();
-    await writeRecords([], 'table', empty, () => {});
+    await writeRecords([], 'table', empty, { warn: () => {} });
     expect(empty.text()).toBe('No records.\n');
   });
 });

@@ -16,23 +16,30 @@ const CSV_HEADER_SAMPLE = 256;
 
 type DataRecord = Record<string, unknown>;
 
-/** Warnings about the output itself (not data); they go to stderr. */
-export type WarningSink = (message: string) => void;
+/** How records are written besides their format. */
+export interface WriteOptions {
+  /** Warnings about the output itself (not data); they go to stderr. */
+  warn(message: string): void;
+  /** The columns of `table` and `csv` (dotted for nested fields); every column when left out. */
+  columns?: readonly string[] | undefined;
+}
 
 async function writeCsv(
   records: AsyncIterable<DataRecord>,
   sink: OutputSink,
-  warn: WarningSink,
+  { warn, columns: chosen }: WriteOptions,
 ): Promise<number> {
-  let columns: string[] | undefined;
+  let columns = chosen === undefined ? undefined : [...chosen];
   let sample: Record<string, Cell>[] = [];
   let count = 0;
+  let headerWritten = false;
   const dropped = new Set<string>();
   const flush = async (rows: Record<string, Cell>[]) => {
-    const header = columns === undefined;
+    const header = !headerWritten;
+    headerWritten = true;
     columns ??= columnsOf(rows);
     const known = new Set(columns);
-    for (const row of rows) {
+    for (const row of chosen === undefined ? rows : []) {
       for (const column of Object.keys(row)) {
         if (!known.has(column) && !dropped.has(column)) {
           dropped.add(column);
@@ -51,7 +58,7 @@ async function writeCsv(
       sample = [];
     }
   }
-  if (sample.length > 0 || columns === undefined) await flush(sample);
+  if (sample.length > 0 || !headerWritten) await flush(sample);
   return count;
 }
 
@@ -62,13 +69,13 @@ async function writeCsv(
  * columns.
  *
  * @example
- * const count = await writeRecords(client.locations.list(), 'ndjson', sink, console.warn);
+ * const count = await writeRecords(client.locations.list(), 'ndjson', sink, { warn: console.warn });
  */
 export async function writeRecords(
   records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
   format: OutputFormat,
   sink: OutputSink,
-  warn: WarningSink,
+  options: WriteOptions,
 ): Promise<number> {
   const stream = toAsync(records);
   let count = 0;
@@ -87,11 +94,12 @@ export async function writeRecords(
       await sink.write(count === 0 ? '[]\n' : '\n]\n');
       return count;
     case 'csv':
-      return writeCsv(stream, sink, warn);
+      return writeCsv(stream, sink, options);
     case 'table': {
       const rows: Record<string, Cell>[] = [];
       for await (const record of stream) rows.push(flatten(record));
-      await sink.write(rows.length === 0 ? 'No records.\n' : renderTable(columnsOf(rows), rows));
+      const columns = options.columns ?? columnsOf(rows);
+      await sink.write(rows.length === 0 ? 'No records.\n' : renderTable(columns, rows));
       return rows.length;
     }
   }

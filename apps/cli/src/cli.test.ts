@@ -1,0 +1,680 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { sandboxVariables } from './config/sandbox-variables.js';
+
+// These tests run the built CLI as a user does: `node dist/bin.js …` in a child process.
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const SIZES = { exposureLocations: 1234, riskLocations: 321, gradings: 210 };
+const NOTICE =
+  /^No credentials configured: using the embedded sandbox at http:\/\/127\.0\.0\.1:\d+ /;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let sb: Sandbox;
+let dir: string;
+let sandboxEnv: Record<string, string>;
+
+/** A clean environment: nothing of the developer's shell leaks into the CLI under test. */
+function baseEnv(): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: dir, NODE_ENV: 'test' };
+}
+
+function run(args: string[], env: Record<string, string> = sandboxEnv, cwd = dir): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...baseEnv(), ...env }, cwd, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+function shell(command: string, env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      'sh',
+      ['-c', command],
+      { env: { ...baseEnv(), ...env }, cwd: dir, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
+      },
+    );
+  });
+}
+
+function ndjson(text: string): Record<string, unknown>[] {
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+const requests = (route: string) => sb.stats().routes[route]?.requests ?? 0;
+
+beforeAll(async () => {
+  if (!existsSync(BIN)) {
+    throw new Error(
+      `${BIN} is missing: build the CLI first (pnpm exec turbo run build --filter=@partner-apis/cli)`,
+    );
+  }
+  dir = await mkdtemp(join(tmpdir(), 'partner-apis-cli-'));
+  sb = await startSandbox({ sizes: SIZES, seed: 11 });
+  sandboxEnv = sandboxVariables(sb);
+});
+afterAll(() => sb?.close());
+afterEach(() => sb.clearFaults());
+
+describe('help', () => {
+  const commands = [
+    [],
+    ['exposure'],
+    ['exposure', 'locations'],
+    ['exposure', 'sov'],
+    ['exposure', 'sov', 'validate'],
+    ['exposure', 'sov', 'submit'],
+    ['riskengineering'],
+    ['riskengineering', 'gradings'],
+    ['riskengineering', 'locations'],
+    ['liability'],
+    ['liability', 'seller'],
+    ['liability', 'seller', 'create'],
+    ['liability', 'quote'],
+    ['liability', 'quote', 'create'],
+    ['liability', 'quote', 'get'],
+    ['liability', 'quote', 'search'],
+    ['approvals'],
+    ['approvals', 'list'],
+    ['credentials'],
+    ['credentials', 'check'],
+    ['demo'],
+  ];
+
+  test('every command has --help with an example of itself, on stdout, exit code 0', async () => {
+    const runs: Run[] = [];
+    // A few at a time: enough to be quick, few enough for a loaded machine.
+    for (let start = 0; start < commands.length; start += 4) {
+      const batch = commands.slice(start, start + 4);
+      runs.push(...(await Promise.all(batch.map((command) => run([...command, '--help'])))));
+    }
+    runs.forEach((result, index) => {
+      const command = commands[index]!;
+      expect(result.code, command.join(' ')).toBe(0);
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toMatch(
+        new RegExp(`^Usage: partner-apis${command.map((c) => ` ${c}`).join('')}`),
+      );
+      expect(result.stdout, command.join(' ')).toContain('\nExamples:\n');
+      expect(result.stdout, command.join(' ')).toContain(
+        `  $ ${['partner-apis', ...command].join(' ')}`,
+      );
+    });
+    expect(runs[0]!.stdout).toContain(
+      'Exit codes: 0 ok, 1 API error or invalid data, 2 usage or configuration error.',
+    );
+  });
+});
+
+describe('exposure locations', () => {
+  test('ndjson: one record per line, every location once, nothing else on stdout or stderr', async () => {
+    const result = await run(['exposure', 'locations', '--format', 'ndjson', '--page-size', '500']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const records = ndjson(result.stdout);
+    expect(records).toHaveLength(SIZES.exposureLocations);
+    expect(new Set(records.map((record) => record.locationId)).size).toBe(SIZES.exposureLocations);
+    expect(records[0]).toMatchObject({ locationId: 'LOC-0000001' });
+  });
+
+  test('`exposure locations --format ndjson | wc -l` equals the sandbox location count', async () => {
+    const result = await shell(
+      `"${process.execPath}" "${BIN}" exposure locations --format ndjson | wc -l`,
+      sandboxEnv,
+    );
+    expect(result.code).toBe(0);
+    expect(Number(result.stdout.trim())).toBe(sb.fixtures.sizes.exposureLocations);
+  });
+
+  test('--modified-since keeps the records modified since that day', async () => {
+    const result = await run([
+      'exposure',
+      'locations',
+      '--format',
+      'json',
+      '--modified-since',
+      '2025-01-01',
+    ]);
+    expect(result.code).toBe(0);
+    const records = JSON.parse(result.stdout) as { modifiedDate: string }[];
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.length).toBeLessThan(SIZES.exposureLocations);
+    expect(records.every((record) => record.modifiedDate >= '2025-01-01')).toBe(true);
+  });
+
+  test('csv to --out: a header and a row per location, stdout empty', async () => {
+    const out = join(dir, 'locations.csv');
+    const result = await run(['exposure', 'locations', '--format', 'csv', '--out', out]);
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
+    const lines = (await readFile(out, 'utf8')).trim().split('\n');
+    expect(lines[0]).toMatch(/^locationId,name,address\.street,address\.city,/);
+    expect(lines).toHaveLength(SIZES.exposureLocations + 1);
+  });
+
+  test('table with --columns', async () => {
+    const result = await run(['exposure', 'locations', '--columns', 'locationId,address.city']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^locationId\s+address\.city$/);
+    expect(lines[2]).toMatch(/^LOC-0000001\s+\S/);
+    expect(lines).toHaveLength(SIZES.exposureLocations + 2);
+  });
+});
+
+describe('riskengineering', () => {
+  test('gradings and locations, every record', async () => {
+    const [gradings, locations] = await Promise.all([
+      run(['riskengineering', 'gradings', '--format', 'ndjson', '--page-size', '100']),
+      run(['riskengineering', 'locations', '--format', 'json']),
+    ]);
+    expect(gradings).toMatchObject({ code: 0, stderr: '' });
+    expect(ndjson(gradings.stdout)).toHaveLength(SIZES.gradings);
+    expect(ndjson(gradings.stdout)[0]).toMatchObject({ gradingId: 'GRD-0000001' });
+    expect(locations).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(locations.stdout)).toHaveLength(SIZES.riskLocations);
+  });
+});
+
+describe('exposure sov', () => {
+  const header =
+    'locationId,name,street,city,country,occupancy,construction,yearBuilt,buildings,contents';
+  const goodRows = [
+    'LOC-1,Rotterdam DC,Waalhaven 21,Rotterdam,NL,Warehouse,Non-combustible,1998,42000000,15500000',
+    "LOC-2,Lyon plant,12 Rue de l'Industrie,Lyon,FR,Light assembly,Masonry,1975,8000000,",
+    'LOC-3,Basel office,Aeschenplatz 6,Basel,CH,Office,Concrete,2004,12000000,3000000',
+  ];
+
+  test('validate: a good CSV has no problems and nothing is sent', async () => {
+    const file = join(dir, 'good.csv');
+    await writeFile(file, [header, ...goodRows].join('\n'));
+    const before = requests('exposure.submitStatementOfValues');
+    const result = await run(['exposure', 'sov', 'validate', file, '--currency', 'EUR']);
+    expect(result).toEqual({ code: 0, stdout: `${file}: 3 locations, no problems\n`, stderr: '' });
+    expect(requests('exposure.submitStatementOfValues')).toBe(before);
+  });
+
+  test('validate: three invalid rows, each reported with its row and column; exit code 1', async () => {
+    const file = join(dir, 'three-invalid.csv');
+    await writeFile(
+      file,
+      [
+        header,
+        goodRows[0],
+        "LOC-2,Lyon plant,12 Rue de l'Industrie,Lyon,France,Light assembly,Masonry,1975,8000000,",
+        'LOC-3,,Aeschenplatz 6,Basel,CH,Office,Concrete,2004,12000000,3000000',
+        'LOC-4,Porto depot,Rua do Ouro 1,Porto,PT,Warehouse,Steel,19x8,-5,',
+      ].join('\n'),
+    );
+    const result = await run(['exposure', 'sov', 'validate', file, '--currency', 'EUR']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toEqual([
+      `${file}: row 3, column E (country): must match pattern "^[A-Z]{2}$"`,
+      `${file}: row 4, column B (name): is required`,
+      `${file}: row 5, column H (yearBuilt): must be integer`,
+      `${file}: row 5, column I (buildings): must be >= 0`,
+      `4 problems in ${file}; nothing was sent`,
+    ]);
+  });
+
+  test('submit: a JSON portfolio is checked, then sent; the receipt is printed', async () => {
+    const file = join(dir, 'portfolio.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        portfolioName: 'European warehouses 2026',
+        currency: 'EUR',
+        locations: [
+          {
+            locationId: 'LOC-0001842',
+            name: 'Rotterdam distribution centre',
+            address: { street: 'Waalhaven Zuidzijde 21', city: 'Rotterdam', country: 'NL' },
+            occupancy: 'Warehouse',
+            construction: 'Non-combustible',
+            values: { buildings: 42000000 },
+          },
+        ],
+      }),
+    );
+    const before = requests('exposure.submitStatementOfValues');
+    const result = await run(['exposure', 'sov', 'submit', file, '--format', 'json']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(result.stdout)).toBeTypeOf('object');
+    expect(requests('exposure.submitStatementOfValues')).toBe(before + 1);
+  });
+
+  test('submit: an invalid portfolio is not sent; problems go to stderr', async () => {
+    const file = join(dir, 'no-currency.csv');
+    await writeFile(file, [header, goodRows[0]].join('\n'));
+    const before = requests('exposure.submitStatementOfValues');
+    const result = await run(['exposure', 'sov', 'submit', file]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `${file}: currency (add a currency column or --currency): is required\n1 problem in ${file}; nothing was sent\n`,
+    );
+    expect(requests('exposure.submitStatementOfValues')).toBe(before);
+  });
+
+  test('a file that does not exist is a usage error', async () => {
+    const result = await run(['exposure', 'sov', 'validate', join(dir, 'missing.csv')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: cannot read .*missing\.csv: it does not exist\n$/);
+  });
+});
+
+describe('liability', () => {
+  let sellerId: string;
+  let quoteId: string;
+
+  test('seller create prints the seller with its id', async () => {
+    const result = await run([
+      'liability',
+      'seller',
+      'create',
+      '--name',
+      'Nordlicht Home GmbH',
+      '--country',
+      'DE',
+      '--city',
+      'Hamburg',
+      '--marketplace',
+      'Amazon',
+      '--format',
+      'json',
+    ]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const seller = JSON.parse(result.stdout) as { sellerId: string };
+    expect(seller).toMatchObject({
+      name: 'Nordlicht Home GmbH',
+      address: { country: 'DE', city: 'Hamburg' },
+    });
+    sellerId = seller.sellerId;
+    expect(sellerId).toMatch(/^SEL-/);
+  });
+
+  test('quote create: a price, or a referral when forced into manual review', async () => {
+    const priced = await run([
+      'liability',
+      'quote',
+      'create',
+      '--seller',
+      sellerId,
+      '--country-of-sales',
+      'EU-ASIA',
+      '--territory',
+      'NON-US',
+    ]);
+    expect(priced).toMatchObject({ code: 0, stderr: '' });
+    expect(priced.stdout).toMatch(/^quoteId\s+QTE-\d{4}-\d+$/m);
+    expect(priced.stdout).toMatch(/^status\s+quoted$/m);
+    expect(priced.stdout).toMatch(/^price\.amount\s+\d+\.\d{2}$/m);
+    quoteId = /^quoteId\s+(\S+)$/m.exec(priced.stdout)![1]!;
+
+    const referred = await run([
+      'liability',
+      'quote',
+      'create',
+      '--seller',
+      sellerId,
+      '--country-of-sales',
+      'EU-ASIA',
+      '--territory',
+      'NON-US',
+      '--force-manual-referral',
+      '--format',
+      'json',
+    ]);
+    expect(referred.code).toBe(0);
+    expect(JSON.parse(referred.stdout)).toMatchObject({
+      status: 'referred',
+      referrals: [{ code: 'MANUAL_REFERRAL_REQUESTED' }],
+    });
+  });
+
+  test('quote get and quote search', async () => {
+    const got = await run(['liability', 'quote', 'get', quoteId, '--format', 'json']);
+    expect(got).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(got.stdout)).toMatchObject({ quoteId, status: 'quoted' });
+    const found = await run([
+      'liability',
+      'quote',
+      'search',
+      '--seller',
+      sellerId,
+      '--format',
+      'ndjson',
+    ]);
+    expect(found).toMatchObject({ code: 0, stderr: '' });
+    expect(ndjson(found.stdout).map((quote) => quote.insureds)).toEqual([
+      [{ sellerId }],
+      [{ sellerId }],
+    ]);
+  });
+
+  test('an unknown quote id is an API error: status, code, message and correlation id; exit code 1', async () => {
+    const result = await run(['liability', 'quote', 'get', 'QTE-1999-0000404']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^error: 404 not_found: .+\n {2}correlationId: \S+\n {2}requestId: \S+\n$/,
+    );
+  });
+
+  test('an invalid choice is a usage error before anything is sent', async () => {
+    const before = requests('liability.createQuote');
+    const result = await run([
+      'liability',
+      'quote',
+      'create',
+      '--seller',
+      sellerId,
+      '--country-of-sales',
+      'MARS',
+      '--territory',
+      'US',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      "error: option '--country-of-sales <value>' argument 'MARS' is invalid. Allowed choices are EU-ASIA, US-CA-UK-IL-CL-AU, OTHERS.",
+    );
+    expect(requests('liability.createQuote')).toBe(before);
+  });
+
+  test('a refused secret is an API error that never shows the secret', async () => {
+    const secret = 'not-the-right-secret-7f3a';
+    const result = await run(['liability', 'quote', 'search'], {
+      ...sandboxEnv,
+      PARTNER_APIS_LIABILITY_CLIENT_SECRET: secret,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: 401 authentication_error: /);
+    expect(result.stdout + result.stderr).not.toContain(secret);
+  });
+});
+
+describe('approvals', () => {
+  test('list: the four groups as one list, oldest first', async () => {
+    const result = await run([
+      'approvals',
+      'list',
+      '--employee',
+      '100234',
+      '--format',
+      'json',
+      '--tier',
+      'gold',
+    ]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const entries = JSON.parse(result.stdout) as { kind: string; approvalCreatedDate: string }[];
+    expect(entries.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(entries.map((entry) => entry.kind))).toEqual(
+      new Set(['requisition', 'invoice', 'expenseReport', 'contract']),
+    );
+    const times = entries.map((entry) => Date.parse(entry.approvalCreatedDate));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  test('the table shows the employee and a summary per approval', async () => {
+    const result = await run(['approvals', 'list', '--employee', '100234']);
+    expect(result.code).toBe(0);
+    const [heading, blank, columns] = result.stdout.split('\n');
+    expect(heading).toMatch(/^.+ \(100234\): \d+ outstanding approvals$/);
+    expect(blank).toBe('');
+    expect(columns).toMatch(/^created\s+kind\s+approvalId\s+status\s+subject\s+total\s+reason$/);
+  });
+
+  test('an error body from the service is printed with every cause and its pointer', async () => {
+    sb.fault('approvals.getApprovals', {
+      sequence: [
+        {
+          status: 400,
+          body: {
+            code: 'data_validation',
+            message: 'employeeNumber is not known',
+            correlationId: 'corr-e2e-1',
+            causes: [{ code: 'unknown', message: 'no such employee', field: '/employeeNumber' }],
+          },
+        },
+      ],
+    });
+    const result = await run(['approvals', 'list', '--employee', '999999']);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(
+        /^error: 400 data_validation: employeeNumber is not known.*\n {2}correlationId: corr-e2e-1\n {2}requestId: \S+\n {2}cause: \/employeeNumber: no such employee \(unknown\)\n$/,
+      ),
+    });
+  });
+
+  test('a missing required option is a usage error', async () => {
+    const result = await run(['approvals', 'list']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      "error: required option '--employee <number>' not specified\n(add --help for usage and examples)\n",
+    );
+  });
+});
+
+describe('usage and configuration errors exit with 2', () => {
+  test.each([
+    [['exposure', 'locations', '--bogus'], "error: unknown option '--bogus'"],
+    [
+      ['exposure', 'locations', '--page-size', '0'],
+      "error: option '--page-size <n>' argument '0' is invalid. must be a whole number from 1 to 1024.",
+    ],
+    [
+      ['exposure', 'locations', '--modified-since', '2025-13-01'],
+      'must be a day such as 2025-06-01.',
+    ],
+    [['nonsense'], "error: unknown command 'nonsense'"],
+    [['exposure'], 'Usage: partner-apis exposure [options] [command]'],
+    [
+      ['--env', 'staging', 'demo'],
+      "error: option '-e, --env <name>' argument 'staging' is invalid.",
+    ],
+  ])('%j', async (args, message) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+  });
+
+  test('a missing variable is named', async () => {
+    const result = await run(['liability', 'quote', 'search'], {
+      PARTNER_APIS_LIABILITY_BASE_URL: sandboxEnv.PARTNER_APIS_LIABILITY_BASE_URL!,
+    });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'configuration error: PARTNER_APIS_LIABILITY_CLIENT_ID: is not set\n',
+    });
+  });
+
+  test('a bad value is named by its variable', async () => {
+    const result = await run(['liability', 'quote', 'search'], {
+      ...sandboxEnv,
+      PARTNER_APIS_LIABILITY_BASE_URL: 'http://liability.example.com/v1/uat',
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^configuration error: PARTNER_APIS_LIABILITY_BASE_URL: .*https/);
+  });
+
+  test('a production environment without settings', async () => {
+    const result = await run(['--env', 'production', 'approvals', 'list', '--employee', '1'], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: the production environment has no settings/);
+  });
+});
+
+describe('config file', () => {
+  test('environments of partner-apis.config.json, chosen with --env', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'partner-apis-config-'));
+    await writeFile(
+      join(cwd, 'partner-apis.config.json'),
+      JSON.stringify({
+        defaultEnvironment: 'uat',
+        environments: {
+          uat: {
+            approvals: {
+              baseUrl: sb.urls.approvals,
+              clientId: sb.credentials.approvals.clientId,
+              clientSecret: sb.credentials.approvals.clientSecret,
+              tier: 'gold',
+            },
+          },
+        },
+      }),
+    );
+    const result = await run(
+      ['approvals', 'list', '--employee', '100234', '--format', 'ndjson'],
+      {},
+      cwd,
+    );
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(ndjson(result.stdout).length).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('embedded sandbox', () => {
+  test('with no credentials, data stays clean on stdout and the notice goes to stderr', async () => {
+    const result = await run(['exposure', 'locations', '--format', 'ndjson'], {
+      PARTNER_APIS_SANDBOX_SIZE: '57',
+    });
+    expect(result.code).toBe(0);
+    expect(ndjson(result.stdout)).toHaveLength(57);
+    expect(result.stderr).toMatch(NOTICE);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  test('a sandbox size it refuses is a usage error', async () => {
+    const result = await run(['exposure', 'locations'], { PARTNER_APIS_SANDBOX_SIZE: '99999999' });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "error: the embedded sandbox refused PARTNER_APIS_SANDBOX_SIZE / _SEED (or the config's sandbox settings): sizes.exposureLocations must be an integer from 0 to 9999999\n",
+    });
+  });
+
+  test('demo: every service once, against the sandbox', async () => {
+    const result = await run(['demo'], { PARTNER_APIS_SANDBOX_SIZE: '40' });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(NOTICE);
+    const out = result.stdout;
+    expect(out).toContain(
+      '1. Exposure: locations and a Statement of Values\n   40 locations in 1 page of up to 1,024\n',
+    );
+    expect(out).toMatch(/^ {3}LOC-0000001 {2}\S.* \d+ +[A-Z]{3}$/m);
+    expect(out).toMatch(/Statement of Values of these 3 locations: 0 problems locally; submitted/);
+    expect(out).toContain(
+      '2. Risk engineering: gradings and locations\n   40 gradings in 1 page\n',
+    );
+    expect(out).toMatch(/^ {3}GRD-0000001 {2}LOC-\d+ {2}[A-E] /m);
+    expect(out).toContain('   40 risk locations in 1 page\n');
+    expect(out).toMatch(/^ {3}seller SEL-\d+: Nordlicht Home GmbH \(DE\)$/m);
+    expect(out).toMatch(
+      /^ {3}quote \(EU-ASIA, NON-US\) QTE-\d{4}-\d+: quoted, \d+\.\d{2} EUR, no referrals$/m,
+    );
+    expect(out).toMatch(
+      /^ {3}quote \(US-CA-UK-IL-CL-AU, US\) QTE-\d{4}-\d+: referred, no price, referrals: US_TERRITORY_OF_SALES — /m,
+    );
+    expect(out).toMatch(/^ {3}quote search --seller SEL-\d+: 2 quotes$/m);
+    expect(out).toMatch(
+      /^4\. Approvals: employee 100234\n {3}.+: \d+ outstanding approvals, oldest first$/m,
+    );
+    expect(out).toMatch(/^Done: \d+ requests, all answered by the sandbox on 127\.0\.0\.1\.$/m);
+  });
+
+  test('demo ignores configured credentials: it never writes to a real environment', async () => {
+    const result = await run(['demo'], {
+      PARTNER_APIS_SANDBOX_SIZE: '5',
+      PARTNER_APIS_LIABILITY_BASE_URL: 'https://liability.invalid/v1/uat',
+      PARTNER_APIS_LIABILITY_CLIENT_ID: 'real-client',
+      PARTNER_APIS_LIABILITY_CLIENT_SECRET: 'real-secret',
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(NOTICE);
+    expect(result.stdout).toMatch(/quote search --seller SEL-\d+: 2 quotes/);
+  });
+});
+
+describe('credentials check', () => {
+  const day = (offset: number) =>
+    new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+  test('days left per configured client; warns within 60 days; exit 1 once expired', async () => {
+    const result = await run(['credentials', 'check', '--format', 'json'], {
+      ...sandboxEnv,
+      PARTNER_APIS_EXPOSURE_SECRET_EXPIRES_AT: day(200),
+      PARTNER_APIS_LIABILITY_SECRET_EXPIRES_AT: day(30),
+      PARTNER_APIS_APPROVALS_SECRET_CREATED_AT: day(-400),
+    });
+    expect(result.code).toBe(1);
+    const statuses = JSON.parse(result.stdout) as {
+      service: string;
+      status: string;
+      daysLeft: number | null;
+    }[];
+    expect(statuses.map(({ service, status }) => [service, status])).toEqual([
+      ['exposure', 'ok'],
+      ['riskEngineering', 'unknown'],
+      ['liability', 'warn'],
+      ['approvals', 'expired'],
+    ]);
+    expect(statuses[0]!.daysLeft).toBeGreaterThanOrEqual(199);
+    expect(result.stderr.split('\n')).toEqual([
+      "note: the risk engineering secret's date is not configured (set PARTNER_APIS_RISKENGINEERING_SECRET_CREATED_AT or PARTNER_APIS_RISKENGINEERING_SECRET_EXPIRES_AT)",
+      expect.stringMatching(
+        /^warning: the liability secret expires in (29|30) days \(\d{4}-\d{2}-\d{2}\); set a new one in the customer portal$/,
+      ),
+      expect.stringMatching(/^error: the approvals secret expired on \d{4}-\d{2}-\d{2}$/),
+      '',
+    ]);
+  });
+
+  test('with nothing configured there is nothing to check', async () => {
+    const result = await run(['credentials', 'check'], {});
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'No records.\n',
+      stderr: 'No credentials configured: the embedded sandbox needs none.\n',
+    });
+  });
+
+  test('a date that is not a date names its variable', async () => {
+    const result = await run(['credentials', 'check'], {
+      PARTNER_APIS_LIABILITY_CLIENT_ID: 'x',
+      PARTNER_APIS_LIABILITY_SECRET_CREATED_AT: 'last spring',
+    });
+    expect(result).toMatchObject({
+      code: 2,
+      stderr:
+        'configuration error: PARTNER_APIS_LIABILITY_SECRET_CREATED_AT: must be a date such as 2026-01-15\n',
+    });
+  });
+});

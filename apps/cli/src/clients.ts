@@ -1,0 +1,104 @@
+import type { ApprovalsClient } from '@partner-apis/approvals';
+import { ConfigurationError } from '@partner-apis/errors';
+import type { ExposureClient } from '@partner-apis/exposure';
+import type { LiabilityClient } from '@partner-apis/liability';
+import type { RiskEngineeringClient } from '@partner-apis/riskengineering';
+import { VARIABLE_PREFIX, type ServiceName } from './config/services.js';
+import type { ServiceSession } from './service-session.js';
+
+/** Sent as `User-Agent`, so the service teams can tell the CLI's calls apart. */
+const USER_AGENT = 'partner-apis-cli';
+
+/** Client options and the variable each is read from, for messages about a bad value. */
+const OPTION_VARIABLES: Readonly<Record<string, string>> = {
+  baseUrl: 'BASE_URL',
+  tokenUrl: 'TOKEN_URL',
+  'credentials.clientId': 'CLIENT_ID',
+  'credentials.clientSecret': 'CLIENT_SECRET',
+  'credentials.subscriptionKeys.primary': 'SUBSCRIPTION_KEY',
+  'credentials.subscriptionKeys.secondary': 'SUBSCRIPTION_KEY_SECONDARY',
+  'credentials.secretCreatedAt': 'SECRET_CREATED_AT',
+  'credentials.secretExpiresAt': 'SECRET_EXPIRES_AT',
+  tier: 'TIER',
+};
+
+// Each service package is loaded when a command first needs it, so `--help` and a command of
+// one service start without loading the other three.
+
+/** Creates a client; a bad option is reported under the variable (or config setting) it came from. */
+function create<T>(service: ServiceName, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    const suffix = OPTION_VARIABLES[error.option];
+    if (suffix === undefined) throw error;
+    const problem = error.message.slice(error.option.length + 2);
+    throw new ConfigurationError(`${VARIABLE_PREFIX[service]}${suffix}`, problem);
+  }
+}
+
+/**
+ * The exposure client of a command run.
+ *
+ * @example
+ * const exposure = await exposureClient(session);
+ */
+export async function exposureClient(session: ServiceSession): Promise<ExposureClient> {
+  const { createExposureClient, fromEnv } = await import('@partner-apis/exposure');
+  const variables = await session.variables();
+  return create('exposure', () =>
+    createExposureClient({ ...fromEnv(variables), userAgent: USER_AGENT }),
+  );
+}
+
+/**
+ * The risk engineering client of a command run.
+ *
+ * @example
+ * const riskEngineering = await riskEngineeringClient(session);
+ */
+export async function riskEngineeringClient(
+  session: ServiceSession,
+): Promise<RiskEngineeringClient> {
+  const { createRiskEngineeringClient, fromEnv } = await import('@partner-apis/riskengineering');
+  const variables = await session.variables();
+  return create('riskEngineering', () =>
+    createRiskEngineeringClient({ ...fromEnv(variables), userAgent: USER_AGENT }),
+  );
+}
+
+/**
+ * The liability client of a command run.
+ *
+ * @example
+ * const liability = await liabilityClient(session);
+ */
+export async function liabilityClient(session: ServiceSession): Promise<LiabilityClient> {
+  const { createLiabilityClient, fromEnv } = await import('@partner-apis/liability');
+  const variables = await session.variables();
+  return create('liability', () =>
+    createLiabilityClient({ ...fromEnv(variables), userAgent: USER_AGENT }),
+  );
+}
+
+/**
+ * The approvals client of a command run; `tier` (from `--tier`) wins over the configured one.
+ *
+ * @example
+ * const approvals = await approvalsClient(session, 'silver');
+ */
+export async function approvalsClient(
+  session: ServiceSession,
+  tier?: 'bronze' | 'silver' | 'gold',
+): Promise<ApprovalsClient> {
+  const { createApprovalsClient, fromEnv } = await import('@partner-apis/approvals');
+  const variables = await session.variables();
+  return create('approvals', () =>
+    createApprovalsClient({
+      ...fromEnv(variables),
+      ...(tier === undefined ? {} : { tier }),
+      userAgent: USER_AGENT,
+    }),
+  );
+}

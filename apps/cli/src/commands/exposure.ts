@@ -1,0 +1,159 @@
+import type { Command } from 'commander';
+import { exposureClient } from '../clients.js';
+import {
+  examples,
+  withOutputOptions,
+  type CommandContext,
+  type OutputOptions,
+} from '../command-context.js';
+import { writeRecord } from '../output/record-writer.js';
+import { checkStatementOfValues, type SovOptions } from '../sov/check-sov.js';
+import { dayOption, integerOption } from './option-parsers.js';
+import { writePaged } from './paged-output.js';
+
+/** Options of the paged reads of exposure and risk engineering. */
+export interface ListCommandOptions extends OutputOptions {
+  modifiedSince?: string;
+  pageSize: number;
+  prefetch: number;
+}
+
+/**
+ * Adds `--modified-since`, `--page-size` and `--prefetch` (and the output options) to a paged read.
+ *
+ * @example
+ * withListOptions(exposure.command('locations'));
+ */
+export function withListOptions(command: Command): Command {
+  return withOutputOptions(command)
+    .option(
+      '--modified-since <date>',
+      'only records modified since this day (YYYY-MM-DD)',
+      dayOption,
+    )
+    .option('--page-size <n>', 'records per request, 1–1024', integerOption(1, 1024), 1024)
+    .option('--prefetch <n>', 'requests in flight, 1–32', integerOption(1, 32), 4);
+}
+
+/** The `list()` options of a paged read, from the command line. */
+export function listOptions(options: ListCommandOptions) {
+  return {
+    pageSize: options.pageSize,
+    prefetch: options.prefetch,
+    ...(options.modifiedSince === undefined ? {} : { modifiedSince: options.modifiedSince }),
+  };
+}
+
+function withSovOptions(command: Command): Command {
+  return command
+    .argument('<file>', 'a CSV file (one location per row) or a JSON file')
+    .option('--currency <code>', 'ISO 4217 currency of the values (else the currency column)')
+    .option('--portfolio-name <name>', 'name of the portfolio')
+    .option('--policy-reference <reference>', 'the insurance contract of the portfolio')
+    .option('--valuation-date <date>', 'the day the values refer to (YYYY-MM-DD)');
+}
+
+/**
+ * `partner-apis exposure …`: locations, and the Statement of Values.
+ *
+ * @example
+ * registerExposureCommands(program, context);
+ */
+export function registerExposureCommands(program: Command, context: CommandContext): void {
+  const exposure = program
+    .command('exposure')
+    .description('property exposure: locations and Statement of Values submissions')
+    .addHelpText(
+      'after',
+      examples([
+        'partner-apis exposure locations --modified-since 2025-06-01',
+        'partner-apis exposure sov validate portfolio.csv --currency EUR',
+      ]),
+    );
+
+  withListOptions(
+    exposure
+      .command('locations')
+      .description('every exposure location, paged')
+      .addHelpText(
+        'after',
+        examples([
+          'partner-apis exposure locations --columns locationId,name,address.city,values.buildings',
+          'partner-apis exposure locations --format ndjson | wc -l',
+          'partner-apis exposure locations --modified-since 2025-06-01 --format csv --out locations.csv',
+        ]),
+      ),
+  ).action(async (options: ListCommandOptions, command: Command) => {
+    await context.run(command, async (session) => {
+      const client = await exposureClient(session);
+      await writePaged(
+        context,
+        'exposure locations',
+        client.locations.list(listOptions(options)),
+        options,
+      );
+    });
+  });
+
+  const sov = exposure
+    .command('sov')
+    .description('Statement of Values: check a portfolio file locally, or submit it')
+    .addHelpText(
+      'after',
+      examples([
+        'partner-apis exposure sov validate portfolio.csv --currency EUR',
+        'partner-apis exposure sov submit portfolio.json',
+      ]) +
+        '\n\nCSV columns (header row first, one location per row): locationId, name, street, city,' +
+        '\npostalCode, region, country, latitude, longitude, occupancy, construction, yearBuilt,' +
+        '\nnumberOfStoreys, floorArea, sprinklered, buildings, contents, businessInterruption; and' +
+        '\noptionally portfolioName, policyReference, valuationDate, currency (same in every row).',
+    );
+
+  withSovOptions(
+    sov
+      .command('validate')
+      .description(
+        'check a Statement of Values against the schema; prints every problem with its row and column (exit code 1 when there are problems); sends nothing',
+      )
+      .addHelpText(
+        'after',
+        examples([
+          'partner-apis exposure sov validate portfolio.csv --currency EUR',
+          'partner-apis exposure sov validate portfolio.json',
+        ]),
+      ),
+  ).action(async (file: string, options: SovOptions, command: Command) => {
+    await context.run(command, async () => {
+      const checked = await checkStatementOfValues(file, options, context, 'stdout');
+      context.io.stdout.write(
+        `${file}: ${checked.locationCount} location${checked.locationCount === 1 ? '' : 's'}, no problems\n`,
+      );
+    });
+  });
+
+  withOutputOptions(
+    withSovOptions(
+      sov
+        .command('submit')
+        .description(
+          'check a Statement of Values, then submit it (provisional operation: the upstream has not published it)',
+        )
+        .addHelpText(
+          'after',
+          examples([
+            'partner-apis exposure sov submit portfolio.csv --currency EUR --portfolio-name "Warehouses 2026"',
+          ]),
+        ),
+    ),
+  ).action(async (file: string, options: SovOptions & OutputOptions, command: Command) => {
+    await context.run(command, async (session) => {
+      const { portfolio } = await checkStatementOfValues(file, options, context, 'stderr');
+      const client = await exposureClient(session);
+      const receipt = await client.statementOfValues.submit(portfolio);
+      const sink = await context.output(options);
+      await writeRecord({ ...receipt }, options.format, sink);
+      await sink.close();
+    });
+  });
+}

@@ -1,0 +1,256 @@
+import {
+  COUNTRIES_OF_SALES,
+  TERRITORIES_OF_SALES,
+  THIRD_PARTY_LIABILITY_PRODUCT,
+  thirdPartyLiabilityPolicyLine,
+  type CountryOfSales,
+  type QuoteRequest,
+  type QuoteSearchFilters,
+  type Seller,
+  type TerritoryOfSales,
+} from '@partner-apis/liability';
+import { Option, type Command } from 'commander';
+import { liabilityClient } from '../clients.js';
+import {
+  examples,
+  withOutputOptions,
+  type CommandContext,
+  type OutputOptions,
+} from '../command-context.js';
+import { writeRecord, writeRecords } from '../output/record-writer.js';
+import { collect } from './option-parsers.js';
+
+interface SellerOptions extends OutputOptions {
+  name: string;
+  country: string;
+  street?: string;
+  city?: string;
+  postalCode?: string;
+  registrationNumber?: string;
+  email?: string;
+  marketplace: string[];
+}
+
+interface QuoteOptions extends OutputOptions {
+  seller: string[];
+  countryOfSales: CountryOfSales;
+  territory: TerritoryOfSales;
+  forceManualReferral?: boolean;
+  productId: string;
+  agent?: string;
+  agencyId?: string;
+  agencyName?: string;
+}
+
+interface SearchOptions extends OutputOptions {
+  seller?: string;
+  productId?: string;
+  createdFrom?: string;
+  createdTo?: string;
+}
+
+function sellerFrom(options: SellerOptions): Seller {
+  const address: Seller['address'] = { country: options.country };
+  if (options.street !== undefined) address.street = options.street;
+  if (options.city !== undefined) address.city = options.city;
+  if (options.postalCode !== undefined) address.postalCode = options.postalCode;
+  const seller: Seller = { name: options.name, address };
+  if (options.registrationNumber !== undefined)
+    seller.registrationNumber = options.registrationNumber;
+  if (options.email !== undefined) seller.email = options.email;
+  if (options.marketplace.length > 0)
+    seller.marketplaces = options.marketplace.map((name) => ({ name }));
+  return seller;
+}
+
+function quoteFrom(options: QuoteOptions): QuoteRequest {
+  const quote: QuoteRequest = {
+    productId: options.productId,
+    policyLines: [
+      thirdPartyLiabilityPolicyLine({
+        countryOfSales: options.countryOfSales,
+        territoryOfSales: options.territory,
+      }),
+    ],
+    insureds: options.seller.map((sellerId) => ({ sellerId })),
+  };
+  if (options.agent !== undefined) quote.underwritingInformation = { agentUsername: options.agent };
+  if (options.agencyId !== undefined || options.agencyName !== undefined) {
+    quote.agencyInformation = {
+      ...(options.agencyId === undefined ? {} : { agencyId: options.agencyId }),
+      ...(options.agencyName === undefined ? {} : { agencyName: options.agencyName }),
+    };
+  }
+  return quote;
+}
+
+/**
+ * `partner-apis liability …`: sellers and third party liability quotes.
+ *
+ * @example
+ * registerLiabilityCommands(program, context);
+ */
+export function registerLiabilityCommands(program: Command, context: CommandContext): void {
+  const liability = program
+    .command('liability')
+    .description('third party liability: sellers and quotes')
+    .addHelpText(
+      'after',
+      examples([
+        'partner-apis liability seller create --name "Nordlicht Home GmbH" --country DE',
+        'partner-apis liability quote create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
+        'partner-apis liability quote search --seller SEL-000001',
+      ]),
+    );
+
+  const seller = liability
+    .command('seller')
+    .description('sellers, for which quotes are requested')
+    .addHelpText(
+      'after',
+      examples(['partner-apis liability seller create --name "Nordlicht Home GmbH" --country DE']),
+    );
+  withOutputOptions(
+    seller
+      .command('create')
+      .description('register a seller; prints it with its sellerId')
+      .requiredOption('--name <name>', 'legal name of the seller')
+      .requiredOption('--country <code>', 'ISO 3166-1 alpha-2 country of the seller, e.g. DE')
+      .option('--street <street>', 'street and number')
+      .option('--city <city>', 'city')
+      .option('--postal-code <code>', 'postal code')
+      .option('--registration-number <number>', 'company registration number')
+      .option('--email <address>', 'contact e-mail address')
+      .option(
+        '--marketplace <name>',
+        'a marketplace the seller sells on; repeat for several',
+        collect,
+        [],
+      )
+      .addHelpText(
+        'after',
+        examples([
+          'partner-apis liability seller create --name "Nordlicht Home GmbH" --country DE --city Hamburg --marketplace Amazon',
+          'partner-apis liability seller create --name "Kettle & Co" --country NL --format json',
+        ]),
+      ),
+  ).action(async (options: SellerOptions, command: Command) => {
+    await context.run(command, async (session) => {
+      const client = await liabilityClient(session);
+      const created = await client.sellers.create(sellerFrom(options));
+      const sink = await context.output(options);
+      await writeRecord({ ...created }, options.format, sink);
+      await sink.close();
+    });
+  });
+
+  const quote = liability
+    .command('quote')
+    .description('third party liability quotes: create, read and search')
+    .addHelpText(
+      'after',
+      examples([
+        'partner-apis liability quote create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
+        'partner-apis liability quote get QTE-2026-0000001',
+      ]),
+    );
+
+  withOutputOptions(
+    quote
+      .command('create')
+      .description(
+        'request a quote: prints its price, or the referrals that send it to manual underwriting',
+      )
+      .requiredOption('--seller <sellerId>', 'the insured seller; repeat for several', collect)
+      .addOption(
+        new Option('--country-of-sales <value>', 'declarative question countryOfSales')
+          .choices(COUNTRIES_OF_SALES)
+          .makeOptionMandatory(),
+      )
+      .addOption(
+        new Option('--territory <value>', 'declarative question territoryOfSales')
+          .choices(TERRITORIES_OF_SALES)
+          .makeOptionMandatory(),
+      )
+      .option('--force-manual-referral', 'pass the quote to manual underwriting whatever its risk')
+      .option(
+        '--product-id <id>',
+        'the commercial package',
+        THIRD_PARTY_LIABILITY_PRODUCT.productId,
+      )
+      .option('--agent <username>', 'agent username in the underwriting system')
+      .option('--agency-id <id>', 'the agency for which the quote is created')
+      .option('--agency-name <name>', 'name of that agency')
+      .addHelpText(
+        'after',
+        examples([
+          'partner-apis liability quote create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
+          'partner-apis liability quote create --seller SEL-000001 --country-of-sales OTHERS --territory US --force-manual-referral --format json',
+        ]),
+      ),
+  ).action(async (options: QuoteOptions, command: Command) => {
+    await context.run(command, async (session) => {
+      const client = await liabilityClient(session);
+      const created = await client.quotes.create(quoteFrom(options), {
+        ...(options.forceManualReferral === true ? { forceManualReferral: true } : {}),
+      });
+      const sink = await context.output(options);
+      await writeRecord({ ...created }, options.format, sink);
+      await sink.close();
+    });
+  });
+
+  withOutputOptions(
+    quote
+      .command('get')
+      .description('one quote by its quoteId')
+      .argument('<quoteId>', 'the quote, e.g. QTE-2026-0000001')
+      .addHelpText(
+        'after',
+        examples(['partner-apis liability quote get QTE-2026-0000001 --format json']),
+      ),
+  ).action(async (quoteId: string, options: OutputOptions, command: Command) => {
+    await context.run(command, async (session) => {
+      const client = await liabilityClient(session);
+      const found = await client.quotes.get(quoteId);
+      const sink = await context.output(options);
+      await writeRecord({ ...found }, options.format, sink);
+      await sink.close();
+    });
+  });
+
+  withOutputOptions(
+    quote
+      .command('search')
+      .description('the quotes that match every filter given')
+      .option('--seller <sellerId>', 'quotes of this seller')
+      .option('--product-id <id>', 'quotes of this commercial package')
+      .option('--created-from <date-time>', 'created at or after, RFC 3339 (2026-03-01T00:00:00Z)')
+      .option('--created-to <date-time>', 'created before, RFC 3339')
+      .addHelpText(
+        'after',
+        examples([
+          'partner-apis liability quote search --seller SEL-000001',
+          'partner-apis liability quote search --created-from 2026-03-01T00:00:00Z --columns quoteId,status,price.amount',
+        ]),
+      ),
+  ).action(async (options: SearchOptions, command: Command) => {
+    await context.run(command, async (session) => {
+      const client = await liabilityClient(session);
+      const filters: QuoteSearchFilters = {};
+      if (options.seller !== undefined) filters.sellerId = options.seller;
+      if (options.productId !== undefined) filters.productId = options.productId;
+      if (options.createdFrom !== undefined) filters.createdFrom = options.createdFrom;
+      if (options.createdTo !== undefined) filters.createdTo = options.createdTo;
+      const quotes = await client.quotes.search(filters);
+      const sink = await context.output(options);
+      await writeRecords(
+        quotes.map((found) => ({ ...found })),
+        options.format,
+        sink,
+        { warn: context.note, columns: options.columns },
+      );
+      await sink.close();
+    });
+  });
+}

@@ -1,0 +1,47 @@
+import { InvalidArgumentError } from 'commander';
+
+/**
+ * A commander parser for a whole number from `min` to `max`; anything else is a usage error
+ * (exit code 2) that names the option.
+ *
+ * @example
+ * command.option('--page-size <n>', 'records per request', integerOption(1, 1024));
+ */
+export function integerOption(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isInteger(number) || number < min || number > max) {
+      throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}.`);
+    }
+    return number;
+  };
+}
+
+/**
+ * A commander parser for a `YYYY-MM-DD` day.
+ *
+ * @example
+ * command.option('--modified-since <date>', 'only records modified since this day', dayOption);
+ */
+export function dayOption(value: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const date = match === null ? undefined : new Date(`${value}T00:00:00Z`);
+  if (
+    date === undefined ||
+    Number.isNaN(date.getTime()) ||
+    date.toISOString().slice(0, 10) !== value
+  ) {
+    throw new InvalidArgumentError('must be a day such as 2025-06-01.');
+  }
+  return value;
+}
+
+/**
+ * A commander parser that collects a repeatable option into a list.
+ *
+ * @example
+ * command.option('--seller <id>', 'seller of the quote; repeat for several', collect, []);
+ */
+export function collect(value: string, previous: readonly string[] = []): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,39 @@
+import type { CommandContext, OutputOptions } from '../command-context.js';
+import { writeRecords } from '../output/record-writer.js';
+
+/** The paged collections of the clients, as `list()` returns them. */
+export interface PagedRecords<T> {
+  pages(): AsyncIterable<{ readonly records: readonly T[] }>;
+}
+
+/**
+ * Writes every record of a paged collection to stdout or `--out`, with a progress line on
+ * stderr when it is a terminal. Returns the number of records.
+ *
+ * @example
+ * await writePaged(context, 'exposure locations', exposure.locations.list(), options);
+ */
+export async function writePaged<T extends Record<string, unknown>>(
+  context: CommandContext,
+  label: string,
+  collection: PagedRecords<T>,
+  options: OutputOptions,
+): Promise<number> {
+  const sink = await context.output(options);
+  const progress = context.progress(label, options);
+  async function* records(): AsyncIterable<T> {
+    for await (const page of collection.pages()) {
+      progress.page(page.records.length);
+      yield* page.records;
+    }
+  }
+  try {
+    return await writeRecords(records(), options.format, sink, {
+      warn: context.note,
+      columns: options.columns,
+    });
+  } finally {
+    progress.done();
+    await sink.close();
+  }
+}
