@@ -1,0 +1,44 @@
+import { PassThrough } from 'node:stream';
+import { expect, test } from 'vitest';
+import { createCommandContext } from './command-context.js';
+
+function io(stdoutIsTTY: boolean, stderrIsTTY: boolean) {
+  const written: string[] = [];
+  const stderr = Object.assign(new PassThrough(), { isTTY: stderrIsTTY });
+  stderr.on('data', (chunk: Buffer) => written.push(chunk.toString()));
+  const stdout = Object.assign(new PassThrough(), { isTTY: stdoutIsTTY });
+  return { io: { stdout, stderr, env: {}, cwd: '/' }, written };
+}
+
+async function drawn(
+  stdoutIsTTY: boolean,
+  stderrIsTTY: boolean,
+  options: { format: 'table' | 'ndjson'; out?: string },
+) {
+  const { io: cliIo, written } = io(stdoutIsTTY, stderrIsTTY);
+  const progress = createCommandContext(cliIo).progress('locations', options);
+  progress.page(10);
+  progress.done();
+  await new Promise((resolve) => setImmediate(resolve));
+  return written.join('');
+}
+
+test('progress is drawn when stderr is a terminal and the data goes elsewhere', async () => {
+  expect(await drawn(false, true, { format: 'ndjson' })).toMatch(
+    /locations: 10 records, 1 pages, [\d,]+ records\/s\n$/,
+  );
+  expect(await drawn(true, true, { format: 'ndjson', out: 'x.ndjson' })).toContain('10 records');
+  expect(await drawn(true, true, { format: 'table' })).toContain('10 records');
+});
+
+test('no progress in a pipe, nor torn between records on the same terminal', async () => {
+  expect(await drawn(false, false, { format: 'ndjson' })).toBe('');
+  expect(await drawn(true, true, { format: 'ndjson' })).toBe('');
+});
+
+test('notes go to stderr, one per line', async () => {
+  const { io: cliIo, written } = io(false, false);
+  createCommandContext(cliIo).note('No credentials configured');
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(written.join('')).toBe('No credentials configured\n');
+});
