@@ -24,6 +24,8 @@ export interface OperationCount {
   calls: number;
   succeeded: number;
   firstError: string | undefined;
+  /** Failures by error class and message, with the numbers in messages masked. */
+  errors: Record<string, number>;
 }
 
 export type S1ClientResult =
@@ -40,6 +42,8 @@ export type S1ClientResult =
       postsSent: number;
       postsSentTwice: number;
       keyFailovers: number;
+      /** Data requests sent when the primary keys were revoked; undefined if never. */
+      revokedAt: number | undefined;
       tokenRefreshes: number;
       scannedTexts: number;
       secretHits: number;
@@ -180,13 +184,21 @@ export async function run(raw: unknown): Promise<S1ClientResult> {
   const counted =
     (name: string, operation: Operation): Operation =>
     async () => {
-      const count = (operations[name] ??= { calls: 0, succeeded: 0, firstError: undefined });
+      const count = (operations[name] ??= {
+        calls: 0,
+        succeeded: 0,
+        firstError: undefined,
+        errors: {},
+      });
       count.calls++;
       try {
         await operation();
         count.succeeded++;
       } catch (error) {
         count.firstError ??= describe(error);
+        // Ports, positions and ids differ per call; masking them groups the same failure.
+        const kind = describe(error).replace(/\d+/g, 'N').slice(0, 140);
+        count.errors[kind] = (count.errors[kind] ?? 0) + 1;
         texts.push(describe(error), String(error), inspect(error, { depth: 6 }));
         try {
           texts.push(JSON.stringify(error));
@@ -260,17 +272,20 @@ export async function run(raw: unknown): Promise<S1ClientResult> {
   const stopAt = started + input.deadlineMs;
   const going = () => counts.data < input.targetRequests && performance.now() < stopAt;
   let revoked = false;
+  let revokedAt: number | undefined;
   const revokeMidway = async () => {
     if (revoked || counts.data < input.targetRequests / 2) return;
     revoked = true;
     for (const service of ['exposure', 'riskEngineering']) {
-      await fetch(`${urls.admin}/keys/revoke`, {
+      const response = await fetch(`${urls.admin}/keys/revoke`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ service, key: 'primary' }),
       });
+      if (!response.ok)
+        throw new Error(`revoking the ${service} primary key failed: ${response.status}`);
     }
-    texts.push('primary keys revoked');
+    revokedAt = counts.data;
   };
 
   let next = 0;
@@ -322,6 +337,7 @@ export async function run(raw: unknown): Promise<S1ClientResult> {
     postsSent: [...postBodies.values()].reduce((a, b) => a + b, 0),
     postsSentTwice: [...postBodies.values()].filter((n) => n > 1).length,
     keyFailovers: counts.failovers,
+    revokedAt,
     tokenRefreshes: counts.refreshes,
     scannedTexts: texts.length,
     secretHits: hits.count,

@@ -1,6 +1,6 @@
 import { runTask, startService } from './processes.js';
 import type { Goal, Section } from './report.js';
-import type { S1ClientInput, S1ClientResult } from './s1-client.js';
+import type { OperationCount, S1ClientInput, S1ClientResult } from './s1-client.js';
 import type { SandboxHostInfo } from './sandbox-host.js';
 import type { SandboxStats } from './sandbox-shapes.js';
 import { fixed, type RunOptions, type Scenario } from './scenario.js';
@@ -17,7 +17,7 @@ const SERVICES = ['exposure', 'riskEngineering', 'liability', 'approvals'];
 const TOKEN_LIFETIME_SECONDS = 3;
 
 const METHOD = [
-  'Mixed calls through the exposure, risk engineering, liability and approvals clients (16 workers, two more on approvals) against the sandbox in its own process,',
+  'Mixed calls through the exposure, risk engineering, liability and approvals clients (48 workers, two more on approvals) against the sandbox in its own process,',
   'with faults on every data route (503 every 7th request, HTML 502 every 11th, truncated body every 13th), tokens that live',
   `${TOKEN_LIFETIME_SECONDS} s, and the primary subscription keys revoked halfway; the approvals client is configured with the tier the sandbox enforces (gold).`,
   "POST bodies are counted as they leave the clients' fetch; every log line, event and error (message, String, JSON, util.inspect) is scanned for the configured secrets and the Basic credentials built from them.",
@@ -32,6 +32,15 @@ function unavailable(reason: string): Section {
     goals: [],
     notes: [`not available — ${reason}`],
   };
+}
+
+/** The most frequent failures, one line each: how often, in which operation, what. */
+function topErrors(operations: Record<string, OperationCount>): string[] {
+  return Object.entries(operations)
+    .flatMap(([name, op]) => Object.entries(op.errors).map(([error, n]) => ({ name, error, n })))
+    .sort((a, b) => b.n - a.n)
+    .slice(0, 10)
+    .map(({ name, error, n }) => `${n} × ${name}: ${error}`);
 }
 
 function zeroGoal(name: string, value: number): Goal {
@@ -56,8 +65,8 @@ async function run(options: RunOptions): Promise<Section> {
     const input: S1ClientInput = {
       sandbox: sandbox.info as S1ClientInput['sandbox'],
       targetRequests: target,
-      deadlineMs: options.quick ? 30_000 : 100_000,
-      workers: 16,
+      deadlineMs: options.quick ? 30_000 : 60_000,
+      workers: 48,
       sizes: SIZES,
     };
     const result = await runTask<S1ClientResult>('s1-client', input, { timeoutMs: 130_000 });
@@ -83,7 +92,10 @@ async function run(options: RunOptions): Promise<Section> {
       ['records duplicated while paging', String(result.recordsDuplicated)],
       ['POSTs sent / sent twice', `${result.postsSent} / ${result.postsSentTwice}`],
       ['429s at the approvals tier', String(approvals429)],
-      ['key failovers reported', String(result.keyFailovers)],
+      [
+        'primary keys revoked after / key failovers reported',
+        `${result.revokedAt ?? 'never'} requests / ${result.keyFailovers}`,
+      ],
       ['token refreshes reported', String(result.tokenRefreshes)],
       ['texts scanned for secrets / hits', `${result.scannedTexts} / ${result.secretHits}`],
     ];
@@ -111,7 +123,10 @@ async function run(options: RunOptions): Promise<Section> {
         zeroGoal('S1 429s at the approvals tier', approvals429),
         zeroGoal('S1 secrets in logs, events and errors', result.secretHits),
       ],
-      notes: result.secretHitExamples.map((example) => `secret found (masked): ${example}`),
+      notes: [
+        ...topErrors(result.operations),
+        ...result.secretHitExamples.map((example) => `secret found (masked): ${example}`),
+      ],
     };
   } finally {
     await sandbox.stop();
