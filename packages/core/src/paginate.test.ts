@@ -83,7 +83,7 @@ describe('paginate', () => {
       server.requests.length,
     );
     expect(new Set(server.requests.map((r) => r.headers['x-z-conversation-id'])).size).toBe(1);
-  });
+  }, 30_000);
 
   it('never has more than prefetch pages in flight', async () => {
     let inFlight = 0;

@@ -246,12 +246,16 @@ describe('failures without a response', () => {
   });
 
   it('slow headers past timeout on every attempt gives a TimeoutError', async () => {
-    const server = await serve([{ delayMs: 5000 }]);
-    const { send } = pipeline(server.url, { timeout: { attemptMs: 50 }, retry: { attempts: 2 } });
+    const server = await serve([{ delayMs: 60_000 }]);
+    const { send, retries } = pipeline(server.url, {
+      timeout: { attemptMs: 200 },
+      retry: { attempts: 2 },
+    });
     const error = await send().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ scope: 'attempt', timeoutMs: 50 });
-    expect(server.requests).toHaveLength(2);
+    expect(error).toMatchObject({ scope: 'attempt', timeoutMs: 200 });
+    expect(retries).toHaveLength(1);
+    expect(retries[0]?.error).toBeInstanceOf(TimeoutError);
   });
 
   it('body stalls: the per-attempt timeout covers the body too', async () => {
@@ -261,13 +265,13 @@ describe('failures without a response', () => {
   });
 
   it('the overall deadline ends the call, retries included', async () => {
-    const server = await serve([{ delayMs: 5000 }]);
+    const server = await serve([{ delayMs: 60_000 }]);
     const { send } = pipeline(server.url, {
       timeout: { attemptMs: 10_000, totalMs: 100 },
     });
     const error = await send().catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'TimeoutError', scope: 'total', timeoutMs: 100 });
-    expect((error as TimeoutError).requestId).toBe(server.requests[0]?.headers['x-z-request-id']);
+    expect((error as TimeoutError).requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("the caller's signal aborts the wait between retries", async () => {

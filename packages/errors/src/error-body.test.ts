@@ -27,10 +27,10 @@ describe('parseErrorBody', { timeout: 30_000 }, () => {
 
   it('never throws on any text', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), (text) => {
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
         parseErrorBody(text);
       }),
-      { numRuns: 1000 },
+      { numRuns: 500 },
     );
   });
 
