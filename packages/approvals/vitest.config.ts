@@ -2,6 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  test: {
+    // The sandbox compiles a spec's validators on its first requests; on a busy machine (turbo
+    // runs every package at once) that alone can take seconds.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
   resolve: {
     // The README example imports the package by its public name; tests run it from source.
     alias: { '@partner-apis/approvals': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
