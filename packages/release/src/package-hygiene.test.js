@@ -63,7 +63,7 @@ describe.each(publishable.map((p) => [p.name, p]))('%s', (_name, pkg) => {
 
   it('is clean for Are the types wrong?', async () => {
     expect(await typeProblems(packed.tarball)).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe('the checks themselves', () => {
