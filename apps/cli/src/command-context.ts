@@ -108,7 +108,12 @@ export function withOutputOptions(command: Command): Command {
     );
 }
 
-/** The `--env` option of the program. */
+/**
+ * The `--env` option of the program.
+ *
+ * @example
+ * program.addOption(environmentOption());
+ */
 export function environmentOption(): Option {
   return new Option(
     '-e, --env <name>',

@@ -26,12 +26,8 @@ type DataRecord = Record<string, unknown>;
 /** Records shown of each collection. */
 const SHOWN = 3;
 
-function text(record: DataRecord | undefined, path: string): string {
-  let value: unknown = record;
-  for (const key of path.split('.')) {
-    value = typeof value === 'object' && value !== null ? (value as DataRecord)[key] : undefined;
-  }
-  return value === undefined || value === null ? '–' : String(value);
+function text(value: unknown, fallback: string): string {
+  return typeof value === 'string' && value !== '' ? value : fallback;
 }
 
 /** A few records as an aligned table, indented under its heading. */
@@ -150,16 +146,19 @@ async function runDemo(context: CommandContext, session: ReturnType<typeof openS
       'currency',
     ]),
   );
+  // A Statement of Values has one currency: the shown locations that share the first one's.
+  const currency = text(locations.first[0]?.currency, 'EUR');
   const portfolio = {
     portfolioName: 'Demo portfolio',
-    currency:
-      text(locations.first[0], 'currency') === '–' ? 'EUR' : text(locations.first[0], 'currency'),
-    locations: locations.first.map(sovLocation),
+    currency,
+    locations: locations.first
+      .filter((location) => location.currency === currency)
+      .map(sovLocation),
   } as StatementOfValues;
   const { problems } = exposure.statementOfValues.validate(portfolio);
   const receipt = await exposure.statementOfValues.submit(portfolio);
   out(
-    `   Statement of Values of these ${count(portfolio.locations.length, 'location')}: ${count(problems.length, 'problem')} locally; submitted, receipt ${JSON.stringify(receipt)}`,
+    `   Statement of Values of the ${count(portfolio.locations.length, `${currency} location`)}: ${count(problems.length, 'problem')} locally; submitted, receipt ${JSON.stringify(receipt)}`,
   );
 
   out();

@@ -35,7 +35,12 @@ export function withListOptions(command: Command): Command {
     .option('--prefetch <n>', 'requests in flight, 1–32', integerOption(1, 32), 4);
 }
 
-/** The `list()` options of a paged read, from the command line. */
+/**
+ * The `list()` options of a paged read, from the command line.
+ *
+ * @example
+ * client.locations.list(listOptions({ format: 'ndjson', pageSize: 1024, prefetch: 4 }));
+ */
 export function listOptions(options: ListCommandOptions) {
   return {
     pageSize: options.pageSize,

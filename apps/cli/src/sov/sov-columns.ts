@@ -42,7 +42,12 @@ export const PORTFOLIO_COLUMNS = [
 
 export type PortfolioField = (typeof PORTFOLIO_COLUMNS)[number];
 
-/** Header text compared without case, spaces, dots, dashes or underscores. */
+/**
+ * Header text compared without case, spaces, dots, dashes or underscores.
+ *
+ * @example
+ * headerKey('Location ID'); // → 'locationid'
+ */
 export function headerKey(header: string): string {
   return header.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
