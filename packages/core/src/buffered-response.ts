@@ -12,11 +12,13 @@ const ResponseBase = Response as unknown as new (body: null, init: ResponseInit)
 class BufferedResponse extends ResponseBase {
   readonly #bytes: ArrayBuffer;
   readonly #headers: Headers;
+  readonly #json: { value: unknown } | undefined;
 
-  constructor(response: Response, bytes: ArrayBuffer) {
+  constructor(response: Response, bytes: ArrayBuffer, json: { value: unknown } | undefined) {
     super(null, { status: response.status, statusText: response.statusText });
     this.#bytes = bytes;
     this.#headers = response.headers;
+    this.#json = json;
   }
 
   get headers(): Headers {
@@ -36,7 +38,7 @@ class BufferedResponse extends ResponseBase {
   }
 
   async json(): Promise<unknown> {
-    return JSON.parse(decoder.decode(this.#bytes));
+    return this.#json === undefined ? JSON.parse(decoder.decode(this.#bytes)) : this.#json.value;
   }
 
   async blob(): Promise<Blob> {
@@ -48,11 +50,37 @@ class BufferedResponse extends ResponseBase {
   }
 
   clone(): Response {
-    return bufferedResponse(this as unknown as Response, this.#bytes);
+    return bufferedResponse(this as unknown as Response, this.#bytes, this.#json);
   }
 }
 
-/** A `Response` serving `bytes` as the body of `response`, whose own body was read already. */
-export function bufferedResponse(response: Response, bytes: ArrayBuffer): Response {
-  return new BufferedResponse(response, bytes) as unknown as Response;
+/**
+ * A `Response` serving `bytes` as the body of `response`, whose own body was read already.
+ * `json` is the body already parsed by the pipeline, so `json()` does not parse it again.
+ */
+export function bufferedResponse(
+  response: Response,
+  bytes: ArrayBuffer,
+  json?: { value: unknown },
+): Response {
+  return new BufferedResponse(response, bytes, json) as unknown as Response;
+}
+
+/**
+ * Parses a 2xx JSON body once, in the attempt, so a body cut short in transit is a failure of
+ * that attempt (and can be retried) rather than a `SyntaxError` in the caller's hands.
+ * `undefined` means the body is not JSON-typed or is empty; `null` means it did not parse.
+ */
+export function parseJsonBody(
+  headers: Headers,
+  bytes: ArrayBuffer,
+): { value: unknown } | null | undefined {
+  if (bytes.byteLength === 0 || !(headers.get('content-type') ?? '').includes('json')) {
+    return undefined;
+  }
+  try {
+    return { value: JSON.parse(decoder.decode(bytes)) };
+  } catch {
+    return null;
+  }
 }

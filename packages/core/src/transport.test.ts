@@ -209,6 +209,40 @@ describe('failures without a response', () => {
     expect(retries[0]?.error.message).toContain('the response body was cut off');
   });
 
+  it('a 200 whose JSON body does not parse is retried for a GET, never a raw SyntaxError', async () => {
+    const malformed: FaultStep = {
+      headers: { 'content-type': 'application/json' },
+      body: '[{"id":1},{"id"',
+    };
+    const server = await serve([malformed, ok]);
+    const { send, retries } = pipeline(server.url);
+    expect(await (await send()).json()).toEqual({ items: [1, 2, 3] });
+    expect(retries[0]?.error).toMatchObject({ name: 'ApiError', code: 'malformed_response' });
+
+    const always = await serve([malformed, malformed, malformed]);
+    const error = await pipeline(always.url)
+      .send()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 200, code: 'malformed_response' });
+    expect((error as ApiError).message).toBe(
+      `GET ${always.url}/items answered 200 with a JSON body that does not parse (15 bytes; cut short in transit?)`,
+    );
+    expect(always.requests).toHaveLength(3);
+  });
+
+  it('a POST answered 200 with a body that does not parse is not sent again', async () => {
+    const server = await serve([
+      { headers: { 'content-type': 'application/json' }, body: '{"quoteId":' },
+      ok,
+    ]);
+    const error = await pipeline(server.url)
+      .send('/quotes', postJson({ productId: 'P' }))
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'malformed_response' });
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('truncated JSON error body still gives the status class with a clear message', async () => {
     const server = await serve([
       { status: 500, headers: { 'content-type': 'application/json' }, body: '{"code":"internal' },

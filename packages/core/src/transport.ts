@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isLoopbackHost, type AuthContext, type AuthScheme } from '@partner-apis/auth';
 import {
+  ApiError,
   ConfigurationError,
   ConnectionError,
   TimeoutError,
@@ -10,7 +11,7 @@ import {
   type FailedRequest,
   type PartnerApisError,
 } from '@partner-apis/errors';
-import { bufferedResponse } from './buffered-response.js';
+import { bufferedResponse, parseJsonBody } from './buffered-response.js';
 import { CallScope } from './call-scope.js';
 import { PipelineRequest, type RequestBody } from './pipeline-request.js';
 import { toConnectionError } from './network-failure.js';
@@ -158,6 +159,17 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
     }
   }
 
+  function malformedBodyError(response: Response, bytes: ArrayBuffer, request: FailedRequest) {
+    return new ApiError({
+      status: response.status,
+      code: 'malformed_response',
+      message:
+        `${request.method} ${redactUrl(request.url)} answered ${response.status} with a JSON body ` +
+        `that does not parse (${bytes.byteLength} bytes; cut short in transit?)`,
+      request,
+    });
+  }
+
   function delayBeforeRetry(attempt: number, response: Response | undefined): number {
     const retryAfter = parseRetryAfter(response?.headers.get('retry-after'), s.clock());
     if (retryAfter !== undefined) return Math.min(retryAfter, s.maxRetryAfterMs);
@@ -232,8 +244,11 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
             headers: s.redactHeaders(response.headers),
           });
         }
-        if (response.ok) return bufferedResponse(response, bytes);
-        if (
+        if (response.ok) {
+          const json = parseJsonBody(response.headers, bytes);
+          if (json !== null) return bufferedResponse(response, bytes, json);
+          failure = malformedBodyError(response, bytes, info);
+        } else if (
           response.status === 401 &&
           s.auth?.onUnauthorized !== undefined &&
           authContext !== undefined &&
@@ -243,25 +258,25 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
           unauthorizedRetries += 1;
           attempt -= 1; // repairing credentials does not use up an attempt
           continue;
-        }
-        if (!s.throwHttpErrors && !RETRYABLE_STATUSES.has(response.status)) {
+        } else if (!s.throwHttpErrors && !RETRYABLE_STATUSES.has(response.status)) {
           return bufferedResponse(response, bytes);
+        } else {
+          failure = apiErrorFromResponse({
+            response,
+            text: new TextDecoder().decode(bytes),
+            request: info,
+            requestBody: parsedJsonBody(body, headers),
+            secrets: secretValues(headers, s.secretHeaderNames),
+            now: s.clock(),
+          });
+          finalResponse = bufferedResponse(response, bytes);
         }
-        failure = apiErrorFromResponse({
-          response,
-          text: new TextDecoder().decode(bytes),
-          request: info,
-          requestBody: parsedJsonBody(body, headers),
-          secrets: secretValues(headers, s.secretHeaderNames),
-          now: s.clock(),
-        });
-        finalResponse = bufferedResponse(response, bytes);
       }
       const retryable =
         response === undefined
           ? failure instanceof ConnectionError ||
             (failure instanceof TimeoutError && failure.scope === 'attempt')
-          : RETRYABLE_STATUSES.has(response.status);
+          : response.ok || RETRYABLE_STATUSES.has(response.status);
       const safeToResend =
         mayResend ||
         response?.status === 429 ||
