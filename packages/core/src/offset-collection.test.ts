@@ -190,8 +190,8 @@ describe('createOffsetPaging', () => {
       const rowsOf = await client('[{"id":1},{"id"');
       await expect(rowsOf.page()).rejects.toMatchObject({
         name: 'ApiError',
-        code: 'unexpected_response',
-        message: 'rows.page answered with a body that is not JSON',
+        status: 200,
+        code: 'malformed_response',
       });
     });
   });

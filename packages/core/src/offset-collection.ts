@@ -131,18 +131,9 @@ async function recordsOf<T>(
   operation: string,
   pending: ReturnType<CollectionRead<T>>,
 ): Promise<T[]> {
-  let result: Awaited<typeof pending>;
-  try {
-    result = await pending;
-  } catch (error) {
-    // openapi-fetch parses a 2xx body itself; a body cut short is a SyntaxError there.
-    if (!(error instanceof SyntaxError)) throw error;
-    throw new ApiError({
-      status: 200,
-      code: 'unexpected_response',
-      message: `${operation} answered with a body that is not JSON`,
-    });
-  }
+  // A 2xx body that does not parse never gets here: the pipeline makes it a retried
+  // `malformed_response` error.
+  const result = await pending;
   if (Array.isArray(result.data)) return result.data as T[];
   throw new ApiError({
     status: result.response.status,
