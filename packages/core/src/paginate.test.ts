@@ -146,6 +146,33 @@ describe('paginate', () => {
     expect(ids).toEqual(Array.from({ length: 15 }, (_, i) => 40 + i));
   });
 
+  it('keeps abort listeners bounded over thousands of pages', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      let pages = 0;
+      const records = paginate({
+        pageSize: 1,
+        prefetch: 4,
+        // Like a request in flight, each page listens to its signal and never lets go.
+        fetchPage: async ({ offset, signal }) => {
+          signal.addEventListener('abort', () => undefined);
+          pages += 1;
+          return offset < 2_000 ? [offset] : [];
+        },
+      });
+      const seen: number[] = [];
+      for await (const record of records) seen.push(record);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(seen).toHaveLength(2_000);
+      expect(pages).toBeGreaterThanOrEqual(2_001);
+      expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('break aborts in-flight pages', async () => {
     const first = collection(10_000);
     server = await startFaultServer({

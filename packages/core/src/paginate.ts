@@ -98,14 +98,21 @@ export function paginate<T>(options: PaginateOptions<T>): Paginated<T> {
         while (inFlight.length < prefetch) {
           const offset = nextOffset;
           nextOffset += pageSize;
+          // Each page gets its own signal, unlinked once it settles: listeners on the
+          // iteration's signal stay bounded by `prefetch`, however many pages there are.
+          const pageController = new AbortController();
+          const abortPage = () => pageController.abort(controller.signal.reason);
+          controller.signal.addEventListener('abort', abortPage, { once: true });
           const records = fetchPage({
             offset,
             limit: pageSize,
-            signal: controller.signal,
+            signal: pageController.signal,
             conversationId,
           });
           // Pages past the end are aborted; their rejections must not go unhandled.
-          records.catch(() => undefined);
+          records
+            .finally(() => controller.signal.removeEventListener('abort', abortPage))
+            .catch(() => undefined);
           inFlight.push({ offset, records });
         }
         const page = inFlight.shift() as { offset: number; records: Promise<readonly T[]> };
