@@ -120,13 +120,19 @@ describe('createOffsetPaging', () => {
   });
 
   it('stops the requests in flight when the loop is left', async () => {
-    const signals: AbortSignal[] = [];
+    const held: AbortSignal[] = [];
     const things = createOffsetPaging({ pageSize: 10, prefetch: 4 }).collection<Row>(
       'things',
-      async (query, init) => {
-        if (init.signal !== undefined) signals.push(init.signal);
+      (query, init) => {
         const data = Array.from({ length: 10 }, (_, i) => ({ id: query.offset + i }));
-        return { data, response: new Response(null) };
+        if (query.offset < 20) return Promise.resolve({ data, response: new Response(null) });
+        // Later pages answer only by failing once they are aborted, like a stalled network.
+        const { signal } = init;
+        if (signal === undefined) throw new Error('every page read needs a signal');
+        held.push(signal);
+        return new Promise((_, reject) => {
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        });
       },
     );
     const seen: Row[] = [];
@@ -135,8 +141,8 @@ describe('createOffsetPaging', () => {
       if (seen.length === 15) break;
     }
     expect(seen.at(-1)).toEqual({ id: 14 });
-    expect(signals.length).toBeGreaterThan(0);
-    expect(signals.every((signal) => signal.aborted)).toBe(true);
+    expect(held.length).toBeGreaterThan(0);
+    expect(held.every((signal) => signal.aborted)).toBe(true);
   });
 
   it('turns a body that is not an array of records into an ApiError', async () => {
@@ -188,11 +194,11 @@ describe('createOffsetPaging', () => {
 
     it('turns a 200 whose body is cut short into an ApiError, not a SyntaxError', async () => {
       const rowsOf = await client('[{"id":1},{"id"');
-      await expect(rowsOf.page()).rejects.toMatchObject({
-        name: 'ApiError',
-        status: 200,
-        code: 'malformed_response',
-      });
+      const error = await rowsOf.page().catch((e: unknown) => e);
+      // The default transport leaves the parsing to openapi-fetch, a stricter one may refuse the
+      // body itself (`malformed_response`); either way the caller gets an ApiError.
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status: 200 });
     });
   });
 });
