@@ -36,7 +36,7 @@ async function run(options: RunOptions): Promise<Section> {
   const rounds = options.quick ? 2 : 5;
   const timing = options.quick
     ? { warmupMs: 200, measureMs: 400 }
-    : { warmupMs: 300, measureMs: 1000 };
+    : { warmupMs: 250, measureMs: 800 };
   const server = await startService<{ port: number; bytes: number }>('b1-server', null, {
     timeoutMs: 10_000,
   });

@@ -71,7 +71,7 @@ async function startServer(
 
 async function run(options: RunOptions): Promise<Section> {
   const records = options.quick ? 20_000 : 100_000;
-  const reps = options.quick ? 1 : 3;
+  const reps = options.quick ? 1 : 2;
   const runs: Run[] = [];
   const notes: string[] = [];
   const { server, target } = await startServer(records, notes);
@@ -149,34 +149,45 @@ async function run(options: RunOptions): Promise<Section> {
     }
   }
 
-  // The goals are checked on the highest-level way of paging this checkout has.
-  const headline = available.at(-1);
-  const goals: Goal[] = [];
-  if (headline === undefined) {
-    goals.push(
-      { name: 'B2 speed-up at prefetch 8', target: '≥ 5.00×', measured: '—', met: undefined },
-      { name: 'B2 streaming peak heap vs array', target: '≤ 0.80×', measured: '—', met: undefined },
-    );
-  } else {
-    const speedUp =
-      medianOf(pick(headline, 1, 'stream'), 'wallMs') /
-      medianOf(pick(headline, 8, 'stream'), 'wallMs');
-    const heapRatio =
-      medianOf(pick(headline, 8, 'stream'), 'peakHeapBytes') /
-      medianOf(pick(headline, 8, 'array'), 'peakHeapBytes');
-    goals.push(
-      {
-        name: `B2 speed-up at prefetch 8 (${headline})`,
-        target: '≥ 5.00×',
-        measured: times(speedUp),
-        met: speedUp >= 5,
-      },
-      {
-        name: `B2 streaming peak heap vs array (${headline})`,
-        target: '≤ 0.80×',
-        measured: times(heapRatio),
-        met: heapRatio <= 0.8,
-      },
+  // The goals are checked on the exposure client when it exists, else on the highest-level way
+  // of paging this checkout has; the client with the undici transport gets its own speed-up line.
+  const headline = available.includes('exposure client locations.list')
+    ? 'exposure client locations.list'
+    : available.filter((driver) => driver !== 'exposure client + undici transport').at(-1);
+  const speedUpOf = (driver: B2Driver) =>
+    medianOf(pick(driver, 1, 'stream'), 'wallMs') / medianOf(pick(driver, 8, 'stream'), 'wallMs');
+  const speedUpGoal = (driver: B2Driver | undefined): Goal => {
+    const speedUp = driver === undefined ? Number.NaN : speedUpOf(driver);
+    return {
+      name: `B2 speed-up at prefetch 8${driver === undefined ? '' : ` (${driver})`}`,
+      target: '≥ 5.00×',
+      measured: times(speedUp),
+      met: Number.isFinite(speedUp) ? speedUp >= 5 : undefined,
+    };
+  };
+  const heapRatio =
+    headline === undefined
+      ? Number.NaN
+      : medianOf(pick(headline, 8, 'stream'), 'peakHeapBytes') /
+        medianOf(pick(headline, 8, 'array'), 'peakHeapBytes');
+  const goals: Goal[] = [
+    speedUpGoal(headline),
+    ...(available.includes('exposure client + undici transport')
+      ? [speedUpGoal('exposure client + undici transport')]
+      : []),
+    {
+      name: `B2 streaming peak heap vs array${headline === undefined ? '' : ` (${headline})`}`,
+      target: '≤ 0.80×',
+      measured: times(heapRatio),
+      met: Number.isFinite(heapRatio) ? heapRatio <= 0.8 : undefined,
+    },
+  ];
+  // Prefetch cannot beat the busier of the two processes: say how busy each was.
+  for (const driver of available) {
+    const fast = pick(driver, 8, 'stream');
+    const wall = medianOf(fast, 'wallMs');
+    notes.push(
+      `${driver}, prefetch 8: client CPU ${fixed((medianOf(fast, 'cpuMs') / wall) * 100, 0)} % and server CPU ${fixed((medianOf(fast, 'serverCpuMs') / wall) * 100, 0)} % of the wall time`,
     );
   }
 
