@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   ConfigurationError,
   TokenError,
@@ -94,7 +95,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
  * and risk engineering services ask for. Data requests carry `Authorization: Bearer <token>` and
  * the subscription key.
  *
- * - Tokens are cached per token URL, client ID and scope set, shared process-wide, refreshed
+ * - Tokens are cached per token URL, client ID, scope set and secret, shared process-wide, refreshed
  *   before they expire; concurrent calls cause one token request (single flight).
  * - The token request authenticates with `Basic base64(urlencode(id):urlencode(secret))`
  *   (RFC 6749 §2.3.1) and goes through the client's transport, so a 5xx is retried with
@@ -158,7 +159,10 @@ export function oauth2ClientCredentials(
       : positiveNumber('auth.refreshMarginSeconds', options.refreshMarginSeconds, 0);
   const cache = options.tokenCache ?? sharedTokenCache;
 
-  const cacheKey = [tokenUrl, clientId, [...scopes].sort().join(' ')].join('\n');
+  // The secret's digest is part of the key, so a client with a wrong secret never borrows the
+  // token of a client with the right one.
+  const secretDigest = createHash('sha256').update(clientSecret).digest('base64url');
+  const cacheKey = [tokenUrl, clientId, [...scopes].sort().join(' '), secretDigest].join('\n');
   const redactedTokenUrl = redactUrl(tokenUrl);
   const basic = basicAuthorization(clientId, clientSecret, 'form-urlencoded');
   const formBody = new URLSearchParams({

@@ -9,7 +9,7 @@ export interface CachedToken {
 }
 
 /**
- * Access tokens per token URL, client ID and scope set, with at most one token request in
+ * Access tokens per token URL, client ID, scope set and secret, with at most one token request in
  * flight per entry. One instance is shared by every client of the process unless a client is
  * given its own.
  */

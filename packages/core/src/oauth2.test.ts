@@ -187,14 +187,14 @@ describe('OAuth 2.0 client credentials through the pipeline', () => {
     expect(new Set(calls().map(bearer))).toEqual(new Set(['Bearer tok-1']));
   });
 
-  it('clients of the process share one token per token URL, client ID and scope set', async () => {
+  it('clients of the process share one token per token URL, client ID, scope set and secret', async () => {
     server = await startFaultServer({ '/token': [token('tok-1', 3600)], '/data': [data] });
     const tokenCache = createTokenCache();
-    const scheme = (scopes: OAuth2ClientCredentialsOptions['scopes']) =>
+    const scheme = (scopes: OAuth2ClientCredentialsOptions['scopes'], clientSecret = SECRET) =>
       oauth2ClientCredentials({
         tokenUrl: `${server?.url}/token`,
         clientId: CLIENT_ID,
-        clientSecret: SECRET,
+        clientSecret,
         scopes,
         subscriptionKeys: { primary: PRIMARY },
         tokenCache,
@@ -211,12 +211,18 @@ describe('OAuth 2.0 client credentials through the pipeline', () => {
       baseUrl: server.url,
       auth: scheme(['Portal.Api', 'Portal.Api.RiskEngineering']),
     });
-    for (const client of [exposureA, exposureB, risk]) {
+    // Same client ID and scopes with another secret: never the first client's token.
+    const exposureOtherSecret = createClientPipeline({
+      baseUrl: server.url,
+      auth: scheme(['Portal.Api', 'Portal.Api.Exposure'], 'another-secret'),
+    });
+    for (const client of [exposureA, exposureB, risk, exposureOtherSecret]) {
       await client.fetch(new Request(`${server.url}/data`));
     }
     expect(server.requestsTo('/token').map((r) => r.body)).toEqual([
       'grant_type=client_credentials&scope=Portal.Api+Portal.Api.Exposure',
       'grant_type=client_credentials&scope=Portal.Api+Portal.Api.RiskEngineering',
+      'grant_type=client_credentials&scope=Portal.Api+Portal.Api.Exposure',
     ]);
   });
 

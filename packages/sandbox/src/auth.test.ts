@@ -66,13 +66,6 @@ describe('token endpoint', () => {
   it.each([
     ['a wrong secret', () => ({ authorization: basic(sb.credentials.exposure.clientId, 'wrong') })],
     ['no Basic header', () => ({ authorization: '' })],
-    [
-      'a key of the other service',
-      () => ({
-        'ocp-apim-subscription-key': sb.credentials.riskEngineering.subscriptionKeys.primary,
-      }),
-    ],
-    ['no subscription key', () => ({ 'ocp-apim-subscription-key': '' })],
   ])('answers 401 invalid_client (RFC 6749 §5.2) for %s', async (_, overrides) => {
     const response = await requestToken(sb, 'exposure', EXPOSURE_FORM, overrides());
     expect(response.status).toBe(401);
@@ -83,6 +76,36 @@ describe('token endpoint', () => {
       error_description: expect.any(String),
     });
     expect(text).not.toContain(sb.credentials.exposure.clientSecret);
+  });
+
+  it.each([
+    [
+      'a key of the other service',
+      () => ({
+        'ocp-apim-subscription-key': sb.credentials.riskEngineering.subscriptionKeys.primary,
+      }),
+    ],
+    ['no subscription key', () => ({ 'ocp-apim-subscription-key': '' })],
+    [
+      'a revoked key',
+      () => {
+        sb.revokeKey('exposure', 'primary');
+        return {};
+      },
+    ],
+  ])('answers 401 from the gateway, not the token server, for %s', async (_, overrides) => {
+    try {
+      const response = await requestToken(sb, 'exposure', EXPOSURE_FORM, overrides());
+      expect(response.status).toBe(401);
+      const body = (await response.json()) as Record<string, unknown>;
+      expect(body).toMatchObject({
+        code: 'authentication_error',
+        correlationId: expect.any(String),
+      });
+      expect(body).not.toHaveProperty('error');
+    } finally {
+      sb.restoreKeys();
+    }
   });
 
   it.each([

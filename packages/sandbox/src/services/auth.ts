@@ -1,6 +1,6 @@
 import { parseBasic } from '../auth/authorization-header.js';
 import { isActiveKey, portalClient, type SandboxContext } from '../context.js';
-import { json, oauthErrorReply } from '../http/reply.js';
+import { errorReply, json, oauthErrorReply } from '../http/reply.js';
 import { openapiDocument } from '../generated/auth.document.js';
 import type { ServiceDefinition } from './service.js';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -11,16 +11,21 @@ const GRANTABLE_SCOPES = {
   riskEngineering: new Set(['Portal.Api', 'Portal.Api.RiskEngineering']),
 } as const;
 
-function authenticatedClient(headers: IncomingHttpHeaders, context: SandboxContext) {
+function clientOf(headers: IncomingHttpHeaders, context: SandboxContext) {
   const basic = parseBasic(headers.authorization);
   if (basic === undefined) return undefined;
   const client = portalClient(context, basic.id);
   if (client === undefined || client.credentials.clientSecret !== basic.secret) return undefined;
-  const key = headers['ocp-apim-subscription-key'];
-  if (!isActiveKey(context, client.credentials, typeof key === 'string' ? key : undefined)) {
-    return undefined;
-  }
   return client;
+}
+
+function hasActiveKey(
+  headers: IncomingHttpHeaders,
+  context: SandboxContext,
+  client: NonNullable<ReturnType<typeof clientOf>>,
+): boolean {
+  const key = headers['ocp-apim-subscription-key'];
+  return isActiveKey(context, client.credentials, typeof key === 'string' ? key : undefined);
 }
 
 /** The token endpoint (`specs/auth`): OAuth 2.0 client credentials for the portal services. */
@@ -30,15 +35,26 @@ export const authService: ServiceDefinition = {
   document: openapiDocument,
   errorStyle: 'oauth',
   guard(headers, context) {
-    if (authenticatedClient(headers, context)) return undefined;
-    // One answer for every failure, so the response does not tell which part was wrong.
-    return oauthErrorReply(401, 'invalid_client', 'Client authentication failed.', {
-      'www-authenticate': 'Basic realm="token"',
-    });
+    const client = clientOf(headers, context);
+    if (client === undefined) {
+      // One answer for every credential failure, so it does not tell which part was wrong.
+      return oauthErrorReply(401, 'invalid_client', 'Client authentication failed.', {
+        'www-authenticate': 'Basic realm="token"',
+      });
+    }
+    if (hasActiveKey(headers, context, client)) return undefined;
+    // The subscription key is checked by the gateway in front of the token server, which
+    // answers with its own body rather than an RFC 6749 one.
+    const refused = errorReply(
+      401,
+      'authentication_error',
+      'Access denied: the subscription key is missing, unknown or revoked.',
+    );
+    return { ...refused, fromGateway: true };
   },
   handlers: {
     requestToken(request, context) {
-      const client = authenticatedClient(request.headers, context)!;
+      const client = clientOf(request.headers, context)!;
       const { scope } = request.body as { scope: string[] };
       const grantable = GRANTABLE_SCOPES[client.service];
       const refused = scope.find((s) => !grantable.has(s));
