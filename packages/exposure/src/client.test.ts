@@ -317,6 +317,19 @@ describe('authentication', () => {
     expect(route('auth.requestToken')?.tokenIssues).toBe(1);
   });
 
+  it('fails over to the secondary key when the token endpoint refuses a revoked primary', async () => {
+    sb.revokeKey('exposure', 'primary');
+    const failovers: string[] = [];
+    const exposure = client({
+      events: { onKeyFailover: ({ refusedBy }) => failovers.push(refusedBy) },
+    });
+    expect(await exposure.locations.page({ limit: 1 })).toHaveLength(1);
+    expect(await exposure.locations.page({ limit: 1 })).toHaveLength(1);
+    expect(failovers).toEqual(['token-request']);
+    expect(route('auth.requestToken')).toMatchObject({ requests: 2, tokenIssues: 1 });
+    expect(route('exposure.listLocations')?.unauthorized).toBe(0);
+  });
+
   it('throws TokenError when the client secret is wrong', async () => {
     const exposure = client({ credentials: { ...sb.credentials.exposure, clientSecret: 'wrong' } });
     const error = await exposure.locations.page().catch((e: unknown) => e);
