@@ -4,80 +4,85 @@ import { percentile } from './stats.js';
 export interface B1ClientInput {
   kind: B1Client;
   baseUrl: string;
-  concurrency: number;
+  /** Measured one after the other, in this order, after one warm-up at the highest. */
+  concurrencies: number[];
   warmupMs: number;
   measureMs: number;
-  /** Upper bound on requests in the measured window, so the loop ends whatever the speed. */
+  /** Upper bound on requests in a measured window, so the loop ends whatever the speed. */
   maxRequests: number;
 }
 
+export interface B1Measurement {
+  concurrency: number;
+  requests: number;
+  failures: number;
+  firstFailure: string | undefined;
+  throughput: number;
+  cpuMicrosPerRequest: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
 export type B1ClientResult =
-  | {
-      kind: B1Client;
-      concurrency: number;
-      requests: number;
-      failures: number;
-      firstFailure: string | undefined;
-      throughput: number;
-      cpuMicrosPerRequest: number;
-      p50Ms: number;
-      p99Ms: number;
-      via: string | undefined;
-    }
-  | { kind: B1Client; concurrency: number; unavailable: string };
+  | { kind: B1Client; via: string | undefined; measurements: B1Measurement[] }
+  | { kind: B1Client; unavailable: string };
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
 
 /**
- * Runs one client at a fixed concurrency in this (fresh) process: a warm-up, then a measured
- * window with the process's CPU time, every request's latency and the completed count.
+ * Runs one client in this (fresh) process: a warm-up long enough for the JIT to settle (a short
+ * one favours the client with the least code), then one measured window per concurrency with the
+ * process's CPU time, every request's latency and the completed count.
  */
 export async function run(raw: unknown): Promise<B1ClientResult> {
   const input = raw as B1ClientInput;
   const client = await createClientCall(input.kind, input.baseUrl);
-  if (typeof client === 'string') {
-    return { kind: input.kind, concurrency: input.concurrency, unavailable: client };
-  }
+  if (typeof client === 'string') return { kind: input.kind, unavailable: client };
 
-  let failures = 0;
-  let firstFailure: string | undefined;
   const latencies = new Float64Array(input.maxRequests);
-  let recorded = 0;
-
-  const loop = async (until: number, record: boolean): Promise<void> => {
-    while (performance.now() < until && (!record || recorded < input.maxRequests)) {
-      const start = performance.now();
-      try {
-        await client.call();
-      } catch (error) {
-        failures++;
-        firstFailure ??= error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const window = async (concurrency: number, durationMs: number, record: boolean) => {
+    let recorded = 0;
+    let failures = 0;
+    let firstFailure: string | undefined;
+    const until = performance.now() + durationMs;
+    const loop = async (): Promise<void> => {
+      while (performance.now() < until && recorded < input.maxRequests) {
+        const start = performance.now();
+        try {
+          await client.call();
+        } catch (error) {
+          failures++;
+          firstFailure ??= describe(error);
+        }
+        if (record) latencies[recorded] = performance.now() - start;
+        recorded++;
       }
-      if (record && recorded < input.maxRequests) latencies[recorded++] = performance.now() - start;
-    }
+    };
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    await Promise.all(Array.from({ length: concurrency }, loop));
+    const elapsedMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    const sorted = latencies.subarray(0, recorded).sort();
+    return {
+      concurrency,
+      requests: recorded,
+      failures,
+      firstFailure,
+      throughput: (recorded / elapsedMs) * 1000,
+      cpuMicrosPerRequest: (cpu.user + cpu.system) / Math.max(1, recorded),
+      p50Ms: percentile(sorted, 50),
+      p99Ms: percentile(sorted, 99),
+    };
   };
-  const workers = (until: number, record: boolean) =>
-    Promise.all(Array.from({ length: input.concurrency }, () => loop(until, record)));
 
-  await workers(performance.now() + input.warmupMs, false);
-  failures = 0;
-  firstFailure = undefined;
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  await workers(started + input.measureMs, true);
-  const elapsedMs = performance.now() - started;
-  const cpu = process.cpuUsage(cpuBefore);
+  await window(Math.max(...input.concurrencies), input.warmupMs, false);
+  const measurements: B1Measurement[] = [];
+  for (const concurrency of input.concurrencies) {
+    measurements.push(await window(concurrency, input.measureMs, true));
+  }
   await client.close();
-
-  const sorted = latencies.subarray(0, recorded).sort();
-  return {
-    kind: input.kind,
-    concurrency: input.concurrency,
-    requests: recorded,
-    failures,
-    firstFailure,
-    throughput: (recorded / elapsedMs) * 1000,
-    cpuMicrosPerRequest: (cpu.user + cpu.system) / Math.max(1, recorded),
-    p50Ms: percentile(sorted, 50),
-    p99Ms: percentile(sorted, 99),
-    via: client.via,
-  };
+  return { kind: input.kind, via: client.via, measurements };
 }

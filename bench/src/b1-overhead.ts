@@ -1,11 +1,11 @@
 import { B1_CLIENTS, type B1Client } from './b1-clients.js';
-import type { B1ClientInput, B1ClientResult } from './b1-client.js';
+import type { B1ClientInput, B1ClientResult, B1Measurement } from './b1-client.js';
 import { runTask, startService } from './processes.js';
 import type { Goal, Section } from './report.js';
 import { fixed, times, type RunOptions, type Scenario } from './scenario.js';
 import { median } from './stats.js';
 
-type Measured = Extract<B1ClientResult, { throughput: number }>;
+type Measured = B1Measurement;
 
 const CONCURRENCIES = [1, 32] as const;
 
@@ -35,8 +35,8 @@ function goal(name: string, ratio: number, target: number): Goal {
 async function run(options: RunOptions): Promise<Section> {
   const rounds = options.quick ? 2 : 5;
   const timing = options.quick
-    ? { warmupMs: 200, measureMs: 400 }
-    : { warmupMs: 250, measureMs: 800 };
+    ? { warmupMs: 600, measureMs: 400 }
+    : { warmupMs: 1500, measureMs: 700 };
   const server = await startService<{ port: number; bytes: number }>('b1-server', null, {
     timeoutMs: 10_000,
   });
@@ -49,35 +49,39 @@ async function run(options: RunOptions): Promise<Section> {
 
   try {
     for (let round = 0; round < rounds; round++) {
-      for (const concurrency of CONCURRENCIES) {
-        const results = new Map<B1Client, Measured>();
-        // Rotate the order each round so no client always runs first or last.
-        const order = B1_CLIENTS.map(
-          (_, i) => B1_CLIENTS[(i + round) % B1_CLIENTS.length] as B1Client,
-        );
-        for (const kind of order) {
-          if (unavailable.has(kind)) continue;
-          const input: B1ClientInput = {
-            kind,
-            baseUrl,
-            concurrency,
-            ...timing,
-            maxRequests: 200_000,
-          };
-          const result = await runTask<B1ClientResult>('b1-client', input, { timeoutMs: 30_000 });
-          if ('unavailable' in result) {
-            unavailable.set(kind, result.unavailable);
-            continue;
-          }
-          if (result.failures > 0) {
+      const results = new Map<number, Map<B1Client, Measured>>(
+        CONCURRENCIES.map((concurrency) => [concurrency, new Map()]),
+      );
+      // Rotate the order each round so no client always runs first or last.
+      const order = B1_CLIENTS.map(
+        (_, i) => B1_CLIENTS[(i + round) % B1_CLIENTS.length] as B1Client,
+      );
+      for (const kind of order) {
+        if (unavailable.has(kind)) continue;
+        const input: B1ClientInput = {
+          kind,
+          baseUrl,
+          concurrencies: [...CONCURRENCIES],
+          ...timing,
+          maxRequests: 200_000,
+        };
+        const result = await runTask<B1ClientResult>('b1-client', input, { timeoutMs: 30_000 });
+        if ('unavailable' in result) {
+          unavailable.set(kind, result.unavailable);
+          continue;
+        }
+        if (result.via !== undefined) vias.set(kind, result.via);
+        for (const measured of result.measurements) {
+          if (measured.failures > 0) {
             failures.push(
-              `${kind} (c=${concurrency}, round ${round + 1}): ${result.failures} failed requests, first: ${result.firstFailure}`,
+              `${kind} (c=${measured.concurrency}, round ${round + 1}): ${measured.failures} failed requests, first: ${measured.firstFailure}`,
             );
           }
-          if (result.via !== undefined) vias.set(kind, result.via);
-          results.set(kind, result);
+          results.get(measured.concurrency)?.set(kind, measured);
         }
-        byConcurrency.set(concurrency, [...(byConcurrency.get(concurrency) ?? []), results]);
+      }
+      for (const [concurrency, measured] of results) {
+        byConcurrency.set(concurrency, [...(byConcurrency.get(concurrency) ?? []), measured]);
       }
     }
   } finally {
@@ -125,7 +129,7 @@ async function run(options: RunOptions): Promise<Section> {
     title: 'Request overhead',
     method: [
       `GET of a ${(server.info.bytes / 1024).toFixed(1)} kB JSON page from a node:http server in its own process;`,
-      `each client runs in a fresh process (${timing.warmupMs} ms warm-up, ${timing.measureMs} ms measured),`,
+      `each client runs in a fresh process per round (${timing.warmupMs} ms warm-up at c=32, then ${timing.measureMs} ms measured at each concurrency),`,
       `${rounds} interleaved rounds in rotating order. req/s, client CPU per request (process.cpuUsage) and`,
       'latencies are medians over the rounds; ratios are medians of same-round throughput ratios.',
       '"our client" is the approvals client with its defaults (auth headers, tracing, retries; no rate limit).',

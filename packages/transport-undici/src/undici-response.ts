@@ -97,6 +97,11 @@ async function json(this: Response): Promise<unknown> {
 
 async function arrayBuffer(this: Response): Promise<ArrayBuffer> {
   const read = await bytes(this);
+  // A body that fills its own ArrayBuffer (what Buffer.concat gives above 4 kB) is handed over
+  // as it is; one that shares a pooled buffer is copied out.
+  if (read.byteOffset === 0 && read.byteLength === read.buffer.byteLength) {
+    return read.buffer as ArrayBuffer;
+  }
   return read.buffer.slice(read.byteOffset, read.byteOffset + read.byteLength) as ArrayBuffer;
 }
 
