@@ -27,6 +27,8 @@ export type B1ClientResult =
   | { kind: B1Client; via: string | undefined; measurements: B1Measurement[] }
   | { kind: B1Client; unavailable: string };
 
+const SETTLE_MS = 300;
+
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
@@ -81,6 +83,8 @@ export async function run(raw: unknown): Promise<B1ClientResult> {
   await window(Math.max(...input.concurrencies), input.warmupMs, false);
   const measurements: B1Measurement[] = [];
   for (const concurrency of input.concurrencies) {
+    // Unmeasured, so the garbage and timers of the previous concurrency do not land in this window.
+    await window(concurrency, SETTLE_MS, false);
     measurements.push(await window(concurrency, input.measureMs, true));
   }
   await client.close();

@@ -129,7 +129,7 @@ async function run(options: RunOptions): Promise<Section> {
     title: 'Request overhead',
     method: [
       `GET of a ${(server.info.bytes / 1024).toFixed(1)} kB JSON page from a node:http server in its own process;`,
-      `each client runs in a fresh process per round (${timing.warmupMs} ms warm-up at c=32, then ${timing.measureMs} ms measured at each concurrency),`,
+      `each client runs in a fresh process per round (${timing.warmupMs} ms warm-up at c=32, then at each concurrency 300 ms to settle and ${timing.measureMs} ms measured),`,
       `${rounds} interleaved rounds in rotating order. req/s, client CPU per request (process.cpuUsage) and`,
       'latencies are medians over the rounds; ratios are medians of same-round throughput ratios.',
       '"our client" is the approvals client with its defaults (auth headers, tracing, retries; no rate limit).',
