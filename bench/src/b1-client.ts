@@ -27,7 +27,7 @@ export type B1ClientResult =
   | { kind: B1Client; via: string | undefined; measurements: B1Measurement[] }
   | { kind: B1Client; unavailable: string };
 
-const SETTLE_MS = 300;
+const SETTLE_MS = 250;
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -9,16 +9,27 @@ type Measured = B1Measurement;
 
 const CONCURRENCIES = [1, 32] as const;
 
+/**
+ * The median over rounds of `kind`'s throughput relative to `reference` in the same round; with
+ * `by: 'cpu'`, of the reference's CPU per request relative to `kind`'s (higher is better either
+ * way). CPU per request suffers less than throughput when other work shares the machine.
+ */
 function sameRoundRatio(
   rounds: Map<B1Client, Measured>[],
   kind: B1Client,
   reference: B1Client,
+  by: 'throughput' | 'cpu' = 'throughput',
 ): number {
   return median(
     rounds.flatMap((round) => {
       const measured = round.get(kind);
       const base = round.get(reference);
-      return measured && base ? [measured.throughput / base.throughput] : [];
+      if (!measured || !base) return [];
+      return [
+        by === 'throughput'
+          ? measured.throughput / base.throughput
+          : base.cpuMicrosPerRequest / measured.cpuMicrosPerRequest,
+      ];
     }),
   );
 }
@@ -33,10 +44,10 @@ function goal(name: string, ratio: number, target: number): Goal {
 }
 
 async function run(options: RunOptions): Promise<Section> {
-  const rounds = options.quick ? 2 : 5;
+  const rounds = options.quick ? 2 : 7;
   const timing = options.quick
     ? { warmupMs: 600, measureMs: 400 }
-    : { warmupMs: 1500, measureMs: 700 };
+    : { warmupMs: 1200, measureMs: 600 };
   const server = await startService<{ port: number; bytes: number }>('b1-server', null, {
     timeoutMs: 10_000,
   });
@@ -90,6 +101,7 @@ async function run(options: RunOptions): Promise<Section> {
 
   const rows: string[][] = [];
   const goals: Goal[] = [];
+  const cpuNotes: string[] = [];
   for (const concurrency of CONCURRENCIES) {
     const measuredRounds = byConcurrency.get(concurrency) ?? [];
     for (const kind of B1_CLIENTS) {
@@ -110,6 +122,9 @@ async function run(options: RunOptions): Promise<Section> {
         times(sameRoundRatio(measuredRounds, kind, 'openapi-fetch')),
       ]);
     }
+    cpuNotes.push(
+      `by CPU per request, c=${concurrency}: our client ${times(sameRoundRatio(measuredRounds, 'our client', 'openapi-fetch', 'cpu'))} bare openapi-fetch; with the undici transport ${times(sameRoundRatio(measuredRounds, 'our client + undici transport', 'undici.request', 'cpu'))} undici.request`,
+    );
     goals.push(
       goal(
         `B1 our client vs bare openapi-fetch, c=${concurrency}`,
@@ -129,7 +144,7 @@ async function run(options: RunOptions): Promise<Section> {
     title: 'Request overhead',
     method: [
       `GET of a ${(server.info.bytes / 1024).toFixed(1)} kB JSON page from a node:http server in its own process;`,
-      `each client runs in a fresh process per round (${timing.warmupMs} ms warm-up at c=32, then at each concurrency 300 ms to settle and ${timing.measureMs} ms measured),`,
+      `each client runs in a fresh process per round (${timing.warmupMs} ms warm-up at c=32, then at each concurrency 250 ms to settle and ${timing.measureMs} ms measured),`,
       `${rounds} interleaved rounds in rotating order. req/s, client CPU per request (process.cpuUsage) and`,
       'latencies are medians over the rounds; ratios are medians of same-round throughput ratios.',
       '"our client" is the approvals client with its defaults (auth headers, tracing, retries; no rate limit).',
@@ -151,6 +166,7 @@ async function run(options: RunOptions): Promise<Section> {
     ],
     goals,
     notes: [
+      ...cpuNotes,
       ...[...vias].map(([kind, via]) => `${kind}: ${via}`),
       ...[...unavailable].map(([kind, reason]) => `${kind}: not available — ${reason}`),
       ...failures,
