@@ -25,3 +25,4 @@ export type { Scope, TokenErrorResponse, TokenResponse } from './token-response.
 export { SECRET_EXPIRY_WARNING_DAYS, checkSecretExpiry } from './secret-expiry.js';
 export type { DateInput, SecretDates, SecretExpiry } from './secret-expiry.js';
 export { isLoopbackHost, parseSecureUrl } from './secure-url.js';
+export type { components, paths } from './generated/openapi.js';

@@ -28,3 +28,4 @@ export type { ErrorBody, ErrorCause, ErrorSource } from './error-body.js';
 export { formatJsonPointer, parseJsonPointer, valueAt } from './json-pointer.js';
 export { REDACTED, redactUrl, scrubSecrets } from './redaction.js';
 export { parseRetryAfter } from './retry-after.js';
+export type { components } from './generated/openapi.js';
