@@ -1,5 +1,6 @@
 import { clientIdHeaders, type ClientCredentials } from '@partner-apis/auth';
 import {
+  checkCallOptions,
   createServiceClientFromOptions,
   expectData,
   type ClientOptions,
@@ -69,18 +70,6 @@ export interface ApprovalsClient {
 
 const OPERATION = 'approvals.list';
 
-function checkedSignal(options: ApprovalsCallOptions | undefined): AbortSignal | undefined {
-  if (options === undefined) return undefined;
-  if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError('options', 'must be an object', OPERATION);
-  }
-  const { signal } = options;
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new InvalidArgumentError('options.signal', 'must be an AbortSignal', OPERATION);
-  }
-  return signal;
-}
-
 /**
  * Creates a client of the procurement approvals API: the `client_id` and `client_secret`
  * headers, a fresh `X-Z-Request-Id` on every request, the tier's rate, retries and typed
@@ -102,7 +91,7 @@ export function createApprovalsClient(options: ApprovalsClientOptions): Approval
   });
   const approvals: Approvals = {
     async list(employeeNumber, callOptions) {
-      const signal = checkedSignal(callOptions);
+      const { signal } = checkCallOptions(callOptions, OPERATION);
       if (typeof employeeNumber !== 'string' || employeeNumber.trim() === '') {
         throw new InvalidArgumentError('employeeNumber', 'must be a non-empty string', OPERATION);
       }

@@ -57,3 +57,5 @@ export type {
   OAuth2ServiceCredentials,
   SubscriptionKeys,
 } from './oauth2-service-client.js';
+export { checkCallOptions } from './call-options.js';
+export type { CallOptions } from './call-options.js';

@@ -1,4 +1,5 @@
 import { ApiError, ConfigurationError, InvalidArgumentError } from '@partner-apis/errors';
+import { checkCallOptions } from './call-options.js';
 import { paginate, type Paginated } from './paginate.js';
 
 /** The most records one call may ask for (`limit`), as the common paging parameters say. */
@@ -121,11 +122,6 @@ function optionsObject<T extends object>(fail: Fail, value: T | undefined): Part
   return value;
 }
 
-function signalOption(fail: Fail, value: unknown): AbortSignal | undefined {
-  if (value === undefined || value instanceof AbortSignal) return value;
-  throw fail('signal', 'must be an AbortSignal');
-}
-
 /** The records of one response: an array, or an `ApiError` saying what came instead. */
 async function recordsOf<T>(
   operation: string,
@@ -179,7 +175,7 @@ export function createOffsetPaging(defaults: PagingOptions = {}): OffsetPaging {
 
       return {
         list(options) {
-          const o = optionsObject(listFail, options);
+          const o = checkCallOptions(options, listName);
           const pageSize =
             o.pageSize === undefined
               ? defaultPageSize
@@ -193,7 +189,7 @@ export function createOffsetPaging(defaults: PagingOptions = {}): OffsetPaging {
               ? 0
               : integerIn(listFail, 'startOffset', o.startOffset, 0, Number.MAX_SAFE_INTEGER);
           const modifiedSince = modifiedSinceQuery(listFail, o.modifiedSince);
-          const signal = signalOption(listFail, o.signal);
+          const { signal } = o;
           return paginate<T>({
             pageSize,
             prefetch,
@@ -213,7 +209,7 @@ export function createOffsetPaging(defaults: PagingOptions = {}): OffsetPaging {
         },
 
         async page(options) {
-          const o = optionsObject(pageFail, options);
+          const o = checkCallOptions(options, pageName);
           const limit =
             o.limit === undefined
               ? defaultPageSize
@@ -223,7 +219,7 @@ export function createOffsetPaging(defaults: PagingOptions = {}): OffsetPaging {
               ? 0
               : integerIn(pageFail, 'offset', o.offset, 0, Number.MAX_SAFE_INTEGER);
           const modifiedSince = modifiedSinceQuery(pageFail, o.modifiedSince);
-          const signal = signalOption(pageFail, o.signal);
+          const { signal } = o;
           const query =
             modifiedSince === undefined ? { limit, offset } : { modifiedSince, limit, offset };
           return recordsOf(pageName, read(query, signal === undefined ? {} : { signal }));

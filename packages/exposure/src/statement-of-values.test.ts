@@ -189,6 +189,6 @@ describe('statementOfValues.submit', () => {
   it('refuses a signal that is not an AbortSignal', async () => {
     await expect(
       client().statementOfValues.submit(portfolio(), { signal: 'stop' as never }),
-    ).rejects.toThrow('statementOfValues.submit: signal must be an AbortSignal');
+    ).rejects.toThrow('statementOfValues.submit: options.signal must be an AbortSignal');
   });
 });

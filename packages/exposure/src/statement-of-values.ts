@@ -1,4 +1,4 @@
-import type { ServiceClient } from '@partner-apis/core';
+import { checkCallOptions, type ServiceClient } from '@partner-apis/core';
 import { InvalidArgumentError } from '@partner-apis/errors';
 import type { components, paths } from './generated/openapi.js';
 import {
@@ -134,14 +134,7 @@ export function statementOfValuesResource(
     async submit(portfolio, options) {
       const { problems } = validateStatementOfValues(portfolio);
       if (problems.length > 0) throw new InvalidStatementOfValuesError(problems);
-      const signal = options?.signal;
-      if (signal !== undefined && !(signal instanceof AbortSignal)) {
-        throw new InvalidArgumentError(
-          'signal',
-          'must be an AbortSignal',
-          'statementOfValues.submit',
-        );
-      }
+      const { signal } = checkCallOptions(options, 'statementOfValues.submit');
       const { data } = await raw.POST(SUBMIT_PATH, { body: portfolio, signal });
       // Any 2xx is an acceptance, with a body or without one (the response is not published).
       return data ?? {};

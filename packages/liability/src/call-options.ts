@@ -1,4 +1,4 @@
-import { isHeaderValue } from '@partner-apis/core';
+import { checkCallOptions, isHeaderValue } from '@partner-apis/core';
 import { InvalidArgumentError } from '@partner-apis/errors';
 
 /** Options of every liability call. */
@@ -26,13 +26,7 @@ export function boundCallInit(conversationId: string): CallInit {
 /** Checks the options of one call; an `InvalidArgumentError` names a bad one before any request. */
 export function callInit(options: unknown, operation: string, bound: CallInit): CallInit {
   if (options === undefined) return bound;
-  if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError('options', 'must be an object', operation);
-  }
-  const { conversationId, signal } = options as LiabilityCallOptions;
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new InvalidArgumentError('options.signal', 'must be an AbortSignal', operation);
-  }
+  const { conversationId, signal } = checkCallOptions(options as LiabilityCallOptions, operation);
   if (conversationId === undefined) return signal === undefined ? bound : { ...bound, signal };
   if (!isHeaderValue(conversationId)) {
     throw new InvalidArgumentError(
