@@ -1,22 +1,25 @@
 import { clientIdHeaders, type ClientCredentials } from '@partner-apis/auth';
 import {
-  checkCallOptions,
-  createServiceClientFromOptions,
+  createServiceClient,
   expectData,
+  type CallOptions,
   type ClientOptions,
   type CustomRateLimit,
-  type RateLimitTier,
   type ServiceClient,
 } from '@partner-apis/core';
-import { InvalidArgumentError } from '@partner-apis/errors';
+import { ConfigurationError } from '@partner-apis/errors';
 import type { paths } from './generated/openapi.js';
+import { getApprovals, rateLimitTiers } from './generated/operations.js';
 import type { ApprovalsResult } from './types.js';
 
+/** A tier name of the approvals spec (`x-rate-limit-tiers`): `bronze`, `silver`, `gold`. */
+export type ApprovalsTierName = keyof typeof rateLimitTiers;
+
 /**
- * The tier of the client application (`bronze` 1, `silver` 10, `gold` 100 calls per second),
- * or a rate of its own.
+ * The tier of the client application (`bronze` 1, `silver` 10, `gold` 100 calls per second, as
+ * the spec lists them), or a rate of its own.
  */
-export type ApprovalsTier = RateLimitTier | CustomRateLimit;
+export type ApprovalsTier = ApprovalsTierName | CustomRateLimit;
 
 /** Options of `createApprovalsClient`; every pipeline option of `ClientOptions` applies too. */
 export interface ApprovalsClientOptions extends ClientOptions {
@@ -32,16 +35,13 @@ export interface ApprovalsClientOptions extends ClientOptions {
 }
 
 /** Options of one approvals call. */
-export interface ApprovalsCallOptions {
-  /** Aborts the call. */
-  signal?: AbortSignal | undefined;
-}
+export type ApprovalsCallOptions = CallOptions;
 
 /** The outstanding approvals of the procurement system. */
 export interface Approvals {
   /**
    * Lists the outstanding approvals of one employee, grouped into requisitions, invoices,
-   * expense reports and contracts. An empty `employeeNumber` is refused before any request.
+   * expense reports and contracts.
    *
    * @example
    * const result = await client.approvals.list('100234');
@@ -59,7 +59,7 @@ export interface ApprovalsClient {
   /**
    * Lists the outstanding approvals of one employee.
    *
-   * @deprecated Use `approvals.list(employeeNumber)`; this alias stays for clients built on 0.1.
+   * @deprecated Use `approvals.list(employeeNumber)`, which does the same.
    * @example
    * const result = await client.getApprovals('100234');
    */
@@ -68,7 +68,21 @@ export interface ApprovalsClient {
   readonly raw: ApprovalsRaw;
 }
 
-const OPERATION = 'approvals.list';
+const TIER_NAMES = Object.keys(rateLimitTiers).join(', ');
+
+/** The rate of a tier name of the spec; a custom rate is left to the pipeline to check. */
+function tierRate(tier: unknown): CustomRateLimit | undefined {
+  if (tier === undefined || (typeof tier === 'object' && tier !== null)) {
+    return tier as CustomRateLimit | undefined;
+  }
+  if (typeof tier === 'string' && Object.hasOwn(rateLimitTiers, tier)) {
+    return { requestsPerSecond: rateLimitTiers[tier as ApprovalsTierName] };
+  }
+  throw new ConfigurationError(
+    'tier',
+    `must be ${TIER_NAMES} or { requestsPerSecond } (got ${String(tier)})`,
+  );
+}
 
 /**
  * Creates a client of the procurement approvals API: the `client_id` and `client_secret`
@@ -84,23 +98,17 @@ const OPERATION = 'approvals.list';
  * const result = await client.approvals.list('100234');
  */
 export function createApprovalsClient(options: ApprovalsClientOptions): ApprovalsClient {
-  const { raw } = createServiceClientFromOptions<paths>(options, {
+  const client = createServiceClient<paths>(options, {
     auth: (credentials) => clientIdHeaders(credentials as unknown as ClientCredentials),
-    rateLimit: options?.tier,
+    rateLimit: tierRate(options?.tier),
     optionNames: { rateLimit: 'tier' },
   });
   const approvals: Approvals = {
     async list(employeeNumber, callOptions) {
-      const { signal } = checkCallOptions(callOptions, OPERATION);
-      if (typeof employeeNumber !== 'string' || employeeNumber.trim() === '') {
-        throw new InvalidArgumentError('employeeNumber', 'must be a non-empty string', OPERATION);
-      }
-      const query = { employeeNumber };
-      return expectData(
-        await raw.GET('/approvals', { params: { query }, signal }),
-        'GET /approvals',
-      );
+      const name = 'approvals.list';
+      const result = await client.call(getApprovals, { query: { employeeNumber } }, callOptions, name);
+      return expectData(result as { data?: ApprovalsResult; response: Response }, name);
     },
   };
-  return { approvals, getApprovals: approvals.list, raw };
+  return { approvals, getApprovals: approvals.list, raw: client.raw };
 }

@@ -1,17 +1,18 @@
-import { RATE_LIMIT_TIERS, readEnvVariable, readServiceEnv, type Env } from '@partner-apis/core';
+import { readEnvVariable, readServiceEnv, type Env } from '@partner-apis/core';
 import { ConfigurationError } from '@partner-apis/errors';
-import type { ApprovalsClientOptions, ApprovalsTier } from './client.js';
+import type { ApprovalsClientOptions, ApprovalsTier, ApprovalsTierName } from './client.js';
+import { rateLimitTiers } from './generated/operations.js';
 
 const TIER_VARIABLE = 'PARTNER_APIS_APPROVALS_TIER';
 
 function tierOf(value: string): ApprovalsTier {
   const name = value.toLowerCase();
-  if (Object.hasOwn(RATE_LIMIT_TIERS, name)) return name as keyof typeof RATE_LIMIT_TIERS;
+  if (Object.hasOwn(rateLimitTiers, name)) return name as ApprovalsTierName;
   const requestsPerSecond = Number(value);
   if (Number.isFinite(requestsPerSecond) && requestsPerSecond > 0) return { requestsPerSecond };
   throw new ConfigurationError(
     TIER_VARIABLE,
-    `must be bronze, silver, gold or a number of calls per second (got ${value})`,
+    `must be ${Object.keys(rateLimitTiers).join(', ')} or a number of calls per second (got ${value})`,
   );
 }
 
@@ -25,7 +26,7 @@ function tierOf(value: string): ApprovalsTier {
  * @example
  * const client = createApprovalsClient({ ...fromEnv(), userAgent: 'approvals-digest/1.0' });
  */
-export function fromEnv(env: Env = process.env): ApprovalsClientOptions {
+export function fromEnv(env: Env = globalThis.process?.env ?? {}): ApprovalsClientOptions {
   const options: ApprovalsClientOptions = readServiceEnv('APPROVALS', env);
   const tier = readEnvVariable(env, TIER_VARIABLE);
   return tier === undefined ? options : { ...options, tier: tierOf(tier) };

@@ -6,6 +6,7 @@ export type {
   ApprovalsClientOptions,
   ApprovalsRaw,
   ApprovalsTier,
+  ApprovalsTierName,
 } from './client.js';
 export { flattenApprovals } from './flatten.js';
 export type { ApprovalEntry, ApprovalKind } from './flatten.js';

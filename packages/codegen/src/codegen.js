@@ -5,6 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundle, createConfig } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { renderOperations } from './operations.js';
 import { renderValidators } from './validators.js';
 
 /**
@@ -13,6 +14,7 @@ import { renderValidators } from './validators.js';
  * @property {string} spec Path of the spec, relative to the package.
  * @property {string} [types] Where the openapi-typescript types go, relative to the package.
  * @property {string} [document] Where the bundled spec goes as a module, for runtime validation.
+ * @property {string} [operations] Where the runtime description of the operations goes.
  * @property {string} [validators] Where standalone validators of `validatorSchemas` go.
  * @property {string[]} [validatorSchemas] Names under `components.schemas` to build validators for.
  */
@@ -34,7 +36,7 @@ export async function readJobs(packageDir) {
   }
   for (const job of config.jobs) {
     if (typeof job?.spec !== 'string') throw new Error(`${file}: every job needs a "spec" path`);
-    for (const key of ['types', 'document', 'validators']) {
+    for (const key of ['types', 'document', 'operations', 'validators']) {
       const out = job[key];
       if (out !== undefined && !String(out).startsWith(`${GENERATED_DIR}/`)) {
         throw new Error(`${file}: "${key}" must lie under ${GENERATED_DIR}/`);
@@ -96,6 +98,14 @@ async function render(packageDir, job) {
       header(label, '@partner-apis/codegen (bundled with @redocly/openapi-core)') +
         '\n/** The spec, bundled into one document with every external `$ref` inlined. */\n' +
         `export const openapiDocument: Readonly<Record<string, unknown>> = ${json};\n`,
+    );
+  }
+  if (job.operations) {
+    files.set(
+      job.operations,
+      header(label, '@partner-apis/codegen (the runtime description of each operation)') +
+        '\n' +
+        renderOperations(await bundled(specPath, label)),
     );
   }
   if (job.validators && job.validatorSchemas) {

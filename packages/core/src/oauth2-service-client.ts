@@ -6,8 +6,7 @@ import {
 } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import type { CustomRateLimit, RateLimitTier } from './rate-limiter.js';
-import type { ServiceClient } from './service-client.js';
-import { createServiceClientFromOptions, type ClientOptions } from './service-options.js';
+import type { ClientOptions, ServiceWiring } from './service-client.js';
 
 /** The subscription key pair issued per API scope; either key works. */
 export interface SubscriptionKeys {
@@ -46,23 +45,23 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Creates the service client of an OAuth 2.0 client credentials service with a subscription key
- * pair: tokens for `scopes`, cached per token URL, client ID and scope set, refreshed before
- * expiry and on a 401, and the secondary key when the primary is refused. Every option is
- * checked here; a bad one is a `ConfigurationError` naming it as the caller wrote it
- * (`tokenUrl`, `credentials.clientSecret`, `credentials.subscriptionKeys.primary`, …).
+ * The wiring of an OAuth 2.0 client credentials service with a subscription key pair, for
+ * `createServiceClient`: tokens for `scopes`, cached per token URL, client ID and scope set,
+ * refreshed before expiry and on a 401, and the secondary key when the primary is refused. A
+ * bad option is a `ConfigurationError` naming it as the caller wrote it (`tokenUrl`,
+ * `credentials.clientSecret`, `credentials.subscriptionKeys.primary`, …).
  *
  * @example
  * export function createExposureClient(options: ExposureClientOptions) {
- *   const { raw } = createOAuth2ServiceClient<paths>(options, ['Portal.Api', 'Portal.Api.Exposure']);
- *   return { raw };
+ *   const client = createServiceClient<paths>(options, oauth2Service(options, EXPOSURE_SCOPES));
+ *   return { locations: createOffsetCollection(client, listLocations, 'locations', options) };
  * }
  */
-export function createOAuth2ServiceClient<Paths extends object>(
+export function oauth2Service(
   options: OAuth2ServiceClientOptions,
   scopes: readonly Scope[],
-): ServiceClient<Paths> {
-  return createServiceClientFromOptions<Paths>(options, {
+): ServiceWiring {
+  return {
     auth(credentials) {
       const { tokenCache } = options;
       if (tokenCache !== undefined && typeof tokenCache?.singleFlight !== 'function') {
@@ -83,5 +82,5 @@ export function createOAuth2ServiceClient<Paths extends object>(
     optionNames: OPTION_NAMES,
     // `?.`: a caller without types may pass no object; that is reported as `options` inside.
     rateLimit: options?.rateLimit,
-  });
+  };
 }

@@ -1,230 +1,258 @@
-import { ApiError, ConfigurationError, InvalidArgumentError } from '@partner-apis/errors';
-import { checkCallOptions } from './call-options.js';
+import { ConfigurationError, InvalidArgumentError } from '@partner-apis/errors';
+import { checkCallOptions, type CallOptions } from './call-options.js';
+import {
+  checkQuery,
+  recordsOf,
+  type OperationDescription,
+  type ParameterCheck,
+  type ParameterDescription,
+} from './operation.js';
 import { paginate, type Paginated } from './paginate.js';
+import type { ServiceClient } from './service-client.js';
 
-/** The most records one call may ask for (`limit`), as the common paging parameters say. */
-export const MAX_PAGE_SIZE = 1024;
-/** Records per call when nobody says otherwise: the services' own default `limit`. */
-export const DEFAULT_PAGE_SIZE = 128;
 /**
- * Pages requested at once by `list`. Four keeps a slow link busy (about 4× the throughput of
- * one page at a time) while asking little of a service that publishes no rate limit.
+ * Pages `list` requests at once by default. Four keeps a slow link busy (about 4× the
+ * throughput of one page at a time) while asking little of a service that publishes no rate
+ * limit. Not a fact of any upstream: a choice of this client.
  */
 export const DEFAULT_PREFETCH = 4;
 /** The most pages `list` keeps in flight, so a typo cannot flood a service. */
 export const MAX_PREFETCH = 32;
 
+/** The options of every call, beside the query parameters. */
+const CALL_OPTIONS = ['signal', 'conversationId'] as const;
+/** The options of `list`, beside the query parameters. */
+const LIST_OPTIONS = [...CALL_OPTIONS, 'pageSize', 'prefetch', 'startOffset'] as const;
+
 /** The client-wide paging defaults; each `list` call may override them. */
 export interface PagingOptions {
-  /** Records per request of `list`, 1–1024; 128 by default. */
+  /** Records per request of `list`; the spec's default and maximum of `limit` apply. */
   pageSize?: number | undefined;
   /** Requests `list` keeps in flight, 1–32; 4 by default. */
   prefetch?: number | undefined;
 }
 
-/** Only records modified since this day: a `Date` (its UTC day) or `YYYY-MM-DD`. */
-export type ModifiedSince = Date | string;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type Parameter<D extends OperationDescription> = D['parameters'][number];
+/** Names of the operation's `date` and `date-time` parameters, which also take a `Date`. */
+type DateNames<D extends OperationDescription> = Extract<
+  Parameter<D>,
+  { readonly format: 'date' | 'date-time' }
+>['name'];
+/** Names of the parameters that carry the page size and position (`x-paging`). */
+type PagingNames<D extends OperationDescription> = Extract<
+  Parameter<D>,
+  { readonly paging: string }
+>['name'];
+type WithDates<Q, Names> = { [K in keyof Q]: K extends Names ? Q[K] | Date : Q[K] };
 
-/** Options of `list`. */
-export interface ListOptions extends PagingOptions {
-  /** Only records modified since this day; every record when left out. */
-  modifiedSince?: ModifiedSince | undefined;
-  /** The offset of the first record, e.g. to resume; 0 by default. */
-  startOffset?: number | undefined;
-  /** Aborts the iteration and every request in flight. */
-  signal?: AbortSignal | undefined;
-}
+/** The query of an operation of openapi-typescript's `operations`. */
+export type QueryOf<Op> = Op extends { parameters: { query?: infer Q } }
+  ? [NonNullable<Q>] extends [never]
+    ? object
+    : NonNullable<Q>
+  : object;
 
-/** Options of `page`. */
-export interface PageOptions {
-  /** Only records modified since this day; every record when left out. */
-  modifiedSince?: ModifiedSince | undefined;
-  /** Records in the page, 1–1024; the client's `pageSize` (128 by default) when left out. */
-  limit?: number | undefined;
-  /** Zero-based index of the first record; 0 by default. */
-  offset?: number | undefined;
-  signal?: AbortSignal | undefined;
-}
+/** Options of `list`: every query parameter of the operation but the paging ones, and paging. */
+export type ListOptions<Q = object, D extends OperationDescription = OperationDescription> = Simplify<
+  Omit<WithDates<Q, DateNames<D>>, PagingNames<D>> &
+    PagingOptions &
+    CallOptions & {
+      /** The position of the first record, e.g. to resume; 0 by default. */
+      startOffset?: number | undefined;
+    }
+>;
 
-/** The query of one collection read, as the specs name its parameters. */
-export interface CollectionQuery {
-  modifiedSince?: string;
-  limit: number;
-  offset: number;
-}
+/** Options of `page`: every query parameter of the operation, paging ones included. */
+export type PageOptions<Q = object, D extends OperationDescription = OperationDescription> = Simplify<
+  WithDates<Q, DateNames<D>> & CallOptions
+>;
 
-/** What one read passes to openapi-fetch besides the query. */
-export interface CollectionRequestInit {
-  signal?: AbortSignal;
-  headers?: Record<string, string>;
-}
-
-/** One GET of the collection, e.g. `(query, init) => raw.GET(path, { params: { query }, ...init })`. */
-export type CollectionRead<T> = (
-  query: CollectionQuery,
-  init: CollectionRequestInit,
-) => Promise<{ data?: readonly T[] | undefined; response: Response }>;
+/** The records of one page; `envelope` holds the answer's other fields when it is an object. */
+export type RecordsPage<T, E = never> = T[] & {
+  readonly envelope?: [E] extends [never] ? undefined : E;
+};
 
 /** An offset-paged collection of a service. */
-export interface OffsetCollection<T> {
+export interface OffsetCollection<
+  T,
+  Q = object,
+  D extends OperationDescription = OperationDescription,
+  E = never,
+> {
   /**
    * Every record, in order and once each, fetching `prefetch` pages at a time; `.pages()` gives
    * the pages. Leaving the loop early aborts the requests in flight.
    */
-  list(options?: ListOptions): Paginated<T>;
-  /** One page: up to `limit` records from `offset`. */
-  page(options?: PageOptions): Promise<T[]>;
+  list(options?: ListOptions<Q, D>): Paginated<T>;
+  /** One page: up to `limit` records from `offset`, and any other query parameter. */
+  page(options?: PageOptions<Q, D>): Promise<RecordsPage<T, E>>;
 }
 
-/** Builds the collections of one client, sharing its paging defaults. */
-export interface OffsetPaging {
-  /** A collection named `name` (for messages, e.g. `locations`) read by `read`. */
-  collection<T>(name: string, read: CollectionRead<T>): OffsetCollection<T>;
-}
-
-type Fail = (name: string, problem: string) => Error;
-
-function integerIn(fail: Fail, name: string, value: unknown, min: number, max: number): number {
+function integerIn(
+  fail: (problem: string) => Error,
+  value: unknown,
+  min: number,
+  max: number,
+): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
-    throw fail(name, `must be an integer ${range} (got ${String(value)})`);
+    throw fail(`must be an integer ${range} (got ${String(value)})`);
   }
   return value;
 }
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** `YYYY-MM-DD` of a real calendar day (no 2026-02-30), or `undefined`. */
-function calendarDay(value: string): string | undefined {
-  const match = DAY.exec(value);
-  if (match === null) return undefined;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  const same =
-    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-  return same ? value : undefined;
-}
-
-function modifiedSinceQuery(fail: Fail, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (value instanceof Date && !Number.isNaN(value.getTime())) {
-    return value.toISOString().slice(0, 10);
+function pagingParameter(operation: OperationDescription, role: 'limit' | 'offset') {
+  const parameter = operation.parameters.find((p) => p.in === 'query' && p.paging === role);
+  if (parameter === undefined) {
+    throw new Error(`${operation.operationId} declares no x-paging: ${role} query parameter`);
   }
-  const day = typeof value === 'string' ? calendarDay(value) : undefined;
-  if (day !== undefined) return day;
-  const shown = value instanceof Date ? 'an invalid Date' : (JSON.stringify(value) ?? typeof value);
-  throw fail('modifiedSince', `must be a Date or a YYYY-MM-DD day (got ${shown})`);
+  return parameter;
 }
 
-function optionsObject<T extends object>(fail: Fail, value: T | undefined): Partial<T> {
-  if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null) throw fail('options', 'must be an object');
-  return value;
-}
-
-/** The records of one response: an array, or an `ApiError` saying what came instead. */
-async function recordsOf<T>(
-  operation: string,
-  pending: ReturnType<CollectionRead<T>>,
-): Promise<T[]> {
-  // A 2xx body that does not parse never gets here: the pipeline makes it a retried
-  // `malformed_response` error.
-  const result = await pending;
-  if (Array.isArray(result.data)) return result.data as T[];
-  throw new ApiError({
-    status: result.response.status,
-    code: 'unexpected_response',
-    message: `${operation} answered ${result.response.status} without the array of records`,
-  });
+/** The page sizes a `limit` parameter allows, from its schema. */
+function pageSizes(limit: ParameterDescription): { min: number; max: number; fallback: number } {
+  const min = Math.max(1, limit.minimum ?? 1);
+  const max = limit.maximum ?? Number.MAX_SAFE_INTEGER;
+  const fallback = typeof limit.default === 'number' ? limit.default : Math.min(max, 100);
+  return { min, max, fallback };
 }
 
 /**
- * The offset paging of one client: checks its defaults once, then builds `list` and `page` for
- * each collection over one openapi-fetch GET with `modifiedSince`, `limit` and `offset`. A bad
- * default is a `ConfigurationError`; a bad call argument an `InvalidArgumentError` naming the
- * operation, both before any request.
+ * One offset-paged collection of a service, built from its operation's description: the
+ * page-size limit and default come from the spec's `limit` parameter, every other query
+ * parameter the operation declares is accepted, checked before sending and sent on every page,
+ * and the records are found where the spec's answer holds them. A bad client default is a
+ * `ConfigurationError`; a bad call argument an `InvalidArgumentError` naming it, before any
+ * request.
  *
  * @example
- * const paging = createOffsetPaging({ pageSize: 512, prefetch: 8 });
- * const locations = paging.collection<Location>('locations', (query, init) =>
- *   raw.GET('/open/portal-api/exposure/locations', { params: { query }, ...init }),
- * );
+ * const locations = createOffsetCollection<Location>(client, listLocations, 'locations', options);
  * for await (const location of locations.list({ modifiedSince: '2026-01-31' })) {
  *   console.log(location.locationId);
  * }
  * const firstTen = await locations.page({ limit: 10 });
  */
-export function createOffsetPaging(defaults: PagingOptions = {}): OffsetPaging {
-  const configFail: Fail = (name, problem) => new ConfigurationError(name, problem);
-  const given = optionsObject(configFail, defaults);
+export function createOffsetCollection<
+  T,
+  Q = object,
+  const D extends OperationDescription = OperationDescription,
+  E = never,
+>(
+  client: ServiceClient<object>,
+  operation: D,
+  name: string,
+  defaults: PagingOptions = {},
+): OffsetCollection<T, Q, D, E> {
+  const limitParameter = pagingParameter(operation, 'limit');
+  const offsetParameter = pagingParameter(operation, 'offset');
+  const sizes = pageSizes(limitParameter);
+  const configFail = (option: string) => (problem: string) =>
+    new ConfigurationError(option, problem);
   const defaultPageSize =
-    given.pageSize === undefined
-      ? DEFAULT_PAGE_SIZE
-      : integerIn(configFail, 'pageSize', given.pageSize, 1, MAX_PAGE_SIZE);
+    defaults.pageSize === undefined
+      ? sizes.fallback
+      : integerIn(configFail('pageSize'), defaults.pageSize, sizes.min, sizes.max);
   const defaultPrefetch =
-    given.prefetch === undefined
+    defaults.prefetch === undefined
       ? DEFAULT_PREFETCH
-      : integerIn(configFail, 'prefetch', given.prefetch, 1, MAX_PREFETCH);
+      : integerIn(configFail('prefetch'), defaults.prefetch, 1, MAX_PREFETCH);
+  const listName = `${name}.list`;
+  const pageName = `${name}.page`;
+  const { recordKey } = operation.response;
+
+  async function fetchRecords(
+    query: Record<string, unknown>,
+    callOptions: CallOptions,
+    callName: string,
+  ) {
+    const { data, response } = await client.call(operation, { query }, callOptions, callName);
+    const answered = { operation: callName, method: operation.method, status: response.status };
+    return recordsOf(operation, data, answered);
+  }
 
   return {
-    collection<T>(name: string, read: CollectionRead<T>): OffsetCollection<T> {
-      const listName = `${name}.list`;
-      const pageName = `${name}.page`;
-      const listFail: Fail = (arg, problem) => new InvalidArgumentError(arg, problem, listName);
-      const pageFail: Fail = (arg, problem) => new InvalidArgumentError(arg, problem, pageName);
-
-      return {
-        list(options) {
-          const o = checkCallOptions(options, listName);
-          const pageSize =
-            o.pageSize === undefined
-              ? defaultPageSize
-              : integerIn(listFail, 'pageSize', o.pageSize, 1, MAX_PAGE_SIZE);
-          const prefetch =
-            o.prefetch === undefined
-              ? defaultPrefetch
-              : integerIn(listFail, 'prefetch', o.prefetch, 1, MAX_PREFETCH);
-          const startOffset =
-            o.startOffset === undefined
-              ? 0
-              : integerIn(listFail, 'startOffset', o.startOffset, 0, Number.MAX_SAFE_INTEGER);
-          const modifiedSince = modifiedSinceQuery(listFail, o.modifiedSince);
-          const { signal } = o;
-          return paginate<T>({
-            pageSize,
-            prefetch,
-            startOffset,
-            signal,
-            fetchPage: ({ offset, limit, signal: pageSignal, conversationId }) =>
-              recordsOf(
-                listName,
-                read(
-                  modifiedSince === undefined
-                    ? { limit, offset }
-                    : { modifiedSince, limit, offset },
-                  { signal: pageSignal, headers: { 'x-z-conversation-id': conversationId } },
-                ),
-              ),
-          });
-        },
-
-        async page(options) {
-          const o = checkCallOptions(options, pageName);
-          const limit =
-            o.limit === undefined
-              ? defaultPageSize
-              : integerIn(pageFail, 'limit', o.limit, 1, MAX_PAGE_SIZE);
-          const offset =
-            o.offset === undefined
-              ? 0
-              : integerIn(pageFail, 'offset', o.offset, 0, Number.MAX_SAFE_INTEGER);
-          const modifiedSince = modifiedSinceQuery(pageFail, o.modifiedSince);
-          const { signal } = o;
-          const query =
-            modifiedSince === undefined ? { limit, offset } : { modifiedSince, limit, offset };
-          return recordsOf(pageName, read(query, signal === undefined ? {} : { signal }));
-        },
+    list(options) {
+      const o = checkCallOptions(options, listName) as Record<string, unknown>;
+      const { pageSize: size, prefetch: ahead, startOffset: start, signal, conversationId, ...given } =
+        o;
+      const fail = (argument: string) => (problem: string) =>
+        new InvalidArgumentError(argument, problem, listName);
+      for (const paging of [limitParameter.name, offsetParameter.name]) {
+        if (given[paging] !== undefined) {
+          throw new InvalidArgumentError(
+            `options.${paging}`,
+            `is set by list; use pageSize and startOffset (or page())`,
+            listName,
+          );
+        }
+      }
+      const pageSize =
+        size === undefined
+          ? defaultPageSize
+          : integerIn(fail('options.pageSize'), size, sizes.min, sizes.max);
+      const prefetch =
+        ahead === undefined
+          ? defaultPrefetch
+          : integerIn(fail('options.prefetch'), ahead, 1, MAX_PREFETCH);
+      const startOffset =
+        start === undefined
+          ? 0
+          : integerIn(fail('options.startOffset'), start, 0, Number.MAX_SAFE_INTEGER);
+      const check: ParameterCheck = {
+        operation: listName,
+        assumptions: client.assumptions,
+        warn: client.warn,
       };
+      const query = checkQuery(operation, given, 'options.', check, LIST_OPTIONS);
+      // One conversation id covers every page of the iteration, where the operation has one.
+      const callOptions: CallOptions = {
+        signal: undefined,
+        conversationId: (conversationId as string | undefined) ?? globalThis.crypto.randomUUID(),
+      };
+      return paginate<T>({
+        pageSize,
+        prefetch,
+        startOffset,
+        signal: signal as AbortSignal | undefined,
+        recordKey:
+          recordKey === undefined
+            ? undefined
+            : (record) => (record as Record<string, unknown>)[recordKey],
+        onWarning: (message) => client.warn(`${listName}: ${message}`),
+        fetchPage: async ({ offset, limit, signal }) => {
+          const { records, envelope } = await fetchRecords(
+            { ...query, [limitParameter.name]: limit, [offsetParameter.name]: offset },
+            { ...callOptions, signal },
+            listName,
+          );
+          return { records: records as T[], envelope };
+        },
+      });
+    },
+
+    async page(options) {
+      const o = checkCallOptions(options, pageName) as Record<string, unknown>;
+      const { signal, conversationId, ...given } = o;
+      const check: ParameterCheck = {
+        operation: pageName,
+        assumptions: client.assumptions,
+        warn: client.warn,
+      };
+      const query = checkQuery(
+        operation,
+        { ...given, [limitParameter.name]: given[limitParameter.name] ?? defaultPageSize },
+        'options.',
+        check,
+        CALL_OPTIONS,
+      );
+      const callOptions = { signal, conversationId } as CallOptions;
+      const { records, envelope } = await fetchRecords(query, callOptions, pageName);
+      const page = records as RecordsPage<T, E>;
+      if (envelope !== undefined) {
+        Object.defineProperty(page, 'envelope', { value: envelope, enumerable: false });
+      }
+      return page;
     },
   };
 }

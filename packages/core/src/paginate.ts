@@ -1,29 +1,34 @@
-import { randomUUID } from 'node:crypto';
-import { InvalidArgumentError } from '@partner-apis/errors';
+import { ApiError, InvalidArgumentError } from '@partner-apis/errors';
 
 /** What `fetchPage` is asked for. */
 export interface PageRequest {
   /** Position of the first record of the page (zero-based record index). */
   readonly offset: number;
-  /** Records per page: the `pageSize`. */
+  /** Records asked for. */
   readonly limit: number;
-  /** Aborts when the iteration ends early; pass it to the request. */
+  /** Aborts when the iteration ends early or the page is no longer needed; pass it on. */
   readonly signal: AbortSignal;
-  /** One id for the whole iteration, for `X-Z-Conversation-Id`. */
-  readonly conversationId: string;
+}
+
+/** What `fetchPage` resolves to: the records, and the envelope object they came in, if any. */
+export interface PageContents<T> {
+  readonly records: readonly T[];
+  readonly envelope?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** One page, as `.pages()` yields it. */
 export interface Page<T> {
   readonly offset: number;
   readonly records: readonly T[];
+  /** The envelope object of the answer (its fields besides the records), when there is one. */
+  readonly envelope?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** Options of `paginate`. */
 export interface PaginateOptions<T> {
-  /** Fetches one page; resolves to its records. */
-  fetchPage(request: PageRequest): Promise<readonly T[]>;
-  /** Records per page; a page with fewer ends the iteration. */
+  /** Fetches one page. */
+  fetchPage(request: PageRequest): Promise<readonly T[] | PageContents<T>>;
+  /** Records per page asked for. */
   pageSize: number;
   /** The largest page the service allows; a larger `pageSize` is an error, not a silent clamp. */
   maxPageSize?: number | undefined;
@@ -33,6 +38,13 @@ export interface PaginateOptions<T> {
   startOffset?: number | undefined;
   /** Aborts the iteration and every page in flight. */
   signal?: AbortSignal | undefined;
+  /**
+   * The key of a record (the spec's `x-record-key`): a record whose key came in the page before
+   * or earlier in the same page is dropped, so records shifted by an insertion come out once.
+   */
+  recordKey?: ((record: T) => unknown) | undefined;
+  /** Told, once per kind, when the service pages unlike the spec assumes. */
+  onWarning?: ((message: string) => void) | undefined;
 }
 
 /** The records of every page, in order, once each; `.pages()` gives the pages instead. */
@@ -51,10 +63,61 @@ function integer(name: string, value: unknown, min: number): number {
   return value;
 }
 
+interface InFlight<T> {
+  readonly offset: number;
+  readonly limit: number;
+  readonly controller: AbortController;
+  readonly contents: Promise<PageContents<T>>;
+}
+
+/** Records of a page this many from its end are compared with the next page's first record. */
+const BOUNDARY_RECORDS = 8;
+
+function fingerprint(record: unknown): string {
+  return JSON.stringify(record) ?? String(record);
+}
+
+/**
+ * Finds the records of a page that came before, when the spec names no record key: the next
+ * page's first record must not equal the first or one of the last records of the page before.
+ */
+class BoundaryCheck {
+  #previous = new Set<string>();
+
+  repeats(records: readonly unknown[]): boolean {
+    const first = records.length === 0 ? undefined : fingerprint(records[0]);
+    const repeated = first !== undefined && this.#previous.has(first);
+    this.#previous = new Set(
+      [records[0], ...records.slice(-BOUNDARY_RECORDS)].slice(0, records.length).map(fingerprint),
+    );
+    return repeated;
+  }
+}
+
+function repeatedRecordsError(offset: number, keyed: boolean): ApiError {
+  return new ApiError({
+    status: 200,
+    code: 'inconsistent_paging',
+    message:
+      `the page at offset ${offset} repeats records of the page before: the service's offset ` +
+      'does not move through the records as the spec assumes, or records were inserted while ' +
+      (keyed
+        ? 'paging, so that a whole page came again'
+        : 'paging; the spec names no record key (x-record-key) to drop the repeats by'),
+  });
+}
+
 /**
  * Iterates an offset-paged collection. Offsets are known in advance, so up to `prefetch` pages
- * are requested at once; records still come out in order and exactly once. The iteration ends
- * at the first page shorter than `pageSize`; leaving the loop early aborts the pages in flight.
+ * are requested at once; records come out in order. Leaving the loop early aborts the pages in
+ * flight. Where the service pages unlike the spec assumes, nothing is lost or repeated silently:
+ *
+ * - a page longer than asked is cut to the asked size (the rest comes with the next page);
+ * - a short page is confirmed by one more request at the position right after it, so a service
+ *   that caps pages below `limit` is followed at its own page size; the iteration ends at the
+ *   first empty page;
+ * - records repeated from the page before are dropped by `recordKey`; without one, a repeat at
+ *   a page boundary is an `ApiError` with code `inconsistent_paging`.
  *
  * @example
  * const locations = paginate({
@@ -82,43 +145,103 @@ export function paginate<T>(options: PaginateOptions<T>): Paginated<T> {
   }
   const prefetch = integer('prefetch', options.prefetch ?? 1, 1);
   const startOffset = integer('startOffset', options.startOffset ?? 0, 0);
-  const { fetchPage, signal } = options;
+  const { fetchPage, signal, recordKey } = options;
+  const warned = new Set<string>();
+  const warnOnce = (kind: string, message: string) => {
+    if (warned.has(kind)) return;
+    warned.add(kind);
+    options.onWarning?.(message);
+  };
 
   async function* pages(): AsyncGenerator<Page<T>> {
     signal?.throwIfAborted();
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
-    const conversationId = randomUUID();
-    const inFlight: Array<{ offset: number; records: Promise<readonly T[]> }> = [];
+    let inFlight: InFlight<T>[] = [];
+    let size = pageSize;
     let nextOffset = startOffset;
+    let seenKeys = new Set<unknown>();
+    const boundary = recordKey === undefined ? new BoundaryCheck() : undefined;
+
+    const request = (offset: number, limit: number): InFlight<T> => {
+      // Each page gets its own signal, unlinked once it settles: listeners on the iteration's
+      // signal stay bounded by `prefetch`, however many pages there are.
+      const pageController = new AbortController();
+      const abortPage = () => pageController.abort(controller.signal.reason);
+      controller.signal.addEventListener('abort', abortPage, { once: true });
+      const contents = fetchPage({ offset, limit, signal: pageController.signal }).then(
+        (answer): PageContents<T> =>
+          Array.isArray(answer) ? { records: answer } : (answer as PageContents<T>),
+      );
+      // Pages past the end are aborted; their rejections must not go unhandled.
+      contents
+        .finally(() => controller.signal.removeEventListener('abort', abortPage))
+        .catch(() => undefined);
+      return { offset, limit, controller: pageController, contents };
+    };
+
     try {
       for (;;) {
         controller.signal.throwIfAborted();
         while (inFlight.length < prefetch) {
-          const offset = nextOffset;
-          nextOffset += pageSize;
-          // Each page gets its own signal, unlinked once it settles: listeners on the
-          // iteration's signal stay bounded by `prefetch`, however many pages there are.
-          const pageController = new AbortController();
-          const abortPage = () => pageController.abort(controller.signal.reason);
-          controller.signal.addEventListener('abort', abortPage, { once: true });
-          const records = fetchPage({
-            offset,
-            limit: pageSize,
-            signal: pageController.signal,
-            conversationId,
-          });
-          // Pages past the end are aborted; their rejections must not go unhandled.
-          records
-            .finally(() => controller.signal.removeEventListener('abort', abortPage))
-            .catch(() => undefined);
-          inFlight.push({ offset, records });
+          inFlight.push(request(nextOffset, size));
+          nextOffset += size;
         }
-        const page = inFlight.shift() as { offset: number; records: Promise<readonly T[]> };
-        const records = await page.records;
-        yield { offset: page.offset, records };
-        if (records.length < pageSize) return;
+        const page = inFlight.shift() as InFlight<T>;
+        const { envelope } = await page.contents;
+        let { records } = await page.contents;
+        if (records.length > page.limit) {
+          warnOnce(
+            'long',
+            `the service answered ${records.length} records where ${page.limit} were asked; ` +
+              'the records past the asked size are left to the next page',
+          );
+          records = records.slice(0, page.limit);
+        }
+        const received = records.length;
+        if (recordKey !== undefined) {
+          const keys = new Set<unknown>();
+          const fresh = records.filter((record) => {
+            const key = recordKey(record);
+            if (key === undefined) return true;
+            const repeated = seenKeys.has(key) || keys.has(key);
+            keys.add(key);
+            return !repeated;
+          });
+          if (fresh.length < received) {
+            if (fresh.length === 0 && received === page.limit) {
+              throw repeatedRecordsError(page.offset, true);
+            }
+            warnOnce(
+              'repeat',
+              `the page at offset ${page.offset} repeated ${received - fresh.length} records ` +
+                'of the page before (records inserted while paging?); each came out once',
+            );
+          }
+          seenKeys = keys;
+          records = fresh;
+        } else if (boundary?.repeats(records)) {
+          throw repeatedRecordsError(page.offset, false);
+        }
+        yield envelope === undefined
+          ? { offset: page.offset, records }
+          : { offset: page.offset, records, envelope };
+        if (received === 0) return;
+        if (received < page.limit) {
+          // The end, or a service that caps pages below the asked size: the pages in flight
+          // were asked at positions that would skip records, so ask again right after this one.
+          for (const stale of inFlight) stale.controller.abort(new DOMException('stale', 'AbortError'));
+          inFlight = [];
+          size = received;
+          nextOffset = page.offset + received;
+        } else if (size !== pageSize && received === size) {
+          warnOnce(
+            'cap',
+            `the service answered ${size} records per page where ${pageSize} were asked; ` +
+              `paging continues at ${size} per page`,
+          );
+        }
       }
     } finally {
       controller.abort(new DOMException('the iteration ended', 'AbortError'));

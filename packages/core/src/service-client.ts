@@ -1,12 +1,25 @@
 import createClient, { type Client } from 'openapi-fetch';
-import { ApiError } from '@partner-apis/errors';
+import type { AuthScheme } from '@partner-apis/auth';
+import { ApiError, ConfigurationError, InvalidArgumentError } from '@partner-apis/errors';
+import { checkCallOptions, isHeaderValue, type CallOptions } from './call-options.js';
 import { createClientPipeline, type PipelineOptions } from './client-pipeline.js';
+import {
+  checkBodyKind,
+  checkParameter,
+  checkQuery,
+  type AssumptionPolicy,
+  type OperationDescription,
+  type ParameterCheck,
+} from './operation.js';
 import { PipelineRequest } from './pipeline-request.js';
 
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
 /** The tracing headers the pipeline sets on every attempt. */
 export type TracingHeaderName = 'X-Z-Request-Id' | 'X-Z-Conversation-Id';
+
+/** The header that ties the calls of one flow together, where an operation declares it. */
+const CONVERSATION_HEADER = 'x-z-conversation-id';
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
@@ -24,10 +37,10 @@ type RelaxOperation<O> = O extends { parameters: infer P }
 
 /**
  * The generated `paths` with `X-Z-Request-Id` and `X-Z-Conversation-Id` optional: the specs
- * mark them required, but the pipeline sets them itself on every attempt.
+ * mark them required, but the client sets them itself.
  *
  * @example
- * const raw: Client<WithoutTracingHeaders<paths>> = createClient({ baseUrl, fetch });
+ * const raw: Client<WithoutTracingHeaders<paths>> = client.raw;
  * await raw.GET('/approvals', { params: { query: { employeeNumber: '100234' } } });
  */
 export type WithoutTracingHeaders<Paths> = {
@@ -38,53 +51,262 @@ export type WithoutTracingHeaders<Paths> = {
   };
 };
 
-/** Options of `createServiceClient`: the pipeline's, plus headers sent with every request. */
-export interface ServiceClientOptions extends PipelineOptions {
-  /** Fixed headers for every request (not credentials: those belong to `auth`). */
-  headers?: Record<string, string> | undefined;
+/**
+ * The options every `create…Client` takes beside its address, credentials and service
+ * settings: timeouts, retries, redirects, events, logger, `fetch`, a `User-Agent`, and what to
+ * do about the spec's assumptions.
+ */
+export interface ClientOptions extends Omit<
+  PipelineOptions,
+  'baseUrl' | 'auth' | 'conversationId' | 'rateLimit'
+> {
+  /** Sent as `User-Agent` on every request, e.g. `claims-portal/2.3`; the runtime's by default. */
+  userAgent?: string | undefined;
+  /**
+   * A value that breaks a constraint the documents do not state (the spec marks it
+   * `x-upstream-gap`): `warn` and send it (default), `refuse` it before sending, or send it
+   * silently (`off`). What the documents state is always refused before sending.
+   */
+  assumptions?: AssumptionPolicy | undefined;
 }
 
-/** What a service package builds its methods on. */
+/** How a service package turns its users' options into a service client. */
+export interface ServiceWiring {
+  /** The service's auth choice, built from the caller's `credentials` (checked to be an object). */
+  auth(credentials: Record<string, unknown>): AuthScheme;
+  /**
+   * Pipeline option names as this service's users write them, e.g. `{ rateLimit: 'tier' }`; the
+   * longest matching name wins. `auth.*` → `credentials.*` and the secret dates are built in.
+   */
+  optionNames?: Readonly<Record<string, string>> | undefined;
+  rateLimit?: PipelineOptions['rateLimit'];
+  /** The `X-Z-Conversation-Id` of calls that give none; a fresh UUID per client by default. */
+  conversationId?: string | undefined;
+}
+
+/** The parameters and body of one call, as the spec names them. */
+export interface CallArguments {
+  readonly path?: Readonly<Record<string, unknown>> | undefined;
+  readonly query?: Readonly<Record<string, unknown>> | undefined;
+  readonly body?: unknown;
+}
+
+/** What a resource method gets back: the parsed body (if any) and the response. */
+export interface CallResult {
+  readonly data: unknown;
+  readonly response: Response;
+}
+
+/** What a service package builds its resources on. */
 export interface ServiceClient<Paths extends object> {
   /** The openapi-fetch client over the pipeline; non-2xx responses throw typed errors. */
   readonly raw: Client<WithoutTracingHeaders<Paths>>;
-  /** The pipeline's `fetch`, for requests outside the spec. */
-  readonly fetch: (request: Request) => Promise<Response>;
-  /** The client's conversation id, with `conversationId: 'per-client'`. */
-  readonly conversationId: string | undefined;
+  /** The `X-Z-Conversation-Id` of calls that give none, where an operation declares it. */
+  readonly conversationId: string;
+  /** What to do about values that break an assumed constraint. */
+  readonly assumptions: AssumptionPolicy;
+  /** Reports something the caller should know but that does not fail the call, once. */
+  warn(message: string): void;
+  /**
+   * Sends one operation of the spec: checks the call options, the path and query parameters
+   * against the operation's description and the body's serialisability before any request,
+   * sets the conversation id where the operation declares one, and checks that a 2xx body is
+   * of the JSON kind the spec gives.
+   */
+  call(
+    operation: OperationDescription,
+    args: CallArguments,
+    options: CallOptions | undefined,
+    name: string,
+  ): Promise<CallResult>;
+}
+
+/** The auth schemes name their options `auth.*`; a service's users know them as `credentials.*`. */
+const CREDENTIAL_OPTION_NAMES: Readonly<Record<string, string>> = {
+  auth: 'credentials',
+  secretCreatedAt: 'credentials.secretCreatedAt',
+  secretExpiresAt: 'credentials.secretExpiresAt',
+};
+
+function renamed(error: ConfigurationError, names: Readonly<Record<string, string>>) {
+  let match: string | undefined;
+  for (const from of Object.keys(names)) {
+    const covers = error.option === from || error.option.startsWith(`${from}.`);
+    if (covers && (match === undefined || from.length > match.length)) match = from;
+  }
+  if (match === undefined) return error;
+  const problem = error.message.slice(error.option.length + 2);
+  return new ConfigurationError(`${names[match]}${error.option.slice(match.length)}`, problem);
 }
 
 /**
- * Creates the openapi-fetch client of one service over the request pipeline: everything a
- * service package needs besides its resource methods.
+ * Runs `create`; a `ConfigurationError` it throws is thrown again under the option's name as
+ * the caller wrote it, so every message names an option the caller can find.
  *
  * @example
- * import type { paths } from './generated/openapi.js';
- * const { raw } = createServiceClient<paths>({
- *   baseUrl: 'https://approvals.example.com/v1',
- *   auth: clientIdHeaders({ clientId: 'id', clientSecret: process.env.SECRET ?? '' }),
- * });
- * const { data } = await raw.GET('/approvals', { params: { query: { employeeNumber: '100234' } } });
+ * withOptionNames({ rateLimit: 'tier' }, () => createClientPipeline({ baseUrl, rateLimit: 'tin' }));
+ * // throws ConfigurationError 'tier: must be bronze, silver, gold or { requestsPerSecond } (got tin)'
+ */
+export function withOptionNames<T>(names: Readonly<Record<string, string>>, create: () => T): T {
+  try {
+    return create();
+  } catch (error) {
+    throw error instanceof ConfigurationError ? renamed(error, names) : error;
+  }
+}
+
+function objectOption(option: string, value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ConfigurationError(option, 'must be an object');
+  }
+  return value as Record<string, unknown>;
+}
+
+const ASSUMPTION_POLICIES: readonly AssumptionPolicy[] = ['warn', 'refuse', 'off'];
+
+/** How many distinct warnings one client reports; a loop cannot fill memory with them. */
+const MAX_WARNINGS = 100;
+
+function warner(logger: unknown): (message: string) => void {
+  const told = new Set<string>();
+  const log =
+    typeof (logger as { warn?: unknown } | undefined)?.warn === 'function'
+      ? (message: string) => (logger as { warn(m: string): void }).warn(message)
+      : (message: string) =>
+          globalThis.process?.emitWarning?.(message, { code: 'PARTNER_APIS_ASSUMPTION' });
+  return (message) => {
+    if (told.has(message) || told.size >= MAX_WARNINGS) return;
+    told.add(message);
+    try {
+      log(message);
+    } catch {
+      // A logger that throws must not change the outcome of a call.
+    }
+  };
+}
+
+/** JSON of a request body, or an `InvalidArgumentError` for one that has none (circular, BigInt). */
+function serialisedBody(body: unknown, name: string): string {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(body);
+  } catch (error) {
+    const why = error instanceof Error && /circular/i.test(error.message) ? 'it is circular' : 'it holds a BigInt or a value JSON cannot hold';
+    throw new InvalidArgumentError('body', `cannot be sent as JSON: ${why}`, name);
+  }
+  if (json === undefined) throw new InvalidArgumentError('body', 'cannot be sent as JSON', name);
+  return json;
+}
+
+/** A path parameter that would leave the operation's path once the URL is resolved. */
+const DOT_SEGMENT = /^\.{1,2}$/;
+
+/**
+ * Creates the client of one service from its users' options: checks them and their
+ * `credentials` once (a bad option is a `ConfigurationError` naming it as the caller wrote it),
+ * builds the service's auth scheme and the request pipeline, and the openapi-fetch client over
+ * it. Service packages build their resources on `call` and `createOffsetCollection`.
+ *
+ * @example
+ * export function createApprovalsClient(options: ApprovalsClientOptions) {
+ *   const client = createServiceClient<paths>(options, {
+ *     auth: (credentials) => clientIdHeaders(credentials as unknown as ClientCredentials),
+ *     rateLimit: options.tier,
+ *     optionNames: { rateLimit: 'tier' },
+ *   });
+ *   return { list: (employeeNumber: string) => client.call(getApprovals, { query: { employeeNumber } }, undefined, 'approvals.list') };
+ * }
  */
 export function createServiceClient<Paths extends object>(
-  options: ServiceClientOptions,
+  options: ClientOptions & { baseUrl: string; credentials: object },
+  wiring: ServiceWiring,
 ): ServiceClient<Paths> {
-  const pipeline = createClientPipeline(options);
-  const raw = createClient<WithoutTracingHeaders<Paths>>({
-    baseUrl: pipeline.baseUrl,
-    fetch: pipeline.fetch,
-    headers: options.headers,
-    Request: PipelineRequest as unknown as typeof Request,
+  return withOptionNames({ ...CREDENTIAL_OPTION_NAMES, ...wiring.optionNames }, () => {
+    objectOption('options', options);
+    const credentials = objectOption('credentials', options.credentials);
+    const headers: Record<string, string> = {};
+    if (options.userAgent !== undefined) {
+      if (!isHeaderValue(options.userAgent)) {
+        throw new ConfigurationError(
+          'userAgent',
+          'must be a non-empty string of Latin-1 characters without line breaks',
+        );
+      }
+      headers['user-agent'] = options.userAgent;
+    }
+    const assumptions = options.assumptions ?? 'warn';
+    if (!ASSUMPTION_POLICIES.includes(assumptions)) {
+      throw new ConfigurationError(
+        'assumptions',
+        `must be warn, refuse or off (got ${String(assumptions)})`,
+      );
+    }
+    const conversationId = wiring.conversationId ?? globalThis.crypto.randomUUID();
+    if (!isHeaderValue(conversationId)) {
+      throw new ConfigurationError(
+        'conversationId',
+        'must be a non-empty string of Latin-1 characters without line breaks',
+      );
+    }
+    const pipeline = createClientPipeline({
+      ...options,
+      auth: wiring.auth(credentials),
+      rateLimit: wiring.rateLimit,
+    });
+    const raw = createClient<WithoutTracingHeaders<Paths>>({
+      baseUrl: pipeline.baseUrl,
+      fetch: pipeline.fetch,
+      headers,
+      Request: PipelineRequest as unknown as typeof Request,
+      bodySerializer: (body: unknown) => serialisedBody(body, 'request'),
+    });
+    const warn = warner(options.logger);
+
+    async function call(
+      operation: OperationDescription,
+      args: CallArguments,
+      callOptions: CallOptions | undefined,
+      name: string,
+    ): Promise<CallResult> {
+      const { signal, conversationId: callConversation } = checkCallOptions(callOptions, name);
+      const check: ParameterCheck = { operation: name, assumptions, warn };
+      const path: Record<string, unknown> = {};
+      const header: Record<string, string> = {};
+      for (const parameter of operation.parameters) {
+        if (parameter.in === 'path') {
+          const value = checkParameter(parameter, parameter.name, args.path?.[parameter.name], check);
+          if (typeof value === 'string' && DOT_SEGMENT.test(value)) {
+            throw new InvalidArgumentError(parameter.name, `cannot be ${JSON.stringify(value)}`, name);
+          }
+          path[parameter.name] = value;
+        } else if (parameter.in === 'header' && parameter.name.toLowerCase() === CONVERSATION_HEADER) {
+          header[parameter.name] = callConversation ?? conversationId;
+        }
+      }
+      const query = checkQuery(operation, args.query ?? {}, '', check);
+      const init: Record<string, unknown> = { params: { path, query, header }, signal };
+      if (args.body !== undefined) {
+        const json = serialisedBody(args.body, name);
+        init.body = args.body;
+        init.bodySerializer = () => json;
+      }
+      const { data, response } = (await (
+        raw.request as unknown as (m: string, p: string, i: unknown) => Promise<CallResult>
+      )(operation.method.toLowerCase(), operation.path, init)) as CallResult;
+      checkBodyKind(operation, data, { operation: name, method: operation.method, status: response.status });
+      return { data, response };
+    }
+
+    return { raw, conversationId, assumptions, warn, call };
   });
-  return { raw, fetch: pipeline.fetch, conversationId: pipeline.conversationId };
 }
 
 /**
- * The data of an openapi-fetch result; an `ApiError` (code `unexpected_response`) when a 2xx
- * response had no body the spec promises.
+ * The data of a call; an `ApiError` (code `unexpected_response`) when a 2xx response had no
+ * body the spec promises.
  *
  * @example
- * return expectData(await raw.GET('/approvals', { params }), 'GET /approvals');
+ * return expectData(await client.call(getQuote, { path: { quoteId } }, options, 'quotes.get'), 'quotes.get');
  */
 export function expectData<T>(
   result: { data?: T; response: Response },

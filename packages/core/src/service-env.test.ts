@@ -79,6 +79,17 @@ describe('readServiceEnv', () => {
     });
   });
 
+  it('reads an OAuth 2.0 service without a secondary key, which is optional', () => {
+    const env = {
+      ...exposure,
+      PARTNER_APIS_TOKEN_URL: 'https://auth.example.com/token',
+      PARTNER_APIS_EXPOSURE_SUBSCRIPTION_KEY_SECONDARY: undefined,
+    };
+    expect(readServiceEnv('EXPOSURE', env, 'oauth2').credentials.subscriptionKeys).toEqual({
+      primary: 'key-1',
+    });
+  });
+
   it("prefers the service's own token URL over the shared one", () => {
     const env = {
       ...exposure,

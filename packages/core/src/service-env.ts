@@ -21,7 +21,7 @@ export interface ServiceEnv {
 export interface OAuth2ServiceEnv extends ServiceEnv {
   tokenUrl: string;
   credentials: ServiceEnv['credentials'] & {
-    subscriptionKeys: { primary: string; secondary: string };
+    subscriptionKeys: { primary: string; secondary?: string };
   };
 }
 
@@ -65,7 +65,7 @@ function asEnv(env: unknown): Env {
  * Reads the options of one service from `PARTNER_APIS_<SERVICE>_BASE_URL`, `…_CLIENT_ID`,
  * `…_CLIENT_SECRET` and the optional `…_SECRET_CREATED_AT` / `…_SECRET_EXPIRES_AT`; with
  * `'oauth2'` also `…_TOKEN_URL` (falling back to `PARTNER_APIS_TOKEN_URL`), `…_SUBSCRIPTION_KEY`
- * and `…_SUBSCRIPTION_KEY_SECONDARY`. A missing or blank variable is a `ConfigurationError`
+ * and the optional `…_SUBSCRIPTION_KEY_SECONDARY`. A missing or blank variable is a `ConfigurationError`
  * naming it; the values themselves are checked when the client is created.
  *
  * @example
@@ -96,6 +96,7 @@ export function readServiceEnv(
   };
   const baseUrl = requireEnvVariable(vars, name('BASE_URL'));
   if (scheme !== 'oauth2') return { baseUrl, credentials };
+  const secondary = readEnvVariable(vars, name('SUBSCRIPTION_KEY_SECONDARY'));
   return {
     baseUrl,
     tokenUrl: requireEnvVariable(vars, [name('TOKEN_URL'), 'PARTNER_APIS_TOKEN_URL']),
@@ -103,7 +104,7 @@ export function readServiceEnv(
       ...credentials,
       subscriptionKeys: {
         primary: requireEnvVariable(vars, name('SUBSCRIPTION_KEY')),
-        secondary: requireEnvVariable(vars, name('SUBSCRIPTION_KEY_SECONDARY')),
+        ...(secondary !== undefined && { secondary }),
       },
     },
   };

@@ -1,22 +1,34 @@
 import {
-  createOAuth2ServiceClient,
-  createOffsetPaging,
+  createOffsetCollection,
+  createServiceClient,
+  oauth2Service,
+  type CallOptions,
   type OAuth2ServiceClientOptions,
   type OffsetCollection,
   type PagingOptions,
+  type QueryOf,
   type ServiceClient,
 } from '@partner-apis/core';
-import type { components, paths } from './generated/openapi.js';
+import type { components, operations, paths } from './generated/openapi.js';
 import {
-  statementOfValuesResource,
-  type StatementOfValuesResource,
-} from './statement-of-values.js';
+  listLocations,
+  oauth2Scopes,
+  submitStatementOfValues,
+} from './generated/operations.js';
 
 /** One exposure location record. Its fields are not published yet: the record is open. */
 export type Location = components['schemas']['Location'];
+/** The query parameters of the locations read, as the spec declares them. */
+export type LocationsQuery = QueryOf<operations['listLocations']>;
+/** The exposure locations: `list` pages through all of them, `page` reads one page. */
+export type Locations = OffsetCollection<Location, LocationsQuery, typeof listLocations>;
+/** A property portfolio for the provisional Statement of Values submission. */
+export type StatementOfValues = components['schemas']['StatementOfValues'];
+/** Whatever the service returns for an accepted Statement of Values; not published, so open. */
+export type StatementOfValuesReceipt = components['schemas']['StatementOfValuesReceipt'];
 
-/** The scopes of the exposure service's tokens. */
-export const EXPOSURE_SCOPES = ['Portal.Api', 'Portal.Api.Exposure'] as const;
+/** The scopes of the exposure service's tokens, from the spec. */
+export const EXPOSURE_SCOPES = oauth2Scopes;
 
 /**
  * Options of `createExposureClient`: address, token endpoint and credentials, the paging
@@ -25,11 +37,25 @@ export const EXPOSURE_SCOPES = ['Portal.Api', 'Portal.Api.Exposure'] as const;
  */
 export interface ExposureClientOptions extends OAuth2ServiceClientOptions, PagingOptions {}
 
+/** The Statement of Values operations of the exposure client. */
+export interface StatementOfValuesResource {
+  /**
+   * Submits a portfolio (provisional operation: its path and payload are not published). The
+   * portfolio is sent as it is: the schema is our assumption, so it never blocks a submission;
+   * check it first with `validateStatementOfValues` from `@partner-apis/exposure/statement-of-values`
+   * if you want to. Sent once: a POST is not repeated after it may have reached the service.
+   *
+   * @example
+   * const receipt = await exposure.statementOfValues.submit(portfolio);
+   */
+  submit(portfolio: StatementOfValues, options?: CallOptions): Promise<StatementOfValuesReceipt>;
+}
+
 /** A client of the property exposure API. */
 export interface ExposureClient {
   /** The exposure locations: `list` pages through all of them, `page` reads one page. */
-  readonly locations: OffsetCollection<Location>;
-  /** Local validation and the (provisional) submission of a Statement of Values. */
+  readonly locations: Locations;
+  /** The (provisional) submission of a Statement of Values. */
   readonly statementOfValues: StatementOfValuesResource;
   /** The openapi-fetch client over the same pipeline, for anything else in the spec. */
   readonly raw: ServiceClient<paths>['raw'];
@@ -37,9 +63,9 @@ export interface ExposureClient {
 
 /**
  * Creates a client of the property exposure API. Every option is checked here; a bad one
- * throws a `ConfigurationError` naming it. Tokens (scopes `Portal.Api Portal.Api.Exposure`) are
- * fetched on the first call, cached and refreshed; the secondary subscription key takes over
- * when the primary is refused.
+ * throws a `ConfigurationError` naming it. Tokens (the spec's scopes, `Portal.Api
+ * Portal.Api.Exposure`) are fetched on the first call, cached and refreshed; the secondary
+ * subscription key takes over when the primary is refused.
  *
  * @example
  * const exposure = createExposureClient({
@@ -56,13 +82,27 @@ export interface ExposureClient {
  * }
  */
 export function createExposureClient(options: ExposureClientOptions): ExposureClient {
-  const { raw } = createOAuth2ServiceClient<paths>(options, EXPOSURE_SCOPES);
-  const paging = createOffsetPaging(options);
+  const client = createServiceClient<paths>(options, oauth2Service(options, EXPOSURE_SCOPES));
   return {
-    locations: paging.collection<Location>('locations', (query, init) =>
-      raw.GET('/open/portal-api/exposure/locations', { params: { query }, ...init }),
+    locations: createOffsetCollection<Location, LocationsQuery, typeof listLocations>(
+      client,
+      listLocations,
+      'locations',
+      options,
     ),
-    statementOfValues: statementOfValuesResource(raw),
-    raw,
+    statementOfValues: {
+      async submit(portfolio, callOptions) {
+        const name = 'statementOfValues.submit';
+        const { data } = await client.call(
+          submitStatementOfValues,
+          { body: portfolio },
+          callOptions,
+          name,
+        );
+        // Any 2xx is an acceptance, with a body or without one (the response is not published).
+        return (data ?? {}) as StatementOfValuesReceipt;
+      },
+    },
+    raw: client.raw,
   };
 }

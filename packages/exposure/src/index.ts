@@ -5,32 +5,34 @@
  * import { createExposureClient, fromEnv } from '@partner-apis/exposure';
  *
  * const exposure = createExposureClient(fromEnv());
- * const { valid, problems } = exposure.statementOfValues.validate(portfolio);
+ * const firstPage = await exposure.locations.page({ limit: 10 });
  */
 import type { components } from './generated/openapi.js';
 
 export { EXPOSURE_SCOPES, createExposureClient } from './client.js';
-export type { ExposureClient, ExposureClientOptions, Location } from './client.js';
-export { fromEnv } from './env.js';
-export { InvalidStatementOfValuesError, validateStatementOfValues } from './statement-of-values.js';
 export type {
+  ExposureClient,
+  ExposureClientOptions,
+  Location,
+  Locations,
+  LocationsQuery,
   StatementOfValues,
   StatementOfValuesReceipt,
   StatementOfValuesResource,
-  StatementOfValuesValidation,
-  SubmitOptions,
-  ValidationProblem,
-} from './statement-of-values.js';
+} from './client.js';
+export { fromEnv } from './env.js';
 export type {
+  AssumptionPolicy,
+  CallOptions,
   Env,
   ListOptions,
-  ModifiedSince,
   OffsetCollection,
   OAuth2ServiceCredentials,
   Page,
   PageOptions,
   Paginated,
   PagingOptions,
+  RecordsPage,
   SubscriptionKeys,
 } from '@partner-apis/core';
 export type { components, operations, paths } from './generated/openapi.js';

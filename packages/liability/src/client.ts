@@ -1,17 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import { basicAuth, type ClientCredentials } from '@partner-apis/auth';
 import {
-  createServiceClientFromOptions,
+  createServiceClient,
   isHeaderValue,
+  type CallOptions,
   type ClientOptions,
   type CustomRateLimit,
   type RateLimitTier,
+  type ServiceClient,
 } from '@partner-apis/core';
-import { ConfigurationError, InvalidArgumentError } from '@partner-apis/errors';
-import { boundCallInit } from './call-options.js';
+import { InvalidArgumentError } from '@partner-apis/errors';
 import type { paths } from './generated/openapi.js';
 import { createQuotes, type Quotes } from './quotes.js';
-import type { LiabilityRaw } from './raw.js';
 import { createSellers, type Sellers } from './sellers.js';
 
 /** Options of `createLiabilityClient`; every pipeline option of `ClientOptions` applies too. */
@@ -34,6 +33,9 @@ export interface LiabilityConversation {
   readonly quotes: Quotes;
 }
 
+/** The openapi-fetch client of the liability spec; the client sets the tracing headers. */
+export type LiabilityRaw = ServiceClient<paths>['raw'];
+
 /** A client of the third party liability quote API. */
 export interface LiabilityClient extends LiabilityConversation {
   /**
@@ -50,9 +52,22 @@ export interface LiabilityClient extends LiabilityConversation {
   readonly raw: LiabilityRaw;
 }
 
-function bind(raw: LiabilityRaw, conversationId: string): LiabilityConversation {
-  const bound = boundCallInit(conversationId);
-  return { conversationId, sellers: createSellers(raw, bound), quotes: createQuotes(raw, bound) };
+/** The calls of one conversation: a call's own `conversationId` wins over the conversation's. */
+function bind(client: ServiceClient<object>, conversationId: string): LiabilityConversation {
+  const options = (given: CallOptions | undefined): CallOptions | undefined => {
+    if (given === undefined) return { conversationId };
+    // Options that are no object, or that name their own conversation, go as given (and are
+    // checked by the call).
+    if (typeof given !== 'object' || given === null || given.conversationId !== undefined) {
+      return given;
+    }
+    return { ...given, conversationId };
+  };
+  return {
+    conversationId,
+    sellers: createSellers(client, options),
+    quotes: createQuotes(client, options),
+  };
 }
 
 /**
@@ -69,30 +84,23 @@ function bind(raw: LiabilityRaw, conversationId: string): LiabilityConversation 
  * const { sellerId } = await client.sellers.create({ name: 'Nordlicht Home GmbH', address: { country: 'DE' } });
  */
 export function createLiabilityClient(options: LiabilityClientOptions): LiabilityClient {
-  const conversationId = options?.conversationId ?? randomUUID();
-  if (!isHeaderValue(conversationId)) {
-    throw new ConfigurationError(
-      'conversationId',
-      'must be a non-empty string without line breaks',
-    );
-  }
-  const { raw } = createServiceClientFromOptions<paths>(options, {
+  const client = createServiceClient<paths>(options, {
     auth: (credentials) => basicAuth(credentials as unknown as ClientCredentials),
     rateLimit: options?.rateLimit,
-    headers: { 'X-Z-Conversation-Id': conversationId },
+    conversationId: options?.conversationId,
   });
   return {
-    ...bind(raw, conversationId),
-    raw,
-    conversation(id = randomUUID()) {
+    ...bind(client, client.conversationId),
+    raw: client.raw,
+    conversation(id = globalThis.crypto.randomUUID()) {
       if (!isHeaderValue(id)) {
         throw new InvalidArgumentError(
           'conversationId',
-          'must be a non-empty string without line breaks',
+          'must be a non-empty string of Latin-1 characters without line breaks',
           'conversation',
         );
       }
-      return bind(raw, id);
+      return bind(client, id);
     },
   };
 }

@@ -1,9 +1,15 @@
 export { createLiabilityClient } from './client.js';
-export type { LiabilityClient, LiabilityClientOptions, LiabilityConversation } from './client.js';
-export type { LiabilityCallOptions } from './call-options.js';
+export type {
+  LiabilityClient,
+  LiabilityClientOptions,
+  LiabilityConversation,
+  LiabilityRaw,
+} from './client.js';
+export type { AssumptionPolicy, CallOptions } from '@partner-apis/core';
+/** Options of every liability call: `signal` and `conversationId`. */
+export type { CallOptions as LiabilityCallOptions } from '@partner-apis/core';
 export type { CreateQuoteOptions, Quotes } from './quotes.js';
 export type { Sellers } from './sellers.js';
-export type { LiabilityRaw } from './raw.js';
 export { fromEnv } from './env.js';
 export {
   COUNTRIES_OF_SALES,

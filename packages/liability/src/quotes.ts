@@ -1,17 +1,11 @@
-import { expectData } from '@partner-apis/core';
+import { expectData, type CallOptions, type ServiceClient } from '@partner-apis/core';
 import { InvalidArgumentError } from '@partner-apis/errors';
-import {
-  callInit,
-  requireObject,
-  type CallInit,
-  type LiabilityCallOptions,
-} from './call-options.js';
-import type { LiabilityRaw } from './raw.js';
-import { queryParameters } from './spec.js';
+import { createQuote, getQuote, searchQuotes } from './generated/operations.js';
+import { requireObject } from './sellers.js';
 import type { Quote, QuoteRequest, QuoteSearchFilters, QuoteSearchResult } from './types.js';
 
 /** Options of `quotes.create`. */
-export interface CreateQuoteOptions extends LiabilityCallOptions {
+export interface CreateQuoteOptions extends CallOptions {
   /**
    * Pass the quote to manual underwriting whatever its risk assessment: sets
    * `underwritingInformation.forceManualReferral` on a copy of the request.
@@ -38,62 +32,22 @@ export interface Quotes {
    */
   create(quote: QuoteRequest, options?: CreateQuoteOptions): Promise<Quote>;
   /**
-   * The quotes that pass every given filter. Filters are checked before any request: an
-   * unknown name, an empty value or a `createdFrom`/`createdTo` that is not an RFC 3339
-   * date-time is an `InvalidArgumentError`.
+   * The quotes that pass every given filter. The filters are the query parameters the spec
+   * declares; an unknown name is an `InvalidArgumentError` before any request. Their names and
+   * formats are our assumption (`x-upstream-gap`), so a value that breaks them is sent with a
+   * warning (or refused, with the client option `assumptions: 'refuse'`).
    *
    * @example
    * const quotes = await client.quotes.search({ sellerId, createdFrom: '2026-03-01T00:00:00Z' });
    */
-  search(filters?: QuoteSearchFilters, options?: LiabilityCallOptions): Promise<QuoteSearchResult>;
+  search(filters?: QuoteSearchFilters, options?: CallOptions): Promise<QuoteSearchResult>;
   /**
    * One quote by its `quoteId`; a `NotFoundError` when the service does not know it.
    *
    * @example
    * const quote = await client.quotes.get('QTE-2026-0004417');
    */
-  get(quoteId: string, options?: LiabilityCallOptions): Promise<Quote>;
-}
-
-/** The filters of `GET /quotes`, read from the spec (their names are our assumption there). */
-const SEARCH_FILTERS = queryParameters('/quotes', 'get');
-const FILTER_NAMES = SEARCH_FILTERS.map((filter) => filter.name).join(', ');
-const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
-
-function isNonBlank(value: unknown): value is string {
-  return typeof value === 'string' && value.trim() !== '';
-}
-
-function searchQuery(filters: unknown): QuoteSearchFilters {
-  const operation = 'quotes.search';
-  if (filters === undefined) return {};
-  if (typeof filters !== 'object' || filters === null || Array.isArray(filters)) {
-    throw new InvalidArgumentError('filters', `must be an object of ${FILTER_NAMES}`, operation);
-  }
-  const query: Record<string, string> = {};
-  for (const [name, value] of Object.entries(filters)) {
-    if (value === undefined) continue;
-    const filter = SEARCH_FILTERS.find((candidate) => candidate.name === name);
-    const argument = `filters.${name}`;
-    if (filter === undefined) {
-      throw new InvalidArgumentError(argument, `is not a filter (use ${FILTER_NAMES})`, operation);
-    }
-    if (!isNonBlank(value)) {
-      throw new InvalidArgumentError(argument, 'must be a non-empty string', operation);
-    }
-    if (
-      filter.format === 'date-time' &&
-      (!RFC3339_DATE_TIME.test(value) || Number.isNaN(Date.parse(value)))
-    ) {
-      throw new InvalidArgumentError(
-        argument,
-        `must be an RFC 3339 date-time such as 2026-03-01T00:00:00Z (got ${JSON.stringify(value)})`,
-        operation,
-      );
-    }
-    query[name] = value;
-  }
-  return query;
+  get(quoteId: string, options?: CallOptions): Promise<Quote>;
 }
 
 function quoteBody(quote: QuoteRequest, options: CreateQuoteOptions | undefined): QuoteRequest {
@@ -112,33 +66,42 @@ function quoteBody(quote: QuoteRequest, options: CreateQuoteOptions | undefined)
   };
 }
 
-export function createQuotes(raw: LiabilityRaw, bound: CallInit): Quotes {
+/** The call options of `quotes.create`, without its own. */
+function callOptionsOf(given: CreateQuoteOptions | undefined): CallOptions | undefined {
+  if (typeof given !== 'object' || given === null) return given;
+  const callOptions: CreateQuoteOptions = { ...given };
+  delete callOptions.forceManualReferral;
+  return callOptions;
+}
+
+/** The quotes resource, sending `options(given)` with each call. */
+export function createQuotes(
+  client: ServiceClient<object>,
+  options: (given: CallOptions | undefined) => CallOptions | undefined,
+): Quotes {
   return {
-    async create(quote, options) {
-      const { header, signal } = callInit(options, 'quotes.create', bound);
-      requireObject(quote, 'quote', 'quotes.create');
-      const body = quoteBody(quote, options);
-      return expectData(
-        await raw.POST('/quotes', { params: { header }, body, signal }),
-        'POST /quotes',
-      );
+    async create(quote, given) {
+      const name = 'quotes.create';
+      requireObject(quote, 'quote', name);
+      const body = quoteBody(quote, given);
+      const result = await client.call(createQuote, { body }, options(callOptionsOf(given)), name);
+      return expectData(result as { data?: Quote; response: Response }, name);
     },
-    async search(filters, options) {
-      const { header, signal } = callInit(options, 'quotes.search', bound);
-      const query = searchQuery(filters);
-      return expectData(
-        await raw.GET('/quotes', { params: { header, query }, signal }),
-        'GET /quotes',
+    async search(filters, given) {
+      const name = 'quotes.search';
+      if (filters !== undefined) requireObject(filters, 'filters', name);
+      const result = await client.call(
+        searchQuotes,
+        { query: filters as Record<string, unknown> | undefined },
+        options(given),
+        name,
       );
+      return expectData(result as { data?: QuoteSearchResult; response: Response }, name);
     },
-    async get(quoteId, options) {
-      const { header, signal } = callInit(options, 'quotes.get', bound);
-      if (!isNonBlank(quoteId)) {
-        throw new InvalidArgumentError('quoteId', 'must be a non-empty string', 'quotes.get');
-      }
-      const path = { quoteId };
-      const result = await raw.GET('/quotes/{quoteId}', { params: { header, path }, signal });
-      return expectData(result, 'GET /quotes/{quoteId}');
+    async get(quoteId, given) {
+      const name = 'quotes.get';
+      const result = await client.call(getQuote, { path: { quoteId } }, options(given), name);
+      return expectData(result as { data?: Quote; response: Response }, name);
     },
   };
 }

@@ -1,11 +1,6 @@
-import { expectData } from '@partner-apis/core';
-import {
-  callInit,
-  requireObject,
-  type CallInit,
-  type LiabilityCallOptions,
-} from './call-options.js';
-import type { LiabilityRaw } from './raw.js';
+import { expectData, type CallOptions, type ServiceClient } from '@partner-apis/core';
+import { InvalidArgumentError } from '@partner-apis/errors';
+import { createSeller } from './generated/operations.js';
 import type { Seller, SellerCreated } from './types.js';
 
 /** The sellers of the liability service. */
@@ -17,20 +12,27 @@ export interface Sellers {
    * @example
    * const { sellerId } = await client.sellers.create({ name: 'Nordlicht Home GmbH', address: { country: 'DE' } });
    */
-  create(seller: Seller, options?: LiabilityCallOptions): Promise<SellerCreated>;
+  create(seller: Seller, options?: CallOptions): Promise<SellerCreated>;
 }
 
-export function createSellers(raw: LiabilityRaw, bound: CallInit): Sellers {
+/** Refuses a request body that is not a plain object, before any request. */
+export function requireObject(value: unknown, argument: string, operation: string): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidArgumentError(argument, 'must be an object', operation);
+  }
+}
+
+/** The sellers resource, sending `options(given)` with each call. */
+export function createSellers(
+  client: ServiceClient<object>,
+  options: (given: CallOptions | undefined) => CallOptions | undefined,
+): Sellers {
   return {
-    async create(seller, options) {
-      const { header, signal } = callInit(options, 'sellers.create', bound);
-      requireObject(seller, 'seller', 'sellers.create');
-      const result = await raw.POST('/parties/sellers', {
-        params: { header },
-        body: seller,
-        signal,
-      });
-      return expectData(result, 'POST /parties/sellers');
+    async create(seller, given) {
+      const name = 'sellers.create';
+      requireObject(seller, 'seller', name);
+      const result = await client.call(createSeller, { body: seller }, options(given), name);
+      return expectData(result as { data?: SellerCreated; response: Response }, name);
     },
   };
 }

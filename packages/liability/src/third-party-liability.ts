@@ -1,11 +1,11 @@
 import { InvalidArgumentError } from '@partner-apis/errors';
-import { schemaDefault, schemaEnum } from './spec.js';
+import { schemaValues } from './generated/operations.js';
 import type { CountryOfSales, PolicyLine, TerritoryOfSales } from './types.js';
 
 /**
  * The identifiers of the third party liability product. The upstream document shows them run
  * together as one string; the spec splits it in the defaults of `ProductId` and `PolicyLineId`,
- * and this is read from there, so the assumption lives in the spec alone.
+ * and this is generated from there, so the assumption lives in the spec alone.
  *
  * @example
  * const quote: QuoteRequest = {
@@ -16,15 +16,15 @@ import type { CountryOfSales, PolicyLine, TerritoryOfSales } from './types.js';
  */
 export const THIRD_PARTY_LIABILITY_PRODUCT: Readonly<{ productId: string; policyLineId: string }> =
   Object.freeze({
-    productId: schemaDefault('ProductId'),
-    policyLineId: schemaDefault('PolicyLineId'),
+    productId: schemaValues.ProductId.default,
+    policyLineId: schemaValues.PolicyLineId.default,
   });
 
 /** Every published value of the declarative question `countryOfSales`, from the spec. */
-export const COUNTRIES_OF_SALES = schemaEnum('CountryOfSales') as readonly CountryOfSales[];
+export const COUNTRIES_OF_SALES: readonly CountryOfSales[] = schemaValues.CountryOfSales.enum;
 
 /** Every published value of the declarative question `territoryOfSales`, from the spec. */
-export const TERRITORIES_OF_SALES = schemaEnum('TerritoryOfSales') as readonly TerritoryOfSales[];
+export const TERRITORIES_OF_SALES: readonly TerritoryOfSales[] = schemaValues.TerritoryOfSales.enum;
 
 /** The answers the liability policy line of the third party liability product requires. */
 export interface ThirdPartyLiabilityAnswers {

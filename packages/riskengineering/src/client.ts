@@ -1,20 +1,35 @@
 import {
-  createOAuth2ServiceClient,
-  createOffsetPaging,
+  createOffsetCollection,
+  createServiceClient,
+  oauth2Service,
   type OAuth2ServiceClientOptions,
   type OffsetCollection,
   type PagingOptions,
+  type QueryOf,
   type ServiceClient,
 } from '@partner-apis/core';
-import type { components, paths } from './generated/openapi.js';
+import type { components, operations, paths } from './generated/openapi.js';
+import { listGradings, listRiskLocations, oauth2Scopes } from './generated/operations.js';
 
 /** One risk engineering grading record. Its fields are not published yet: the record is open. */
 export type Grading = components['schemas']['Grading'];
 /** One location record of the risk engineering service. Its fields are not published yet. */
 export type RiskLocation = components['schemas']['RiskLocation'];
+/** The query parameters of the gradings read, as the spec declares them. */
+export type GradingsQuery = QueryOf<operations['listGradings']>;
+/** The query parameters of the locations read, as the spec declares them. */
+export type RiskLocationsQuery = QueryOf<operations['listRiskLocations']>;
+/** The gradings: `list` pages through all of them, `page` reads one page. */
+export type Gradings = OffsetCollection<Grading, GradingsQuery, typeof listGradings>;
+/** The customer's locations as risk engineering knows them. */
+export type RiskLocations = OffsetCollection<
+  RiskLocation,
+  RiskLocationsQuery,
+  typeof listRiskLocations
+>;
 
-/** The scopes of the risk engineering service's tokens. */
-export const RISK_ENGINEERING_SCOPES = ['Portal.Api', 'Portal.Api.RiskEngineering'] as const;
+/** The scopes of the risk engineering service's tokens, from the spec. */
+export const RISK_ENGINEERING_SCOPES = oauth2Scopes;
 
 /**
  * Options of `createRiskEngineeringClient`: address, token endpoint and credentials, the paging
@@ -26,18 +41,18 @@ export interface RiskEngineeringClientOptions extends OAuth2ServiceClientOptions
 /** A client of the risk engineering API. */
 export interface RiskEngineeringClient {
   /** The gradings: `list` pages through all of them, `page` reads one page. */
-  readonly gradings: OffsetCollection<Grading>;
+  readonly gradings: Gradings;
   /** The customer's locations as risk engineering knows them. */
-  readonly locations: OffsetCollection<RiskLocation>;
+  readonly locations: RiskLocations;
   /** The openapi-fetch client over the same pipeline, for anything else in the spec. */
   readonly raw: ServiceClient<paths>['raw'];
 }
 
 /**
  * Creates a client of the risk engineering API. Every option is checked here; a bad one throws
- * a `ConfigurationError` naming it. Tokens (scopes `Portal.Api Portal.Api.RiskEngineering`) are
- * fetched on the first call, cached and refreshed; the secondary subscription key takes over
- * when the primary is refused.
+ * a `ConfigurationError` naming it. Tokens (the spec's scopes, `Portal.Api
+ * Portal.Api.RiskEngineering`) are fetched on the first call, cached and refreshed; the
+ * secondary subscription key takes over when the primary is refused.
  *
  * @example
  * const risk = createRiskEngineeringClient({
@@ -56,15 +71,23 @@ export interface RiskEngineeringClient {
 export function createRiskEngineeringClient(
   options: RiskEngineeringClientOptions,
 ): RiskEngineeringClient {
-  const { raw } = createOAuth2ServiceClient<paths>(options, RISK_ENGINEERING_SCOPES);
-  const paging = createOffsetPaging(options);
+  const client = createServiceClient<paths>(
+    options,
+    oauth2Service(options, RISK_ENGINEERING_SCOPES),
+  );
   return {
-    gradings: paging.collection<Grading>('gradings', (query, init) =>
-      raw.GET('/open/portal-api/riskengineering/Gradings', { params: { query }, ...init }),
+    gradings: createOffsetCollection<Grading, GradingsQuery, typeof listGradings>(
+      client,
+      listGradings,
+      'gradings',
+      options,
     ),
-    locations: paging.collection<RiskLocation>('locations', (query, init) =>
-      raw.GET('/open/portal-api/riskengineering/Locations', { params: { query }, ...init }),
+    locations: createOffsetCollection<RiskLocation, RiskLocationsQuery, typeof listRiskLocations>(
+      client,
+      listRiskLocations,
+      'locations',
+      options,
     ),
-    raw,
+    raw: client.raw,
   };
 }

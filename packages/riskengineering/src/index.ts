@@ -12,21 +12,27 @@ import type { components } from './generated/openapi.js';
 export { RISK_ENGINEERING_SCOPES, createRiskEngineeringClient } from './client.js';
 export type {
   Grading,
+  Gradings,
+  GradingsQuery,
   RiskEngineeringClient,
   RiskEngineeringClientOptions,
   RiskLocation,
+  RiskLocations,
+  RiskLocationsQuery,
 } from './client.js';
 export { fromEnv } from './env.js';
 export type {
+  AssumptionPolicy,
+  CallOptions,
   Env,
   ListOptions,
-  ModifiedSince,
   OAuth2ServiceCredentials,
   OffsetCollection,
   Page,
   PageOptions,
   Paginated,
   PagingOptions,
+  RecordsPage,
   SubscriptionKeys,
 } from '@partner-apis/core';
 export type { components, operations, paths } from './generated/openapi.js';
