@@ -106,7 +106,12 @@ export function createApprovalsClient(options: ApprovalsClientOptions): Approval
   const approvals: Approvals = {
     async list(employeeNumber, callOptions) {
       const name = 'approvals.list';
-      const result = await client.call(getApprovals, { query: { employeeNumber } }, callOptions, name);
+      const result = await client.call(
+        getApprovals,
+        { query: { employeeNumber } },
+        callOptions,
+        name,
+      );
       return expectData(result as { data?: ApprovalsResult; response: Response }, name);
     },
   };

@@ -83,7 +83,9 @@ function schemaType(document, schema) {
   if (schema === undefined) return undefined;
   if (schema.type === 'array' || schema.type === 'object') return schema.type;
   if (!Array.isArray(schema.allOf)) return undefined;
-  const types = new Set(schema.allOf.map((member) => schemaType(document, resolve(document, member))));
+  const types = new Set(
+    schema.allOf.map((member) => schemaType(document, resolve(document, member))),
+  );
   types.delete(undefined);
   return types.size === 1 ? [...types][0] : undefined;
 }
@@ -138,9 +140,10 @@ function recordsLocation(document, schema, where) {
  */
 function describeOperation(document, path, method, operation, pathParameters) {
   const where = `${method.toUpperCase()} ${path}`;
-  const parameters = [...pathParameters, ...(Array.isArray(operation.parameters) ? operation.parameters : [])].map(
-    (parameter) => describeParameter(document, parameter),
-  );
+  const parameters = [
+    ...pathParameters,
+    ...(Array.isArray(operation.parameters) ? operation.parameters : []),
+  ].map((parameter) => describeParameter(document, parameter));
   const paged = parameters.some((p) => p.paging !== undefined);
   const schema = successSchema(document, operation);
   /** @type {JsonObject} */
@@ -181,7 +184,13 @@ export function describeOperations(document) {
       if (typeof operation.operationId !== 'string') {
         throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
       }
-      described[operation.operationId] = describeOperation(document, path, method, operation, shared);
+      described[operation.operationId] = describeOperation(
+        document,
+        path,
+        method,
+        operation,
+        shared,
+      );
     }
   }
   return described;
@@ -265,10 +274,7 @@ function literal(value, indent = '') {
  */
 export function renderOperations(document) {
   const operations = describeOperations(document);
-  const lines = [
-    "import type { OperationDescription } from '@partner-apis/core';",
-    '',
-  ];
+  const lines = ["import type { OperationDescription } from '@partner-apis/core';", ''];
   for (const [id, description] of Object.entries(operations)) {
     const summary = resolve(document, resolve(document, document.paths)[String(description.path)]);
     const operation = resolve(document, summary[String(description.method).toLowerCase()]);

@@ -23,11 +23,7 @@ export type {
 } from './oauth2-service-client.js';
 export { checkCallOptions, isHeaderValue } from './call-options.js';
 export type { CallOptions } from './call-options.js';
-export type {
-  AssumptionPolicy,
-  OperationDescription,
-  ParameterDescription,
-} from './operation.js';
+export type { AssumptionPolicy, OperationDescription, ParameterDescription } from './operation.js';
 export { paginate } from './paginate.js';
 export type { Page, PageContents, PageRequest, PaginateOptions, Paginated } from './paginate.js';
 export { DEFAULT_PREFETCH, MAX_PREFETCH, createOffsetCollection } from './offset-collection.js';

@@ -1,8 +1,16 @@
-import { createTokenCache } from '@partner-apis/auth';
+import { createTokenCache, type Scope } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import { startFaultServer, type FaultServer } from '@partner-apis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOAuth2ServiceClient, type OAuth2ServiceClientOptions } from './index.js';
+import { createServiceClient, oauth2Service, type OAuth2ServiceClientOptions } from './index.js';
+
+/** What a `create…Client` of an OAuth 2.0 service does with its options. */
+function createOAuth2ServiceClient<Paths extends object>(
+  given: OAuth2ServiceClientOptions,
+  scopes: readonly Scope[],
+) {
+  return createServiceClient<Paths>(given, oauth2Service(given, scopes));
+}
 
 interface paths {
   '/data': {
@@ -41,7 +49,7 @@ function creationError(overrides: Record<string, unknown>): ConfigurationError {
   throw new Error('the client was created');
 }
 
-describe('createOAuth2ServiceClient', () => {
+describe('oauth2Service', () => {
   it('gets a token for its scopes and sends it with the subscription key', async () => {
     server = await startFaultServer({
       '/token': [{ body: { access_token: 'token-1', token_type: 'Bearer', expires_in: 3600 } }],

@@ -46,6 +46,30 @@ type PagingNames<D extends OperationDescription> = Extract<
 >['name'];
 type WithDates<Q, Names> = { [K in keyof Q]: K extends Names ? Q[K] | Date : Q[K] };
 
+type ValueOf<P> = P extends { readonly enum: readonly (infer V)[] }
+  ? V
+  : P extends { readonly type: 'integer' | 'number' }
+    ? number
+    : P extends { readonly type: 'boolean' }
+      ? boolean
+      : string;
+type QueryParameter<D extends OperationDescription> = Extract<
+  Parameter<D>,
+  { readonly in: 'query' }
+>;
+/** The query an operation description declares, for callers without generated types. */
+export type DescribedQuery<D extends OperationDescription> = Simplify<
+  {
+    [
+      P in QueryParameter<D> as P extends { readonly required: true } ? P['name'] : never
+    ]: ValueOf<P>;
+  } & {
+    [
+      P in QueryParameter<D> as P extends { readonly required: true } ? never : P['name']
+    ]?: ValueOf<P>;
+  }
+>;
+
 /** The query of an operation of openapi-typescript's `operations`. */
 export type QueryOf<Op> = Op extends { parameters: { query?: infer Q } }
   ? [NonNullable<Q>] extends [never]
@@ -54,7 +78,10 @@ export type QueryOf<Op> = Op extends { parameters: { query?: infer Q } }
   : object;
 
 /** Options of `list`: every query parameter of the operation but the paging ones, and paging. */
-export type ListOptions<Q = object, D extends OperationDescription = OperationDescription> = Simplify<
+export type ListOptions<
+  Q = object,
+  D extends OperationDescription = OperationDescription,
+> = Simplify<
   Omit<WithDates<Q, DateNames<D>>, PagingNames<D>> &
     PagingOptions &
     CallOptions & {
@@ -64,9 +91,10 @@ export type ListOptions<Q = object, D extends OperationDescription = OperationDe
 >;
 
 /** Options of `page`: every query parameter of the operation, paging ones included. */
-export type PageOptions<Q = object, D extends OperationDescription = OperationDescription> = Simplify<
-  WithDates<Q, DateNames<D>> & CallOptions
->;
+export type PageOptions<
+  Q = object,
+  D extends OperationDescription = OperationDescription,
+> = Simplify<WithDates<Q, DateNames<D>> & CallOptions>;
 
 /** The records of one page; `envelope` holds the answer's other fields when it is an object. */
 export type RecordsPage<T, E = never> = T[] & {
@@ -134,9 +162,9 @@ function pageSizes(limit: ParameterDescription): { min: number; max: number; fal
  * const firstTen = await locations.page({ limit: 10 });
  */
 export function createOffsetCollection<
-  T,
-  Q = object,
+  T = Record<string, unknown>,
   const D extends OperationDescription = OperationDescription,
+  Q = DescribedQuery<D>,
   E = never,
 >(
   client: ServiceClient<object>,
@@ -174,8 +202,14 @@ export function createOffsetCollection<
   return {
     list(options) {
       const o = checkCallOptions(options, listName) as Record<string, unknown>;
-      const { pageSize: size, prefetch: ahead, startOffset: start, signal, conversationId, ...given } =
-        o;
+      const {
+        pageSize: size,
+        prefetch: ahead,
+        startOffset: start,
+        signal,
+        conversationId,
+        ...given
+      } = o;
       const fail = (argument: string) => (problem: string) =>
         new InvalidArgumentError(argument, problem, listName);
       for (const paging of [limitParameter.name, offsetParameter.name]) {

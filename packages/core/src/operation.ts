@@ -95,7 +95,11 @@ function constraintProblem(parameter: ParameterDescription, value: unknown): str
   }
   if (p.type === 'integer' || p.type === 'number') {
     const integer = p.type === 'integer';
-    if (typeof value !== 'number' || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
+    if (
+      typeof value !== 'number' ||
+      !Number.isFinite(value) ||
+      (integer && !Number.isInteger(value))
+    ) {
       return `must be ${integer ? 'an integer' : 'a number'} (got ${shown(value)})`;
     }
     const below = p.minimum !== undefined && value < p.minimum;
@@ -290,7 +294,11 @@ export function checkBodyKind(
   const expected = operation.response.type;
   if (expected === undefined || body === undefined) return;
   const ok = expected === 'array' ? Array.isArray(body) : isRecord(body);
-  if (!ok) throw unexpectedBody(call, `${kindOf(body)} where the spec promises ${expected === 'array' ? 'an array' : 'an object'}`);
+  if (!ok)
+    throw unexpectedBody(
+      call,
+      `${kindOf(body)} where the spec promises ${expected === 'array' ? 'an array' : 'an object'}`,
+    );
 }
 
 /**
@@ -312,11 +320,17 @@ export function recordsOf(
     records = body[property];
     envelope = body;
   } else {
-    throw unexpectedBody(call, `${kindOf(body)} where the spec promises an object with ${property}`);
+    throw unexpectedBody(
+      call,
+      `${kindOf(body)} where the spec promises an object with ${property}`,
+    );
   }
   if (!Array.isArray(records)) {
     const where = property === null ? '' : ` in ${property}`;
-    throw unexpectedBody(call, `${kindOf(records)}${where} where the spec promises the array of records`);
+    throw unexpectedBody(
+      call,
+      `${kindOf(records)}${where} where the spec promises the array of records`,
+    );
   }
   if (operation.response.itemType === 'object') {
     const bad = records.findIndex((record) => !isRecord(record));

@@ -231,7 +231,8 @@ export function paginate<T>(options: PaginateOptions<T>): Paginated<T> {
         if (received < page.limit) {
           // The end, or a service that caps pages below the asked size: the pages in flight
           // were asked at positions that would skip records, so ask again right after this one.
-          for (const stale of inFlight) stale.controller.abort(new DOMException('stale', 'AbortError'));
+          for (const stale of inFlight)
+            stale.controller.abort(new DOMException('stale', 'AbortError'));
           inFlight = [];
           size = received;
           nextOffset = page.offset + received;

@@ -1,7 +1,12 @@
-import { clientIdHeaders } from '@partner-apis/auth';
+import { clientIdHeaders, type ClientCredentials } from '@partner-apis/auth';
 import { startFaultServer, type FaultServer, type RecordedRequest } from '@partner-apis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServiceClient, expectData, paginate } from './index.js';
+import {
+  createOffsetCollection,
+  createServiceClient,
+  expectData,
+  type OperationDescription,
+} from './index.js';
 
 /** The two operations the README example calls, as openapi-typescript would generate them. */
 interface paths {
@@ -14,16 +19,35 @@ interface paths {
       responses: { 200: { content: { 'application/json': { employeeNumber: string } } } };
     };
   };
-  '/locations': {
-    get: {
-      parameters: {
-        query?: { offset?: number; limit?: number };
-        header: { 'X-Z-Request-Id': string; 'X-Z-Conversation-Id': string };
-      };
-      responses: { 200: { content: { 'application/json': { items: Array<{ id: number }> } } } };
-    };
-  };
 }
+
+/** And as codegen describes them in `src/generated/operations.ts`. */
+const getApprovals = {
+  operationId: 'getApprovals',
+  method: 'GET',
+  path: '/approvals',
+  parameters: [{ name: 'employeeNumber', in: 'query', required: true, type: 'string' }],
+  response: { type: 'object' },
+} as const satisfies OperationDescription;
+const listLocations = {
+  operationId: 'listLocations',
+  method: 'GET',
+  path: '/locations',
+  parameters: [
+    { name: 'modifiedSince', in: 'query', required: false, type: 'string', format: 'date' },
+    {
+      name: 'limit',
+      in: 'query',
+      required: false,
+      type: 'integer',
+      maximum: 1024,
+      default: 128,
+      paging: 'limit',
+    },
+    { name: 'offset', in: 'query', required: false, type: 'integer', paging: 'offset' },
+  ],
+  response: { type: 'object', records: 'items' },
+} as const satisfies OperationDescription;
 
 let server: FaultServer | undefined;
 afterEach(async () => {
@@ -45,39 +69,45 @@ describe('README example', () => {
       '/v1/locations': locations,
     });
     const logged: string[] = [];
-    const logger = { warn: (message: string) => logged.push(message) };
+    const printed: unknown[] = [];
+    const console = {
+      warn: (message: string) => logged.push(message),
+      log: (v: unknown) => printed.push(v),
+    };
 
-    const { raw } = createServiceClient<paths>({
-      baseUrl: `${server.url}/v1`,
-      auth: clientIdHeaders({ clientId: 'my-client', clientSecret: process.env.SECRET ?? 's' }),
-      rateLimit: 'gold',
-      retry: { attempts: 4 },
-      timeout: { attemptMs: 10_000, totalMs: 60_000 },
-      logger,
-    });
-
-    const result = expectData(
-      await raw.GET('/approvals', { params: { query: { employeeNumber: '100234' } } }),
-      'GET /approvals',
+    const client = createServiceClient<paths>(
+      {
+        baseUrl: `${server.url}/v1`,
+        credentials: { clientId: 'my-client', clientSecret: process.env.SECRET ?? 's' },
+        retry: { attempts: 4 },
+        timeout: { attemptMs: 10_000, totalMs: 60_000 },
+        logger: console,
+      },
+      {
+        auth: (credentials) => clientIdHeaders(credentials as unknown as ClientCredentials),
+        rateLimit: { requestsPerSecond: 100 },
+      },
     );
 
-    const iteration = paginate({
-      pageSize: 512,
-      maxPageSize: 1024,
-      prefetch: 4,
-      fetchPage: async ({ offset, limit, signal, conversationId }) => {
-        const { data } = await raw.GET('/locations', {
-          params: { query: { offset, limit }, header: { 'X-Z-Conversation-Id': conversationId } },
-          signal,
-        });
-        return data?.items ?? [];
-      },
-    });
-    const ids: number[] = [];
-    for await (const location of iteration) ids.push(location.id);
+    const result = expectData(
+      await client.call(
+        getApprovals,
+        { query: { employeeNumber: '100234' } },
+        {},
+        'approvals.list',
+      ),
+      'approvals.list',
+    );
 
-    expect(result.employeeNumber).toBe('100234');
-    expect(ids).toEqual(Array.from({ length: 1300 }, (_, i) => i));
+    const locationsOf = createOffsetCollection(client, listLocations, 'locations', { prefetch: 4 });
+    for await (const location of locationsOf.list({ modifiedSince: '2026-01-31' })) {
+      console.log(location);
+    }
+
+    expect(result).toEqual({ employeeNumber: '100234' });
+    expect(printed).toEqual(Array.from({ length: 1300 }, (_, i) => ({ id: i })));
     expect(logged).toEqual([]);
+    const pages = server.requestsTo('/v1/locations');
+    expect(pages.every((r) => r.url.includes('modifiedSince=2026-01-31'))).toBe(true);
   });
 });

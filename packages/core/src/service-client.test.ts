@@ -1,8 +1,23 @@
-import { clientIdHeaders } from '@partner-apis/auth';
-import { ApiError, AuthenticationError } from '@partner-apis/errors';
+import { basicAuth, clientIdHeaders, type ClientCredentials } from '@partner-apis/auth';
+import {
+  ApiError,
+  AuthenticationError,
+  ConfigurationError,
+  InvalidArgumentError,
+} from '@partner-apis/errors';
 import { startFaultServer, type FaultServer } from '@partner-apis/testing';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
-import { createServiceClient, expectData, type WithoutTracingHeaders } from './index.js';
+import {
+  createClientPipeline,
+  createServiceClient,
+  expectData,
+  isHeaderValue,
+  withOptionNames,
+  type ClientOptions,
+  type OperationDescription,
+  type ServiceWiring,
+  type WithoutTracingHeaders,
+} from './index.js';
 
 /** The shape openapi-typescript generates, with the tracing headers marked required. */
 interface paths {
@@ -51,18 +66,62 @@ afterEach(async () => {
   server = undefined;
 });
 
+const credentials = { clientId: 'client-7f3a', clientSecret: 's3cr3t-value-9c1d' };
+const ids: ServiceWiring = {
+  auth: (c) => clientIdHeaders(c as unknown as ClientCredentials),
+};
+const basic: ServiceWiring = { auth: (c) => basicAuth(c as unknown as ClientCredentials) };
+
+function client(baseUrl: string, options: Partial<ClientOptions> = {}, wiring = ids) {
+  return createServiceClient<paths>({ baseUrl, credentials, ...options }, wiring);
+}
+
+function configurationError(create: () => unknown): ConfigurationError {
+  try {
+    create();
+  } catch (error) {
+    if (error instanceof ConfigurationError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigurationError');
+}
+
+/** Operations as codegen describes them. */
+const getApprovals = {
+  operationId: 'getApprovals',
+  method: 'GET',
+  path: '/approvals',
+  parameters: [
+    { name: 'employeeNumber', in: 'query', required: true, type: 'string', minLength: 1 },
+    { name: 'X-Z-Request-Id', in: 'header', required: true, type: 'string' },
+  ],
+  response: { type: 'object' },
+} as const satisfies OperationDescription;
+const createQuote = {
+  operationId: 'createQuote',
+  method: 'POST',
+  path: '/quotes',
+  parameters: [{ name: 'X-Z-Conversation-Id', in: 'header', required: true, type: 'string' }],
+  response: { type: 'object' },
+} as const satisfies OperationDescription;
+const getQuote = {
+  operationId: 'getQuote',
+  method: 'GET',
+  path: '/quotes/{quoteId}',
+  parameters: [
+    { name: 'quoteId', in: 'path', required: true, type: 'string', minLength: 1 },
+    { name: 'X-Z-Conversation-Id', in: 'header', required: true, type: 'string' },
+  ],
+  response: { type: 'object' },
+} as const satisfies OperationDescription;
+
 describe('createServiceClient', () => {
   it('calls the spec through the pipeline without passing tracing headers', async () => {
     server = await startFaultServer({
       '/v1/approvals': [{ body: { n: 7 } }],
       '/v1/quotes': [{ status: 201, body: { id: 'q-1' } }],
     });
-    const { raw, conversationId } = createServiceClient<paths>({
-      baseUrl: `${server.url}/v1`,
-      auth: clientIdHeaders({ clientId: 'id', clientSecret: 'secret' }),
-      conversationId: 'per-client',
-      headers: { 'user-agent': 'partner-apis-test' },
-    });
+    const { raw } = client(`${server.url}/v1`, { userAgent: 'partner-apis-test' });
     const approvals = await raw.GET('/approvals', { params: { query: { employeeNumber: '42' } } });
     expect(expectData(approvals, 'GET /approvals')).toEqual({ n: 7 });
     const quote = await raw.POST('/quotes', {
@@ -73,8 +132,7 @@ describe('createServiceClient', () => {
     const [get, post] = server.requests;
     expect(get?.url).toBe('/v1/approvals?employeeNumber=42');
     expect(get?.headers['x-z-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(get?.headers['x-z-conversation-id']).toBe(conversationId);
-    expect(get?.headers['client_secret']).toBe('secret');
+    expect(get?.headers['client_secret']).toBe(credentials.clientSecret);
     expect(get?.headers['user-agent']).toBe('partner-apis-test');
     expect(post?.headers['x-tenant']).toBe('acme');
     expect(post?.body).toBe('{"productId":"p"}');
@@ -82,7 +140,7 @@ describe('createServiceClient', () => {
 
   it('middleware can change the request and read it as a real Request', async () => {
     server = await startFaultServer([{ status: 201, body: { id: 'q-1' } }]);
-    const { raw } = createServiceClient<paths>({ baseUrl: server.url });
+    const { raw } = client(server.url);
     const seen: unknown[] = [];
     raw.use({
       async onRequest({ request }) {
@@ -100,41 +158,175 @@ describe('createServiceClient', () => {
     expect(server.requests[0]?.body).toBe('{"productId":"p"}');
   });
 
-  it('resends a streamed body on a retry', async () => {
-    server = await startFaultServer([{ status: 503, headers: { 'retry-after': '0' } }, {}]);
-    const { fetch } = createServiceClient<paths>({
-      baseUrl: server.url,
-      retry: { retryWrites: true },
-    });
-    const stream = new Blob(['{"streamed":true}']).stream();
-    const request = new Request(`${server.url}/quotes`, {
-      method: 'POST',
-      body: stream,
-      duplex: 'half',
-    } as RequestInit);
-    expect((await fetch(request)).status).toBe(200);
-    expect(server.requests.map((r) => r.body)).toEqual(['{"streamed":true}', '{"streamed":true}']);
-  });
-
   it('throws the typed error from inside the call, so raw never returns an error branch', async () => {
     server = await startFaultServer([
       { status: 401, body: { code: 'authentication_error', message: 'No.', correlationId: 'c' } },
     ]);
-    const { raw } = createServiceClient<paths>({ baseUrl: server.url });
-    const error = await raw
-      .GET('/approvals', { params: { query: { employeeNumber: '42' } } })
+    const error = await client(server.url)
+      .raw.GET('/approvals', { params: { query: { employeeNumber: '42' } } })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
   });
 
   it('expectData refuses a 2xx without the promised body', async () => {
     server = await startFaultServer([{ status: 204 }]);
-    const { raw } = createServiceClient<paths>({ baseUrl: server.url });
-    const result = await raw.GET('/approvals', { params: { query: { employeeNumber: '42' } } });
+    const result = await client(server.url).raw.GET('/approvals', {
+      params: { query: { employeeNumber: '42' } },
+    });
     expect(() => expectData(result, 'GET /approvals')).toThrow(ApiError);
     expect(() => expectData(result, 'GET /approvals')).toThrow(
       'GET /approvals answered 204 without a body',
     );
+  });
+
+  it.each([
+    [undefined, 'options', 'must be an object'],
+    [{ baseUrl: 'https://a.example' }, 'credentials', 'must be an object'],
+    [
+      { baseUrl: 'https://a.example', credentials: 'id:secret' },
+      'credentials',
+      'must be an object',
+    ],
+    [{ baseUrl: 'http://a.example', credentials }, 'baseUrl', 'must use https'],
+    [
+      { baseUrl: 'https://a.example', credentials: { clientId: 'id' } },
+      'credentials.clientSecret',
+      '',
+    ],
+    [
+      { baseUrl: 'https://a.example', credentials: { clientId: 'a:b', clientSecret: 's' } },
+      'credentials.clientId',
+      'must not contain ":"',
+    ],
+    [
+      { baseUrl: 'https://a.example', credentials: { ...credentials, secretCreatedAt: 'soon' } },
+      'credentials.secretCreatedAt',
+      'must be a valid date',
+    ],
+    [{ baseUrl: 'https://a.example', credentials, userAgent: 'a\r\nb' }, 'userAgent', ''],
+    [{ baseUrl: 'https://a.example', credentials, userAgent: 'app ☂' }, 'userAgent', ''],
+    [{ baseUrl: 'https://a.example', credentials, assumptions: 'loud' }, 'assumptions', ''],
+    [{ baseUrl: 'https://a.example', credentials, retry: { attempts: 0 } }, 'retry.attempts', ''],
+  ])('refuses %j naming %s', (options, option, problem) => {
+    const error = configurationError(() => createServiceClient<paths>(options as never, basic));
+    expect(error.option).toBe(option);
+    expect(error.message).toContain(`${option}: ${problem}`);
+    expect(error.message).not.toContain('s3cr3t-value-9c1d');
+  });
+
+  it("names the pipeline's options as the service's users know them", () => {
+    const error = configurationError(() =>
+      createServiceClient<paths>(
+        { baseUrl: 'https://a.example', credentials },
+        { ...ids, rateLimit: { requestsPerSecond: -1 }, optionNames: { rateLimit: 'tier' } },
+      ),
+    );
+    expect(error.option).toBe('tier.requestsPerSecond');
+  });
+});
+
+describe('ServiceClient.call', () => {
+  it("sends the conversation id only where the operation declares it, the call's own first", async () => {
+    server = await startFaultServer({
+      '/approvals': [{ body: { n: 1 } }],
+      '/quotes': [{ status: 201, body: { id: 'q-1' } }],
+    });
+    const c = client(server.url);
+    await c.call(getApprovals, { query: { employeeNumber: '42' } }, undefined, 'approvals.list');
+    await c.call(createQuote, { body: { productId: 'p' } }, undefined, 'quotes.create');
+    await c.call(createQuote, { body: {} }, { conversationId: 'flow-9' }, 'quotes.create');
+    const [get, post, own] = server.requests;
+    expect(get?.headers['x-z-conversation-id']).toBeUndefined();
+    expect(post?.headers['x-z-conversation-id']).toBe(c.conversationId);
+    expect(own?.headers['x-z-conversation-id']).toBe('flow-9');
+  });
+
+  it("refuses a path parameter that would leave the operation's path", async () => {
+    server = await startFaultServer([{ body: {} }]);
+    const c = client(server.url);
+    for (const quoteId of ['..', '.', '']) {
+      await expect(
+        c.call(getQuote, { path: { quoteId } }, undefined, 'quotes.get'),
+      ).rejects.toThrow(InvalidArgumentError);
+    }
+    await c.call(getQuote, { path: { quoteId: 'a/../b' } }, undefined, 'quotes.get');
+    expect(server.requests.map((r) => r.url)).toEqual(['/quotes/a%2F..%2Fb']);
+  });
+
+  it('refuses a body JSON cannot hold, naming the call, before any request', async () => {
+    server = await startFaultServer([{ body: {} }]);
+    const c = client(server.url);
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await expect(
+      c.call(createQuote, { body: circular }, undefined, 'quotes.create'),
+    ).rejects.toThrow(
+      new InvalidArgumentError('body', 'cannot be sent as JSON: it is circular', 'quotes.create'),
+    );
+    await expect(
+      c.call(createQuote, { body: { amount: 10n } }, undefined, 'quotes.create'),
+    ).rejects.toThrow('quotes.create: body cannot be sent as JSON');
+    await expect(
+      c.raw.POST('/quotes', { params: { header: { 'X-Tenant': 't' } }, body: circular as never }),
+    ).rejects.toThrow(InvalidArgumentError);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('a 2xx body of the wrong JSON kind is an ApiError; after a write it says so', async () => {
+    server = await startFaultServer({
+      '/approvals': [
+        { body: [1] },
+        { body: 'null', headers: { 'content-type': 'application/json' } },
+      ],
+      '/quotes': [{ status: 201, body: '42', headers: { 'content-type': 'application/json' } }],
+    });
+    const c = client(server.url);
+    const list = () =>
+      c.call(getApprovals, { query: { employeeNumber: '1' } }, undefined, 'approvals.list');
+    await expect(list()).rejects.toThrow(
+      'approvals.list answered 200 with an array where the spec promises an object',
+    );
+    await expect(list()).rejects.toMatchObject({ code: 'unexpected_response', status: 200 });
+    const error = await c
+      .call(createQuote, { body: {} }, undefined, 'quotes.create')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as Error).message).toContain('a number where the spec promises an object');
+    expect((error as Error).message).toContain('may have taken effect');
+  });
+});
+
+describe('withOptionNames', () => {
+  it('lets the longest matching name win and leaves other errors alone', () => {
+    const names = { auth: 'credentials', 'auth.tokenUrl': 'tokenUrl' };
+    const thrown = (option: string) =>
+      configurationError(() =>
+        withOptionNames(names, () => {
+          throw new ConfigurationError(option, 'is wrong');
+        }),
+      );
+    expect(thrown('auth.tokenUrl').message).toBe('tokenUrl: is wrong');
+    expect(thrown('auth.clientId').message).toBe('credentials.clientId: is wrong');
+    expect(thrown('authority').message).toBe('authority: is wrong');
+    const other = new RangeError('not a configuration error');
+    expect(() =>
+      withOptionNames(names, () => {
+        throw other;
+      }),
+    ).toThrow(other);
+    expect(
+      withOptionNames(names, () => createClientPipeline({ baseUrl: 'https://a.example' })).baseUrl,
+    ).toBe('https://a.example');
+  });
+});
+
+describe('isHeaderValue', () => {
+  it('accepts Latin-1 text and refuses blanks, line breaks, NUL, other characters and non-strings', () => {
+    expect(isHeaderValue('flow-42')).toBe(true);
+    expect(isHeaderValue('Zürich')).toBe(true);
+    for (const bad of ['', '  ', 'a\nb', 'a\r\nb', 'a\0b', 'flow ☂', 42, undefined]) {
+      expect(isHeaderValue(bad)).toBe(false);
+    }
   });
 });
 
@@ -167,7 +359,7 @@ describe('WithoutTracingHeaders', () => {
   });
 
   it('lets raw calls omit the headers but not the other required parameters', () => {
-    const { raw } = createServiceClient<paths>({ baseUrl: 'https://api.example.com' });
+    const { raw } = client('https://api.example.com');
     const call = () => raw.GET('/approvals', { params: { query: { employeeNumber: '1' } } });
     expectTypeOf(call).returns.resolves.toHaveProperty('data');
     // @ts-expect-error employeeNumber is still required

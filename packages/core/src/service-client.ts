@@ -191,7 +191,10 @@ function serialisedBody(body: unknown, name: string): string {
   try {
     json = JSON.stringify(body);
   } catch (error) {
-    const why = error instanceof Error && /circular/i.test(error.message) ? 'it is circular' : 'it holds a BigInt or a value JSON cannot hold';
+    const why =
+      error instanceof Error && /circular/i.test(error.message)
+        ? 'it is circular'
+        : 'it holds a BigInt or a value JSON cannot hold';
     throw new InvalidArgumentError('body', `cannot be sent as JSON: ${why}`, name);
   }
   if (json === undefined) throw new InvalidArgumentError('body', 'cannot be sent as JSON', name);
@@ -274,12 +277,24 @@ export function createServiceClient<Paths extends object>(
       const header: Record<string, string> = {};
       for (const parameter of operation.parameters) {
         if (parameter.in === 'path') {
-          const value = checkParameter(parameter, parameter.name, args.path?.[parameter.name], check);
+          const value = checkParameter(
+            parameter,
+            parameter.name,
+            args.path?.[parameter.name],
+            check,
+          );
           if (typeof value === 'string' && DOT_SEGMENT.test(value)) {
-            throw new InvalidArgumentError(parameter.name, `cannot be ${JSON.stringify(value)}`, name);
+            throw new InvalidArgumentError(
+              parameter.name,
+              `cannot be ${JSON.stringify(value)}`,
+              name,
+            );
           }
           path[parameter.name] = value;
-        } else if (parameter.in === 'header' && parameter.name.toLowerCase() === CONVERSATION_HEADER) {
+        } else if (
+          parameter.in === 'header' &&
+          parameter.name.toLowerCase() === CONVERSATION_HEADER
+        ) {
           header[parameter.name] = callConversation ?? conversationId;
         }
       }
@@ -293,7 +308,11 @@ export function createServiceClient<Paths extends object>(
       const { data, response } = (await (
         raw.request as unknown as (m: string, p: string, i: unknown) => Promise<CallResult>
       )(operation.method.toLowerCase(), operation.path, init)) as CallResult;
-      checkBodyKind(operation, data, { operation: name, method: operation.method, status: response.status });
+      checkBodyKind(operation, data, {
+        operation: name,
+        method: operation.method,
+        status: response.status,
+      });
       return { data, response };
     }
 

@@ -10,11 +10,7 @@ import {
   type ServiceClient,
 } from '@partner-apis/core';
 import type { components, operations, paths } from './generated/openapi.js';
-import {
-  listLocations,
-  oauth2Scopes,
-  submitStatementOfValues,
-} from './generated/operations.js';
+import { listLocations, oauth2Scopes, submitStatementOfValues } from './generated/operations.js';
 
 /** One exposure location record. Its fields are not published yet: the record is open. */
 export type Location = components['schemas']['Location'];
@@ -84,7 +80,7 @@ export interface ExposureClient {
 export function createExposureClient(options: ExposureClientOptions): ExposureClient {
   const client = createServiceClient<paths>(options, oauth2Service(options, EXPOSURE_SCOPES));
   return {
-    locations: createOffsetCollection<Location, LocationsQuery, typeof listLocations>(
+    locations: createOffsetCollection<Location, typeof listLocations, LocationsQuery>(
       client,
       listLocations,
       'locations',

@@ -76,13 +76,13 @@ export function createRiskEngineeringClient(
     oauth2Service(options, RISK_ENGINEERING_SCOPES),
   );
   return {
-    gradings: createOffsetCollection<Grading, GradingsQuery, typeof listGradings>(
+    gradings: createOffsetCollection<Grading, typeof listGradings, GradingsQuery>(
       client,
       listGradings,
       'gradings',
       options,
     ),
-    locations: createOffsetCollection<RiskLocation, RiskLocationsQuery, typeof listRiskLocations>(
+    locations: createOffsetCollection<RiskLocation, typeof listRiskLocations, RiskLocationsQuery>(
       client,
       listRiskLocations,
       'locations',
