@@ -7,6 +7,11 @@ export default defineConfig({
   test: { testTimeout: 30_000, hookTimeout: 30_000 },
   resolve: {
     // The README example imports the package by its public name; tests run it from source.
-    alias: { '@partner-apis/exposure': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    alias: {
+      '@partner-apis/exposure/statement-of-values': fileURLToPath(
+        new URL('./src/statement-of-values.ts', import.meta.url),
+      ),
+      '@partner-apis/exposure': fileURLToPath(new URL('./src/index.ts', import.meta.url)),
+    },
   },
 });

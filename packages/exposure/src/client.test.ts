@@ -10,7 +10,7 @@ import {
   TokenError,
   ValidationError,
 } from '@partner-apis/errors';
-import { createOAuth2ServiceClient } from '@partner-apis/core';
+import { createServiceClient, oauth2Service } from '@partner-apis/core';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -104,7 +104,8 @@ describe('locations.list', () => {
     };
     const exposure = client({ pageSize: 200, prefetch: 2, fetch: recordingFetch });
     expect(await collect(exposure.locations.list())).toHaveLength(SIZE);
-    expect(limits).toEqual(new Set(['200']));
+    // Full pages of 200, then one request confirming the end right after the short last page.
+    expect(limits).toEqual(new Set(['200', String(SIZE % 200)]));
   });
 
   it('yields only the locations modified since a day, given as text or as a Date', async () => {
@@ -154,7 +155,7 @@ describe('locations.list', () => {
   it('refuses bad arguments before any request', () => {
     const exposure = client();
     expect(() => exposure.locations.list({ pageSize: 2000 })).toThrow(
-      'locations.list: pageSize must be an integer from 1 to 1024 (got 2000)',
+      'locations.list: options.pageSize must be an integer from 1 to 1024 (got 2000)',
     );
     expect(() => exposure.locations.list({ modifiedSince: '2026-13-01' })).toThrow(
       InvalidArgumentError,
@@ -189,16 +190,33 @@ describe('locations.page', () => {
     expect(page.at(-1)).toEqual(last);
   });
 
-  it('refuses a bad limit, offset or modifiedSince before any request', async () => {
+  it('refuses a bad limit or modifiedSince before any request', async () => {
     const exposure = client();
     await expect(exposure.locations.page({ limit: 1025 })).rejects.toThrow(
-      'locations.page: limit must be an integer from 1 to 1024 (got 1025)',
+      'locations.page: options.limit must be an integer from 1 to 1024 (got 1025)',
     );
-    await expect(exposure.locations.page({ offset: -1 })).rejects.toThrow(InvalidArgumentError);
     await expect(exposure.locations.page({ modifiedSince: 'yesterday' })).rejects.toThrow(
-      'locations.page: modifiedSince must be a Date or a YYYY-MM-DD day (got "yesterday")',
+      'locations.page: options.modifiedSince must be a Date or a YYYY-MM-DD day (got "yesterday")',
+    );
+    await expect(exposure.locations.page({ limit: 5, nope: 1 } as never)).rejects.toThrow(
+      InvalidArgumentError,
     );
     expect(sb.stats().totals.requests).toBe(0);
+  });
+
+  it('sends an offset that breaks only what the spec assumes, with a warning', async () => {
+    // The documents do not say what offset counts or where it starts (x-upstream-gap), so
+    // the client cannot know that -1 is wrong; the sandbox, which plays our guess, refuses it.
+    const warnings: string[] = [];
+    const exposure = client({ logger: { warn: (message: string) => warnings.push(message) } });
+    await expect(exposure.locations.page({ offset: -1 })).rejects.toBeInstanceOf(ValidationError);
+    expect(warnings.join('\n')).toContain('options.offset must be an integer of at least 0');
+    const refusing = client({ assumptions: 'refuse' });
+    const before = sb.stats().routes['exposure.listLocations']?.requests ?? 0;
+    await expect(refusing.locations.page({ offset: -1 })).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
+    expect(sb.stats().routes['exposure.listLocations']?.requests ?? 0).toBe(before);
   });
 });
 
@@ -343,10 +361,11 @@ describe('authentication', () => {
     await exposure.locations.page({ limit: 1 });
     // Same token URL, client ID and cache, other scopes: the cached exposure token is not used;
     // the token endpoint is asked, and refuses the scope this client was not issued.
-    const other = createOAuth2ServiceClient<paths>({ ...options(), tokenCache }, [
-      'Portal.Api',
-      'Portal.Api.RiskEngineering',
-    ]);
+    const otherOptions = { ...options(), tokenCache };
+    const other = createServiceClient<paths>(
+      otherOptions,
+      oauth2Service(otherOptions, ['Portal.Api', 'Portal.Api.RiskEngineering']),
+    );
     const error = await other.raw
       .GET('/open/portal-api/exposure/locations')
       .catch((e: unknown) => e);

@@ -2,11 +2,11 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
 import {
-  InvalidStatementOfValuesError,
   createExposureClient,
   type ExposureClient,
   type StatementOfValues,
 } from '@partner-apis/exposure';
+import { validateStatementOfValues } from '@partner-apis/exposure/statement-of-values';
 
 let sb: Sandbox;
 let exposure: ExposureClient;
@@ -50,13 +50,12 @@ test('checks a Statement of Values locally, then submits it', async () => {
     ],
   };
 
+  // The payload is not published, so this check against the spec's schema is advisory:
+  // `submit` sends what it is given.
   const draft = { ...portfolio, currency: 'euro' };
-  expect(exposure.statementOfValues.validate(draft).problems).toEqual([
+  expect(validateStatementOfValues(draft).problems).toEqual([
     { pointer: '/currency', message: 'must match pattern "^[A-Z]{3}$"', keyword: 'pattern' },
   ]);
-  await expect(exposure.statementOfValues.submit(draft)).rejects.toBeInstanceOf(
-    InvalidStatementOfValuesError, // thrown before any request is sent
-  );
 
   const receipt = await exposure.statementOfValues.submit(portfolio);
   expect(receipt['status']).toBe('received');

@@ -1,19 +1,13 @@
 import { createTokenCache } from '@partner-apis/auth';
-import {
-  InvalidArgumentError,
-  PartnerApisError,
-  ServiceUnavailableError,
-  ValidationError,
-} from '@partner-apis/errors';
+import { ServiceUnavailableError, ValidationError } from '@partner-apis/errors';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  InvalidStatementOfValuesError,
   createExposureClient,
-  validateStatementOfValues,
   type StatementOfValues,
   type StatementOfValuesLocation,
 } from './index.js';
+import { validateStatementOfValues } from './statement-of-values.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -67,13 +61,13 @@ function brokenPortfolio(): unknown {
 
 const submissions = () => sb.stats().routes['exposure.submitStatementOfValues']?.requests ?? 0;
 
-describe('statementOfValues.validate', () => {
+describe('validateStatementOfValues', () => {
   it('accepts a portfolio that fits the schema', () => {
-    expect(client().statementOfValues.validate(portfolio())).toEqual({ valid: true, problems: [] });
+    expect(validateStatementOfValues(portfolio())).toEqual({ valid: true, problems: [] });
   });
 
   it('reports every problem with its JSON Pointer, without a request', () => {
-    const { valid, problems } = client().statementOfValues.validate(brokenPortfolio());
+    const { valid, problems } = validateStatementOfValues(brokenPortfolio());
     expect(valid).toBe(false);
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -124,32 +118,14 @@ describe('statementOfValues.submit', () => {
     expect(submissions()).toBe(1);
   });
 
-  it('refuses an invalid portfolio before any request, listing the problems', async () => {
+  it('sends a portfolio that breaks the assumed schema: the real service may take it', async () => {
+    // The payload is not published, so the schema is our guess and never blocks a submission;
+    // the sandbox plays that guess and refuses it, as the real service might.
     const error = await client()
       .statementOfValues.submit(brokenPortfolio() as StatementOfValues)
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(InvalidStatementOfValuesError);
-    expect(error).toBeInstanceOf(InvalidArgumentError);
-    expect(error).toBeInstanceOf(PartnerApisError);
-    const invalid = error as InvalidStatementOfValuesError;
-    expect(invalid.problems).toHaveLength(7);
-    expect(invalid.operation).toBe('statementOfValues.submit');
-    expect(invalid.message).toMatch(/^statementOfValues\.submit: portfolio has 7 problems: /);
-    expect(invalid.message).toContain('/owner~1name is not a field of the schema');
-    expect(invalid.message).toContain('; and 2 more');
-    expect(JSON.parse(JSON.stringify(invalid))).toMatchObject({
-      name: 'InvalidStatementOfValuesError',
-      argument: 'portfolio',
-      problems: expect.arrayContaining([
-        {
-          pointer: '/locations/2/address/country',
-          message: expect.any(String),
-          keyword: 'pattern',
-        },
-      ]),
-    });
-    expect(JSON.stringify(invalid)).not.toContain('Harbour Road');
-    expect(sb.stats().totals.requests).toBe(0);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(submissions()).toBe(1);
   });
 
   it('throws ValidationError with the pointers of the service', async () => {

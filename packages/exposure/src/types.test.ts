@@ -2,19 +2,20 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type {
   CoverageValues,
   ExposureClientOptions,
-  InvalidStatementOfValuesError,
-  ListOptions,
   Location,
-  PageOptions,
   Paginated,
+  RecordsPage,
   StatementOfValues,
   StatementOfValuesLocation,
   StatementOfValuesReceipt,
-  StatementOfValuesValidation,
-  ValidationProblem,
   createExposureClient,
   paths,
 } from './index.js';
+import type {
+  StatementOfValuesValidation,
+  ValidationProblem,
+  validateStatementOfValues,
+} from './statement-of-values.js';
 
 // These names are public: renaming one in the spec must break this file (checked by `tsc`).
 describe('exposure types', () => {
@@ -73,14 +74,21 @@ describe('exposure client types', () => {
     expectTypeOf(withoutTokenUrl).not.toBeAny();
   });
 
-  it('types list and page as Location records', () => {
+  it('types list and page as Location records, with the query parameters of the spec', () => {
+    type ListOptions = NonNullable<Parameters<Client['locations']['list']>[0]>;
+    type PageOptions = NonNullable<Parameters<Client['locations']['page']>[0]>;
     expectTypeOf<Client['locations']['list']>().returns.toEqualTypeOf<Paginated<Location>>();
-    expectTypeOf<Client['locations']['page']>().returns.resolves.toEqualTypeOf<Location[]>();
+    expectTypeOf<Client['locations']['page']>().returns.resolves.toEqualTypeOf<
+      RecordsPage<Location>
+    >();
     expectTypeOf<ListOptions['modifiedSince']>().toEqualTypeOf<Date | string | undefined>();
     expectTypeOf<PageOptions>().toHaveProperty('offset');
     // @ts-expect-error `limit` is a page option; list takes `pageSize`
     const listOptions: ListOptions = { limit: 10 };
+    // @ts-expect-error not a query parameter of the spec
+    const unknown: PageOptions = { region: 'EU' };
     expectTypeOf(listOptions).not.toBeAny();
+    expectTypeOf(unknown).not.toBeAny();
   });
 
   it('types the Statement of Values operations', () => {
@@ -90,13 +98,10 @@ describe('exposure client types', () => {
     expectTypeOf<
       Client['statementOfValues']['submit']
     >().returns.resolves.toEqualTypeOf<StatementOfValuesReceipt>();
-    expectTypeOf<Client['statementOfValues']['validate']>().parameter(0).toBeUnknown();
+    expectTypeOf<typeof validateStatementOfValues>().parameter(0).toBeUnknown();
     expectTypeOf<
       StatementOfValuesValidation['problems'][number]
     >().toEqualTypeOf<ValidationProblem>();
-    expectTypeOf<InvalidStatementOfValuesError['problems']>().toEqualTypeOf<
-      readonly ValidationProblem[]
-    >();
   });
 
   it('keeps the raw client typed by the spec, tracing headers optional', () => {
