@@ -224,10 +224,12 @@ export function paginate<T>(options: PaginateOptions<T>): Paginated<T> {
         } else if (boundary?.repeats(records)) {
           throw repeatedRecordsError(page.offset, false);
         }
-        yield envelope === undefined
-          ? { offset: page.offset, records }
-          : { offset: page.offset, records, envelope };
         if (received === 0) return;
+        if (records.length > 0) {
+          yield envelope === undefined
+            ? { offset: page.offset, records }
+            : { offset: page.offset, records, envelope };
+        }
         if (received < page.limit) {
           // The end, or a service that caps pages below the asked size: the pages in flight
           // were asked at positions that would skip records, so ask again right after this one.

@@ -152,11 +152,11 @@ describe('locations', () => {
   it('names the operation in an argument error, before any request', async () => {
     const risk = client();
     expect(() => risk.locations.list({ modifiedSince: '2026-1-5' })).toThrow(
-      'locations.list: modifiedSince must be a Date or a YYYY-MM-DD day (got "2026-1-5")',
+      'locations.list: options.modifiedSince must be a Date or a YYYY-MM-DD day (got "2026-1-5")',
     );
     await expect(risk.gradings.page({ limit: 4096 })).rejects.toThrow(
       new InvalidArgumentError(
-        'limit',
+        'options.limit',
         'must be an integer from 1 to 1024 (got 4096)',
         'gradings.page',
       ),

@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
   Grading,
-  PageOptions,
+  RecordsPage,
   Paginated,
   RiskEngineeringClientOptions,
   RiskLocation,
@@ -34,11 +34,13 @@ describe('risk engineering client types', () => {
 
   it('types gradings and locations by their own records', () => {
     expectTypeOf<Client['gradings']['list']>().returns.toEqualTypeOf<Paginated<Grading>>();
-    expectTypeOf<Client['gradings']['page']>().returns.resolves.toEqualTypeOf<Grading[]>();
+    expectTypeOf<Client['gradings']['page']>().returns.resolves.toEqualTypeOf<
+      RecordsPage<Grading>
+    >();
     expectTypeOf<Client['locations']['list']>().returns.toEqualTypeOf<Paginated<RiskLocation>>();
-    expectTypeOf<Client['locations']['page']>()
-      .parameter(0)
-      .toEqualTypeOf<PageOptions | undefined>();
+    type PageOptions = NonNullable<Parameters<Client['locations']['page']>[0]>;
+    expectTypeOf<PageOptions['modifiedSince']>().toEqualTypeOf<string | Date | undefined>();
+    expectTypeOf<PageOptions['limit']>().toEqualTypeOf<number | undefined>();
   });
 
   it('takes the same options as the exposure client, key pair included', () => {
