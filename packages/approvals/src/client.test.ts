@@ -164,11 +164,29 @@ describe('approvals.list on the wire', () => {
     expect(requests).toHaveLength(3);
   });
 
-  it.each(['', '   ', undefined, 100234])(
-    'refuses the employee number %j before any request',
+  it.each([
+    ['', '/v1/approvals?employeeNumber='],
+    [undefined, '/v1/approvals'],
+    [100234, '/v1/approvals?employeeNumber=100234'],
+  ])(
+    'sends the employee number %j with a warning: the documents do not say it is refused',
+    async (employeeNumber, url) => {
+      const { requests } = await serve();
+      const warnings: string[] = [];
+      await client({
+        logger: { warn: (message: string) => warnings.push(message) },
+      }).approvals.list(employeeNumber as string);
+      expect(requests.map((r) => r.url)).toEqual([url]);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/^approvals\.list: employeeNumber /);
+    },
+  );
+
+  it.each(['', undefined, 100234])(
+    'refuses the employee number %j before any request when asked to',
     async (employeeNumber) => {
       const { requests } = await serve();
-      const error = await client()
+      const error = await client({ assumptions: 'refuse' })
         .approvals.list(employeeNumber as string)
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InvalidArgumentError);
