@@ -80,7 +80,10 @@ export interface ServiceWiring {
    */
   optionNames?: Readonly<Record<string, string>> | undefined;
   rateLimit?: PipelineOptions['rateLimit'];
-  /** The `X-Z-Conversation-Id` of calls that give none; a fresh UUID per client by default. */
+  /**
+   * The `X-Z-Conversation-Id` of calls that give none, sent by `raw` calls too; without it,
+   * operations that declare the header get a fresh UUID per client, and `raw` calls none.
+   */
   conversationId?: string | undefined;
 }
 
@@ -88,6 +91,8 @@ export interface ServiceWiring {
 export interface CallArguments {
   readonly path?: Readonly<Record<string, unknown>> | undefined;
   readonly query?: Readonly<Record<string, unknown>> | undefined;
+  /** What the caller calls the query object, e.g. `filters`, so messages name `filters.sellerId`. */
+  readonly queryName?: string | undefined;
   readonly body?: unknown;
 }
 
@@ -251,10 +256,13 @@ export function createServiceClient<Paths extends object>(
         'must be a non-empty string of Latin-1 characters without line breaks',
       );
     }
+    if (wiring.conversationId !== undefined) headers[CONVERSATION_HEADER] = conversationId;
     const pipeline = createClientPipeline({
       ...options,
       auth: wiring.auth(credentials),
       rateLimit: wiring.rateLimit,
+      // Calls set the conversation id themselves, where their operation declares it.
+      conversationId: undefined,
     });
     const raw = createClient<WithoutTracingHeaders<Paths>>({
       baseUrl: pipeline.baseUrl,
@@ -298,7 +306,8 @@ export function createServiceClient<Paths extends object>(
           header[parameter.name] = callConversation ?? conversationId;
         }
       }
-      const query = checkQuery(operation, args.query ?? {}, '', check);
+      const prefix = args.queryName === undefined ? '' : `${args.queryName}.`;
+      const query = checkQuery(operation, args.query ?? {}, prefix, check);
       const init: Record<string, unknown> = { params: { path, query, header }, signal };
       if (args.body !== undefined) {
         const json = serialisedBody(args.body, name);

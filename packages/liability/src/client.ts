@@ -87,7 +87,7 @@ export function createLiabilityClient(options: LiabilityClientOptions): Liabilit
   const client = createServiceClient<paths>(options, {
     auth: (credentials) => basicAuth(credentials as unknown as ClientCredentials),
     rateLimit: options?.rateLimit,
-    conversationId: options?.conversationId,
+    conversationId: options?.conversationId ?? globalThis.crypto.randomUUID(),
   });
   return {
     ...bind(client, client.conversationId),

@@ -92,7 +92,7 @@ export function createQuotes(
       if (filters !== undefined) requireObject(filters, 'filters', name);
       const result = await client.call(
         searchQuotes,
-        { query: filters as Record<string, unknown> | undefined },
+        { query: filters as Record<string, unknown> | undefined, queryName: 'filters' },
         options(given),
         name,
       );

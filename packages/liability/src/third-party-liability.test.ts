@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from '@partner-apis/errors';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { openapiDocument } from './generated/document.js';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import {
   COUNTRIES_OF_SALES,
   TERRITORIES_OF_SALES,
@@ -13,11 +14,10 @@ import {
 } from './index.js';
 
 /** The spec's own example of a third party liability quote request. */
-const example = (
-  openapiDocument as {
-    components: { examples: { ThirdPartyLiabilityQuoteRequest: { value: QuoteRequest } } };
-  }
-).components.examples.ThirdPartyLiabilityQuoteRequest.value;
+const spec = parse(
+  readFileSync(new URL('../../../specs/liability/openapi.yaml', import.meta.url), 'utf8'),
+) as { components: { examples: { ThirdPartyLiabilityQuoteRequest: { value: QuoteRequest } } } };
+const example = spec.components.examples.ThirdPartyLiabilityQuoteRequest.value;
 
 describe('the third party liability product', () => {
   it("has the ids of the spec's example request", () => {

@@ -82,15 +82,13 @@ describe('calls refuse bad arguments before any request', () => {
 
   it.each([
     ['quotes.get', 'quoteId', () => client.quotes.get('')],
-    ['quotes.get', 'quoteId', () => client.quotes.get('   ')],
     ['quotes.get', 'quoteId', () => client.quotes.get(undefined as never)],
+    ['quotes.get', 'quoteId', () => client.quotes.get('..')],
+    ['quotes.get', 'quoteId', () => client.quotes.get('.')],
     ['quotes.search', 'filters', () => client.quotes.search('SEL-1' as never)],
     ['quotes.search', 'filters', () => client.quotes.search([] as never)],
     ['quotes.search', 'filters.seller', () => client.quotes.search({ seller: 'x' } as never)],
-    ['quotes.search', 'filters.sellerId', () => client.quotes.search({ sellerId: '' })],
-    ['quotes.search', 'filters.sellerId', () => client.quotes.search({ sellerId: 7 } as never)],
-    ['quotes.search', 'filters.createdFrom', () => client.quotes.search({ createdFrom: 'today' })],
-    ['quotes.search', 'filters.createdTo', () => client.quotes.search({ createdTo: '2026-03-01' })],
+    ['quotes.search', 'filters.sellerId', () => client.quotes.search({ sellerId: {} } as never)],
     ['quotes.search', 'options', () => client.quotes.search({}, 'x' as never)],
     [
       'quotes.search',
@@ -121,17 +119,43 @@ describe('calls refuse bad arguments before any request', () => {
 
   it('names the filters it knows when one is unknown', async () => {
     await expect(client.quotes.search({ status: 'quoted' } as never)).rejects.toThrow(
-      'quotes.search: filters.status is not a filter (use sellerId, productId, createdFrom, createdTo)',
+      'quotes.search: filters.status is not a parameter of quotes.search (use sellerId, productId, createdFrom, createdTo)',
     );
   });
 
-  it('accepts RFC 3339 date-times with an offset or fraction, and skips undefined filters', async () => {
+  it.each([
+    [{ sellerId: '' }, 'filters.sellerId must be a non-empty string'],
+    [{ sellerId: 7 }, 'filters.sellerId must be a string (got 7)'],
+    [{ createdFrom: 'today' }, 'filters.createdFrom must be a Date or an RFC 3339 date-time'],
+    [{ createdTo: '2026-03-01' }, 'filters.createdTo must be a Date or an RFC 3339 date-time'],
+  ])(
+    'sends the filters %j, whose names and formats the spec only assumes, with a warning',
+    async (filters, warning) => {
+      const warnings: string[] = [];
+      const warned = createLiabilityClient({
+        ...options,
+        logger: { warn: (message: string) => warnings.push(message) },
+      });
+      const before = calls;
+      await warned.quotes.search(filters as never);
+      expect(calls).toBe(before + 1);
+      expect(warnings.join('\n')).toContain(`quotes.search: ${warning}`);
+      const refusing = createLiabilityClient({ ...options, assumptions: 'refuse' });
+      await expect(refusing.quotes.search(filters as never)).rejects.toBeInstanceOf(
+        InvalidArgumentError,
+      );
+      expect(calls).toBe(before + 1);
+    },
+  );
+
+  it('accepts RFC 3339 date-times with an offset or fraction or a Date, and skips undefined filters', async () => {
     const before = calls;
     await client.quotes.search({
       createdFrom: '2026-03-01T00:00:00.5+01:00',
       createdTo: '2026-03-02T00:00:00Z',
       sellerId: undefined,
     });
-    expect(calls).toBe(before + 1);
+    await client.quotes.search({ createdFrom: new Date('2026-03-01T00:00:00Z') as never });
+    expect(calls).toBe(before + 2);
   });
 });
