@@ -1,5 +1,6 @@
 import { flattenApprovals } from '@partner-apis/approvals';
 import type { StatementOfValues } from '@partner-apis/exposure';
+import { validateStatementOfValues } from '@partner-apis/exposure/statement-of-values';
 import {
   THIRD_PARTY_LIABILITY_PRODUCT,
   thirdPartyLiabilityPolicyLine,
@@ -155,7 +156,7 @@ async function runDemo(context: CommandContext, session: ReturnType<typeof openS
       .filter((location) => location.currency === currency)
       .map(sovLocation),
   } as StatementOfValues;
-  const { problems } = exposure.statementOfValues.validate(portfolio);
+  const { problems } = validateStatementOfValues(portfolio);
   const receipt = await exposure.statementOfValues.submit(portfolio);
   out(
     `   Statement of Values of the ${count(portfolio.locations.length, `${currency} location`)}: ${count(problems.length, 'problem')} locally; submitted, receipt ${JSON.stringify(receipt)}`,

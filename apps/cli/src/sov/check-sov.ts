@@ -1,4 +1,5 @@
-import { validateStatementOfValues, type StatementOfValues } from '@partner-apis/exposure';
+import type { StatementOfValues } from '@partner-apis/exposure';
+import { validateStatementOfValues } from '@partner-apis/exposure/statement-of-values';
 import type { CommandContext } from '../command-context.js';
 import { ReportedFailure } from '../usage-error.js';
 import { readStatementOfValues, type SovProblem } from './read-sov.js';
