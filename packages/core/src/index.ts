@@ -28,6 +28,8 @@ export { paginate } from './paginate.js';
 export type { Page, PageContents, PageRequest, PaginateOptions, Paginated } from './paginate.js';
 export { DEFAULT_PREFETCH, MAX_PREFETCH, createOffsetCollection } from './offset-collection.js';
 export type {
+  DescribedQuery,
+  EnvelopeOf,
   ListOptions,
   OffsetCollection,
   PageOptions,

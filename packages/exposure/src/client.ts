@@ -3,6 +3,7 @@ import {
   createServiceClient,
   oauth2Service,
   type CallOptions,
+  type EnvelopeOf,
   type OAuth2ServiceClientOptions,
   type OffsetCollection,
   type PagingOptions,
@@ -17,7 +18,12 @@ export type Location = components['schemas']['Location'];
 /** The query parameters of the locations read, as the spec declares them. */
 export type LocationsQuery = QueryOf<operations['listLocations']>;
 /** The exposure locations: `list` pages through all of them, `page` reads one page. */
-export type Locations = OffsetCollection<Location, LocationsQuery, typeof listLocations>;
+export type Locations = OffsetCollection<
+  Location,
+  LocationsQuery,
+  typeof listLocations,
+  EnvelopeOf<operations['listLocations']>
+>;
 /** A property portfolio for the provisional Statement of Values submission. */
 export type StatementOfValues = components['schemas']['StatementOfValues'];
 /** Whatever the service returns for an accepted Statement of Values; not published, so open. */
@@ -80,12 +86,12 @@ export interface ExposureClient {
 export function createExposureClient(options: ExposureClientOptions): ExposureClient {
   const client = createServiceClient<paths>(options, oauth2Service(options, EXPOSURE_SCOPES));
   return {
-    locations: createOffsetCollection<Location, typeof listLocations, LocationsQuery>(
-      client,
-      listLocations,
-      'locations',
-      options,
-    ),
+    locations: createOffsetCollection<
+      Location,
+      typeof listLocations,
+      LocationsQuery,
+      EnvelopeOf<operations['listLocations']>
+    >(client, listLocations, 'locations', options),
     statementOfValues: {
       async submit(portfolio, callOptions) {
         const name = 'statementOfValues.submit';

@@ -2,6 +2,7 @@ import {
   createOffsetCollection,
   createServiceClient,
   oauth2Service,
+  type EnvelopeOf,
   type OAuth2ServiceClientOptions,
   type OffsetCollection,
   type PagingOptions,
@@ -20,12 +21,18 @@ export type GradingsQuery = QueryOf<operations['listGradings']>;
 /** The query parameters of the locations read, as the spec declares them. */
 export type RiskLocationsQuery = QueryOf<operations['listRiskLocations']>;
 /** The gradings: `list` pages through all of them, `page` reads one page. */
-export type Gradings = OffsetCollection<Grading, GradingsQuery, typeof listGradings>;
+export type Gradings = OffsetCollection<
+  Grading,
+  GradingsQuery,
+  typeof listGradings,
+  EnvelopeOf<operations['listGradings']>
+>;
 /** The customer's locations as risk engineering knows them. */
 export type RiskLocations = OffsetCollection<
   RiskLocation,
   RiskLocationsQuery,
-  typeof listRiskLocations
+  typeof listRiskLocations,
+  EnvelopeOf<operations['listRiskLocations']>
 >;
 
 /** The scopes of the risk engineering service's tokens, from the spec. */
@@ -76,18 +83,18 @@ export function createRiskEngineeringClient(
     oauth2Service(options, RISK_ENGINEERING_SCOPES),
   );
   return {
-    gradings: createOffsetCollection<Grading, typeof listGradings, GradingsQuery>(
-      client,
-      listGradings,
-      'gradings',
-      options,
-    ),
-    locations: createOffsetCollection<RiskLocation, typeof listRiskLocations, RiskLocationsQuery>(
-      client,
-      listRiskLocations,
-      'locations',
-      options,
-    ),
+    gradings: createOffsetCollection<
+      Grading,
+      typeof listGradings,
+      GradingsQuery,
+      EnvelopeOf<operations['listGradings']>
+    >(client, listGradings, 'gradings', options),
+    locations: createOffsetCollection<
+      RiskLocation,
+      typeof listRiskLocations,
+      RiskLocationsQuery,
+      EnvelopeOf<operations['listRiskLocations']>
+    >(client, listRiskLocations, 'locations', options),
     raw: client.raw,
   };
 }

@@ -377,6 +377,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
         "in": "query",
         "required": false,
         "description": "Number of records per call.",
+        "x-paging": "limit",
         "schema": {
           "type": "integer",
           "minimum": 1,
@@ -390,6 +391,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
         "required": false,
         "description": "Position from which a later call continues, used to page through data larger than one call.",
         "x-upstream-gap": "The unit of offset and whether it is zero or one based are not shown; we assume a zero-based record index.",
+        "x-paging": "offset",
         "schema": {
           "type": "integer",
           "minimum": 0,

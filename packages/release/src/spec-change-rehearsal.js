@@ -1,0 +1,111 @@
+// @ts-check
+// Rehearses an upstream change the way a maintainer ships it: a spec edit in a copy of the
+// workspace, `generate`, `build`, and a consumer compiled and run against the rebuilt packages.
+// What it proves: the change reaches users with a spec edit alone, no hand-written code.
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { parseDocument } from 'yaml';
+
+const run = promisify(execFile);
+
+/** The repository this file belongs to. */
+export const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The packages a service package needs to build, in build order. */
+const RUNTIME_PACKAGES = ['errors', 'auth', 'core'];
+
+/**
+ * @typedef {object} RehearsalWorkspace
+ * @property {string} root the copy
+ * @property {(spec: string, edit: (document: import('yaml').Document) => void) => Promise<void>} editSpec
+ *   edits `specs/<spec>/openapi.yaml` of the copy
+ * @property {(pkg: string) => Promise<void>} regenerate runs codegen in `packages/<pkg>` of the copy
+ * @property {(pkg: string) => Promise<void>} build runs the package's own build script
+ * @property {(source: string) => Promise<string>} runConsumer compiles `source` as a consumer of
+ *   the copy's packages with `tsc` (strict) and runs it with node; resolves to its stdout
+ * @property {() => Promise<void>} remove
+ */
+
+/**
+ * Copies the specs, the codegen, the runtime packages and `services` into a temporary
+ * workspace that shares the repository's installed dependencies. Built output of the runtime
+ * packages comes along; the service packages are rebuilt by `build`.
+ *
+ * @example
+ * const workspace = await copyWorkspace(['exposure']);
+ * await workspace.editSpec('exposure', (doc) => doc.setIn(['info', 'version'], '0.2.0'));
+ * await workspace.regenerate('exposure');
+ * await workspace.build('exposure');
+ * @param {string[]} services package folders, e.g. `['exposure', 'liability']`
+ * @returns {Promise<RehearsalWorkspace>}
+ */
+export async function copyWorkspace(services) {
+  const root = await mkdtemp(join(tmpdir(), 'spec-change-rehearsal-'));
+  const copy = (/** @type {string} */ path) =>
+    cp(join(REPOSITORY_ROOT, path), join(root, path), {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (source) => !/[\\/](\.turbo|\.vite|\.vite-temp)([\\/]|$)/.test(source),
+    });
+  for (const file of ['package.json', 'pnpm-workspace.yaml', 'tsconfig.base.json', 'specs']) {
+    await copy(file);
+  }
+  for (const pkg of ['codegen', ...RUNTIME_PACKAGES, ...services]) await copy(`packages/${pkg}`);
+  // Every package links its dependencies through the root's node_modules, as pnpm laid it out.
+  await symlink(join(REPOSITORY_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
+  const codegen = join(root, 'packages/codegen/src/cli.js');
+  const tsc = join(REPOSITORY_ROOT, 'node_modules/typescript/bin/tsc');
+
+  return {
+    root,
+    async editSpec(spec, edit) {
+      const file = join(root, 'specs', spec, 'openapi.yaml');
+      const document = parseDocument(await readFile(file, 'utf8'));
+      edit(document);
+      await writeFile(file, document.toString());
+    },
+    async regenerate(pkg) {
+      await run(process.execPath, [codegen], { cwd: join(root, 'packages', pkg) });
+    },
+    async build(pkg) {
+      const manifest = JSON.parse(await readFile(join(root, 'packages', pkg, 'package.json'), 'utf8'));
+      const script = String(manifest.scripts?.build ?? '');
+      await run('sh', ['-c', script], {
+        cwd: join(root, 'packages', pkg),
+        env: { ...process.env, PATH: `${join(root, 'packages', pkg, 'node_modules/.bin')}:${process.env.PATH}` },
+      });
+    },
+    async runConsumer(source) {
+      const dir = join(root, 'consumer');
+      await mkdir(join(dir, 'node_modules/@partner-apis'), { recursive: true });
+      for (const pkg of [...RUNTIME_PACKAGES, ...services]) {
+        await symlink(join(root, 'packages', pkg), join(dir, 'node_modules/@partner-apis', pkg), 'dir');
+      }
+      await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+      await writeFile(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          extends: '../tsconfig.base.json',
+          compilerOptions: { outDir: 'dist', rootDir: '.', declaration: false, declarationMap: false, sourceMap: false },
+          include: ['consumer.ts'],
+        }),
+      );
+      await writeFile(join(dir, 'consumer.ts'), source);
+      try {
+        await run(process.execPath, [tsc, '-p', dir]);
+      } catch (error) {
+        const failure = /** @type {{ stdout?: string }} */ (error);
+        throw new Error(`the consumer does not compile:\n${failure.stdout ?? String(error)}`);
+      }
+      const { stdout } = await run(process.execPath, [join(dir, 'dist/consumer.js')], {
+        cwd: dir,
+      });
+      return stdout;
+    },
+    remove: () => rm(root, { recursive: true, force: true }),
+  };
+}
