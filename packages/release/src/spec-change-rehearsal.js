@@ -72,25 +72,42 @@ export async function copyWorkspace(services) {
       await run(process.execPath, [codegen], { cwd: join(root, 'packages', pkg) });
     },
     async build(pkg) {
-      const manifest = JSON.parse(await readFile(join(root, 'packages', pkg, 'package.json'), 'utf8'));
+      const manifest = JSON.parse(
+        await readFile(join(root, 'packages', pkg, 'package.json'), 'utf8'),
+      );
       const script = String(manifest.scripts?.build ?? '');
       await run('sh', ['-c', script], {
         cwd: join(root, 'packages', pkg),
-        env: { ...process.env, PATH: `${join(root, 'packages', pkg, 'node_modules/.bin')}:${process.env.PATH}` },
+        env: {
+          ...process.env,
+          PATH: `${join(root, 'packages', pkg, 'node_modules/.bin')}:${process.env.PATH}`,
+        },
       });
     },
     async runConsumer(source) {
       const dir = join(root, 'consumer');
       await mkdir(join(dir, 'node_modules/@partner-apis'), { recursive: true });
       for (const pkg of [...RUNTIME_PACKAGES, ...services]) {
-        await symlink(join(root, 'packages', pkg), join(dir, 'node_modules/@partner-apis', pkg), 'dir');
+        await symlink(
+          join(root, 'packages', pkg),
+          join(dir, 'node_modules/@partner-apis', pkg),
+          'dir',
+        );
       }
       await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
       await writeFile(
         join(dir, 'tsconfig.json'),
         JSON.stringify({
           extends: '../tsconfig.base.json',
-          compilerOptions: { outDir: 'dist', rootDir: '.', declaration: false, declarationMap: false, sourceMap: false },
+          compilerOptions: {
+            outDir: 'dist',
+            rootDir: '.',
+            lib: ['ES2023', 'DOM'],
+            types: [],
+            declaration: false,
+            declarationMap: false,
+            sourceMap: false,
+          },
           include: ['consumer.ts'],
         }),
       );
@@ -99,7 +116,9 @@ export async function copyWorkspace(services) {
         await run(process.execPath, [tsc, '-p', dir]);
       } catch (error) {
         const failure = /** @type {{ stdout?: string }} */ (error);
-        throw new Error(`the consumer does not compile:\n${failure.stdout ?? String(error)}`);
+        throw new Error(`the consumer does not compile:\n${failure.stdout ?? String(error)}`, {
+          cause: error,
+        });
       }
       const { stdout } = await run(process.execPath, [join(dir, 'dist/consumer.js')], {
         cwd: dir,
