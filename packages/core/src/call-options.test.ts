@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@partner-apis/errors';
 import { describe, expect, it } from 'vitest';
-import { checkCallOptions } from './index.js';
+import { checkCallOptions } from './call-options.js';
 
 describe('checkCallOptions', () => {
   it('gives {} for no options and the options themselves otherwise', () => {

@@ -5,7 +5,7 @@ export type {
   RetryOptions,
   TimeoutOptions,
 } from './client-pipeline.js';
-export { createServiceClient, expectData, withOptionNames } from './service-client.js';
+export { createServiceClient, expectData } from './service-client.js';
 export type {
   CallArguments,
   CallResult,
@@ -21,12 +21,12 @@ export type {
   OAuth2ServiceCredentials,
   SubscriptionKeys,
 } from './oauth2-service-client.js';
-export { checkCallOptions, isHeaderValue } from './call-options.js';
+export { isHeaderValue } from './call-options.js';
 export type { CallOptions } from './call-options.js';
 export type { AssumptionPolicy, OperationDescription, ParameterDescription } from './operation.js';
 export { paginate } from './paginate.js';
 export type { Page, PageContents, PageRequest, PaginateOptions, Paginated } from './paginate.js';
-export { DEFAULT_PREFETCH, MAX_PREFETCH, createOffsetCollection } from './offset-collection.js';
+export { createOffsetCollection } from './offset-collection.js';
 export type {
   DescribedQuery,
   EnvelopeOf,
@@ -37,7 +37,6 @@ export type {
   QueryOf,
   RecordsPage,
 } from './offset-collection.js';
-export { RATE_LIMIT_TIERS } from './rate-limiter.js';
 export type { CustomRateLimit, RateLimitTier } from './rate-limiter.js';
 export type {
   Logger,
@@ -46,6 +45,6 @@ export type {
   ResponseEvent,
   RetryEvent,
 } from './observer.js';
-export { DEFAULT_LOGGED_HEADERS, createHeaderRedactor } from './header-redactor.js';
-export { readEnvVariable, readServiceEnv, requireEnvVariable } from './service-env.js';
+export { DEFAULT_LOGGED_HEADERS } from './header-redactor.js';
+export { readEnvVariable, readServiceEnv } from './service-env.js';
 export type { Env, OAuth2ServiceEnv, ServiceEnv, ServiceEnvName } from './service-env.js';

@@ -2,9 +2,9 @@ import { inspect } from 'node:util';
 import { clientIdHeaders } from '@partner-apis/auth';
 import { createVirtualTime, startFaultServer, type FaultServer } from '@partner-apis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createHeaderRedactor } from './header-redactor.js';
 import {
   createClientPipeline,
-  createHeaderRedactor,
   type Logger,
   type RequestEvent,
   type ResponseEvent,

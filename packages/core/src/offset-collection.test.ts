@@ -1,8 +1,8 @@
 import { ApiError, ConfigurationError, InvalidArgumentError } from '@partner-apis/errors';
 import { startFaultServer, type FaultServer, type RecordedRequest } from '@partner-apis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_PREFETCH } from './offset-collection.js';
 import {
-  DEFAULT_PREFETCH,
   createOffsetCollection,
   createServiceClient,
   type OperationDescription,

@@ -12,12 +12,12 @@ import {
   createServiceClient,
   expectData,
   isHeaderValue,
-  withOptionNames,
   type ClientOptions,
   type OperationDescription,
   type ServiceWiring,
   type WithoutTracingHeaders,
 } from './index.js';
+import { withOptionNames } from './service-client.js';
 
 /** The shape openapi-typescript generates, with the tracing headers marked required. */
 interface paths {

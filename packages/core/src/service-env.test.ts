@@ -1,6 +1,7 @@
 import { ConfigurationError } from '@partner-apis/errors';
 import { describe, expect, it } from 'vitest';
-import { readEnvVariable, readServiceEnv, requireEnvVariable } from './index.js';
+import { readEnvVariable, readServiceEnv } from './index.js';
+import { requireEnvVariable } from './service-env.js';
 
 const liability = {
   PARTNER_APIS_LIABILITY_BASE_URL: 'https://liability.example.com/v1/uat',
