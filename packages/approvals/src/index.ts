@@ -23,3 +23,6 @@ export type {
   InvoiceApproval,
   RequisitionApproval,
 } from './types.js';
+
+/** The typed errors every call throws, so users need no second import. */
+export * from '@partner-apis/errors';

@@ -1,8 +1,8 @@
 // #region readme-example
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { AuthenticationError } from '@partner-apis/errors';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
 import {
+  AuthenticationError,
   createApprovalsClient,
   flattenApprovals,
   type ApprovalEntry,

@@ -47,3 +47,6 @@ export type Coordinates = components['schemas']['Coordinates'];
 export type CoverageValues = components['schemas']['CoverageValues'];
 /** The common error body of every error response. */
 export type ErrorBody = components['schemas']['ErrorBody'];
+
+/** The typed errors every call throws, so users need no second import. */
+export * from '@partner-apis/errors';

@@ -39,3 +39,6 @@ export type {
   TerritoryOfSales,
   UnderwritingInformation,
 } from './types.js';
+
+/** The typed errors every call throws, so users need no second import. */
+export * from '@partner-apis/errors';

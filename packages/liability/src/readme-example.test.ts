@@ -1,11 +1,12 @@
 // #region readme-example
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { NotFoundError, ValidationError } from '@partner-apis/errors';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
 import {
-  THIRD_PARTY_LIABILITY_PRODUCT,
   createLiabilityClient,
+  NotFoundError,
+  THIRD_PARTY_LIABILITY_PRODUCT,
   thirdPartyLiabilityPolicyLine,
+  ValidationError,
   type LiabilityClient,
   type QuoteRequest,
 } from '@partner-apis/liability';

@@ -39,3 +39,6 @@ export type { components, operations, paths } from './generated/openapi.js';
 
 /** The common error body of every error response. */
 export type ErrorBody = components['schemas']['ErrorBody'];
+
+/** The typed errors every call throws, so users need no second import. */
+export * from '@partner-apis/errors';

@@ -1,9 +1,9 @@
 // #region readme-example
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { TokenError } from '@partner-apis/errors';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
 import {
   createRiskEngineeringClient,
+  TokenError,
   type Grading,
   type RiskEngineeringClient,
 } from '@partner-apis/riskengineering';
