@@ -13,8 +13,9 @@ import {
 import type { components, operations, paths } from './generated/openapi.js';
 import { listLocations, oauth2Scopes, submitStatementOfValues } from './generated/operations.js';
 
+type LocationSchema = components['schemas']['Location'];
 /** One exposure location record. Its fields are not published yet: the record is open. */
-export type Location = components['schemas']['Location'];
+export interface Location extends LocationSchema {}
 /** The query parameters of the locations read, as the spec declares them. */
 export type LocationsQuery = QueryOf<operations['listLocations']>;
 /** The exposure locations: `list` pages through all of them, `page` reads one page. */
@@ -24,10 +25,12 @@ export type Locations = OffsetCollection<
   typeof listLocations,
   EnvelopeOf<operations['listLocations']>
 >;
+type StatementOfValuesSchema = components['schemas']['StatementOfValues'];
 /** A property portfolio for the provisional Statement of Values submission. */
-export type StatementOfValues = components['schemas']['StatementOfValues'];
+export interface StatementOfValues extends StatementOfValuesSchema {}
+type StatementOfValuesReceiptSchema = components['schemas']['StatementOfValuesReceipt'];
 /** Whatever the service returns for an accepted Statement of Values; not published, so open. */
-export type StatementOfValuesReceipt = components['schemas']['StatementOfValuesReceipt'];
+export interface StatementOfValuesReceipt extends StatementOfValuesReceiptSchema {}
 
 /** The scopes of the exposure service's tokens, from the spec. */
 export const EXPOSURE_SCOPES = oauth2Scopes;

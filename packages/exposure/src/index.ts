@@ -37,16 +37,21 @@ export type {
 } from '@partner-apis/core';
 export type { components, operations, paths } from './generated/openapi.js';
 
+type StatementOfValuesLocationSchema = components['schemas']['StatementOfValuesLocation'];
 /** One location of a Statement of Values. */
-export type StatementOfValuesLocation = components['schemas']['StatementOfValuesLocation'];
+export interface StatementOfValuesLocation extends StatementOfValuesLocationSchema {}
+type AddressSchema = components['schemas']['Address'];
 /** A postal address; `country` is ISO 3166-1 alpha-2. */
-export type Address = components['schemas']['Address'];
+export interface Address extends AddressSchema {}
+type CoordinatesSchema = components['schemas']['Coordinates'];
 /** WGS 84 coordinates of a location. */
-export type Coordinates = components['schemas']['Coordinates'];
+export interface Coordinates extends CoordinatesSchema {}
+type CoverageValuesSchema = components['schemas']['CoverageValues'];
 /** Insured values per coverage, in the portfolio's currency. */
-export type CoverageValues = components['schemas']['CoverageValues'];
+export interface CoverageValues extends CoverageValuesSchema {}
+type ErrorBodySchema = components['schemas']['ErrorBody'];
 /** The common error body of every error response. */
-export type ErrorBody = components['schemas']['ErrorBody'];
+export interface ErrorBody extends ErrorBodySchema {}
 
 /** The typed errors every call throws, so users need no second import. */
 export * from '@partner-apis/errors';

@@ -12,10 +12,12 @@ import {
 import type { components, operations, paths } from './generated/openapi.js';
 import { listGradings, listRiskLocations, oauth2Scopes } from './generated/operations.js';
 
+type GradingSchema = components['schemas']['Grading'];
 /** One risk engineering grading record. Its fields are not published yet: the record is open. */
-export type Grading = components['schemas']['Grading'];
+export interface Grading extends GradingSchema {}
+type RiskLocationSchema = components['schemas']['RiskLocation'];
 /** One location record of the risk engineering service. Its fields are not published yet. */
-export type RiskLocation = components['schemas']['RiskLocation'];
+export interface RiskLocation extends RiskLocationSchema {}
 /** The query parameters of the gradings read, as the spec declares them. */
 export type GradingsQuery = QueryOf<operations['listGradings']>;
 /** The query parameters of the locations read, as the spec declares them. */

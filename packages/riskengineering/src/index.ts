@@ -37,8 +37,9 @@ export type {
 } from '@partner-apis/core';
 export type { components, operations, paths } from './generated/openapi.js';
 
+type ErrorBodySchema = components['schemas']['ErrorBody'];
 /** The common error body of every error response. */
-export type ErrorBody = components['schemas']['ErrorBody'];
+export interface ErrorBody extends ErrorBodySchema {}
 
 /** The typed errors every call throws, so users need no second import. */
 export * from '@partner-apis/errors';
