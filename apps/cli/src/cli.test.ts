@@ -182,6 +182,98 @@ describe('exposure locations', () => {
   });
 });
 
+describe('output a terminal can trust', () => {
+  const hostileName = 'Lyon\x1b]0;owned\x07\x1b[2J\u009b31m';
+  const serve = (records: Record<string, unknown>[]) =>
+    sb.fault('exposure.listLocations', { sequence: [{ status: 200, body: records }] });
+
+  test('table: escape sequences in records are shown, never sent to the terminal', async () => {
+    serve([{ locationId: 'LOC-1', name: hostileName }]);
+    const result = await run(['exposure', 'locations']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    // eslint-disable-next-line no-control-regex -- no control character may get through
+    expect(result.stdout).not.toMatch(/[\x1b\x07\u009b]/);
+    expect(result.stdout).toContain('Lyon\\x1b]0;owned\\x07\\x1b[2J\\x9b31m');
+  });
+
+  test('json keeps the same values as valid JSON, without a raw control character', async () => {
+    serve([{ locationId: 'LOC-1', name: hostileName }]);
+    const result = await run(['exposure', 'locations', '--format', 'json']);
+    expect(result.code).toBe(0);
+    // eslint-disable-next-line no-control-regex -- no control character may get through
+    expect(result.stdout).not.toMatch(/[\x1b\x07\u009b]/);
+    expect(JSON.parse(result.stdout)).toEqual([{ locationId: 'LOC-1', name: hostileName }]);
+  });
+
+  test('csv: a formula in a record is written as text', async () => {
+    serve([{ locationId: 'LOC-1', name: '=HYPERLINK("http://evil.example","open")', floors: -2 }]);
+    const result = await run(['exposure', 'locations', '--format', 'csv']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      'locationId,name,floors\nLOC-1,"\'=HYPERLINK(""http://evil.example"",""open"")",-2\n',
+    );
+  });
+
+  test('an error message from the server cannot drive the terminal either', async () => {
+    sb.fault('exposure.listLocations', {
+      sequence: [
+        {
+          status: 400,
+          body: {
+            code: 'data_validation',
+            message: `bad \x1b]52;c;cm0gLXJmIH4=\x07 request`,
+            correlationId: 'corr-1',
+          },
+        },
+      ],
+    });
+    const result = await run(['exposure', 'locations']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('\x1b');
+    expect(result.stderr).toContain('bad \\x1b]52;c;cm0gLXJmIH4=\\x07 request');
+  });
+
+  test('an unknown --columns name is a usage error, and no data is written', async () => {
+    const result = await run(['exposure', 'locations', '--columns', 'locationId,adress.city']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^error: --columns: no record has the column adress\.city; the columns are locationId, name, address\.street, /,
+    );
+  });
+
+  test('the table fits the width of the terminal (COLUMNS); cut cells end with an ellipsis', async () => {
+    const result = await run(['exposure', 'locations'], { ...sandboxEnv, COLUMNS: '60' });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(SIZES.exposureLocations + 2);
+    expect(lines.every((line) => line.length <= 60)).toBe(true);
+    expect(lines[0]).toMatch(/^locationId\s+name\s+address\.street/);
+    expect(result.stdout).toContain('…');
+    expect(result.stderr).toMatch(
+      /^\d+ of \d+ columns do not fit the terminal and are left out \(.*\); choose them with --columns, or use --format csv or json\n$/,
+    );
+  });
+
+  test('a table of 150,000 locations streams out whole', async () => {
+    const big = await startSandbox({
+      sizes: { exposureLocations: 150_000 },
+      validateResponses: false,
+    });
+    try {
+      const result = await run(['exposure', 'locations', '--columns', 'locationId,address.city'], {
+        ...sandboxVariables(big),
+      });
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      const lines = result.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(150_002);
+      expect(lines[150_001]).toMatch(/^LOC-0150000\s+\S/);
+    } finally {
+      await big.close();
+    }
+  }, 120_000);
+});
+
 describe('riskengineering', () => {
   test('gradings and locations, every record', async () => {
     const [gradings, locations] = await Promise.all([

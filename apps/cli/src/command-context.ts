@@ -6,7 +6,8 @@ import { reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
 import { openOutput, type OutputSink } from './output/output-sink.js';
 import { createProgress, type Progress } from './output/progress.js';
-import { OUTPUT_FORMATS, type OutputFormat } from './output/record-writer.js';
+import { OUTPUT_FORMATS, type OutputFormat, type WriteOptions } from './output/record-writer.js';
+import { visibleText } from './output/safe-text.js';
 import { openSession, type ServiceSession } from './service-session.js';
 
 /** The options every data command has. */
@@ -36,8 +37,20 @@ export interface CommandContext {
   output(options: OutputOptions): Promise<OutputSink>;
   /** A progress line on stderr for a paged read; drawn only on a terminal. */
   progress(label: string, options: OutputOptions): Progress;
-  /** Writes a note or warning to stderr. */
+  /** Writes a note or warning to stderr; control characters in it are shown as escapes. */
   note(text: string): void;
+  /** How the data of a command is written: its columns, the table's width, where warnings go. */
+  writeOptions(options: OutputOptions): WriteOptions;
+}
+
+/**
+ * The width a table on stdout must fit: `COLUMNS` when set (as `ls` and `git` honour it), else
+ * the terminal's width; none for a pipe.
+ */
+function terminalWidth(io: CliIo): number | undefined {
+  const fromVariable = Number(io.env.COLUMNS);
+  if (Number.isInteger(fromVariable) && fromVariable > 0) return fromVariable;
+  return io.stdout.isTTY === true && (io.stdout.columns ?? 0) > 0 ? io.stdout.columns : undefined;
 }
 
 /**
@@ -79,7 +92,14 @@ export function createCommandContext(io: CliIo): CommandContext {
       return createProgress(io.stderr, label, !dataOnSameTerminal);
     },
     note(text) {
-      io.stderr.write(`${text}\n`);
+      io.stderr.write(`${visibleText(text, '\n')}\n`);
+    },
+    writeOptions(options) {
+      return {
+        warn: context.note,
+        columns: options.columns,
+        maxWidth: options.out === undefined ? terminalWidth(io) : undefined,
+      };
     },
   };
   return context;

@@ -100,10 +100,7 @@ export function registerCredentialsCommands(program: Command, context: CommandCo
         }
       }
       const sink = await context.output(options);
-      await writeRecords(statuses, options.format, sink, {
-        warn: context.note,
-        columns: options.columns,
-      });
+      await writeRecords(statuses, options.format, sink, context.writeOptions(options));
       await sink.close();
       if (statuses.some((status) => status.status === 'expired')) {
         context.exitCode = ExitCode.failure;

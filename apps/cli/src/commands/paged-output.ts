@@ -28,10 +28,7 @@ export async function writePaged<T extends Record<string, unknown>>(
     }
   }
   try {
-    return await writeRecords(records(), options.format, sink, {
-      warn: context.note,
-      columns: options.columns,
-    });
+    return await writeRecords(records(), options.format, sink, context.writeOptions(options));
   } finally {
     progress.done();
     await sink.close();
