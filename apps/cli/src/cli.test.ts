@@ -1,8 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -170,6 +171,61 @@ describe('exposure locations', () => {
     const lines = (await readFile(out, 'utf8')).trim().split('\n');
     expect(lines[0]).toMatch(/^locationId,name,address\.street,address\.city,/);
     expect(lines).toHaveLength(SIZES.exposureLocations + 1);
+  });
+
+  test('Ctrl+C while --out is written leaves no file behind; exit code 130', async () => {
+    const out = join(dir, 'interrupted', 'locations.csv');
+    await mkdir(dirname(out));
+    sb.fault('exposure.listLocations', { latencyMs: 200 });
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'exposure',
+        'locations',
+        '--format',
+        'csv',
+        '--out',
+        out,
+        '--page-size',
+        '10',
+        '--prefetch',
+        '1',
+      ],
+      { env: { ...baseEnv(), ...sandboxEnv }, stdio: 'ignore' },
+    );
+    const exited = once(child, 'exit');
+    // Bounded wait for the command to have written its first page.
+    for (let tries = 0; tries < 600; tries += 1) {
+      const files = await readdir(dirname(out));
+      const partial = files.find((name) => name.endsWith('.partial'));
+      if (partial !== undefined && (await stat(join(dirname(out), partial))).size > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill('SIGINT');
+    const [code] = await exited;
+    expect(code).toBe(130);
+    expect(await readdir(dirname(out))).toEqual([]);
+  });
+
+  test('a failure after the first pages leaves no --out file; exit code 1', async () => {
+    const out = join(dir, 'failed.ndjson');
+    sb.fault('exposure.listLocations', { every: { n: 2, action: 404 } });
+    const result = await run([
+      'exposure',
+      'locations',
+      '--format',
+      'ndjson',
+      '--out',
+      out,
+      '--page-size',
+      '100',
+      '--prefetch',
+      '1',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: 404 /);
+    expect((await readdir(dir)).filter((name) => name.includes('failed.ndjson'))).toEqual([]);
   });
 
   test('table with --columns', async () => {

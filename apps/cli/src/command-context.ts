@@ -33,7 +33,10 @@ export interface CommandContext {
    * starts the embedded sandbox on demand, closes it afterwards, and reports any error.
    */
   run(command: Command, action: (session: ServiceSession) => Promise<void>): Promise<void>;
-  /** Opens stdout or the `--out` file. */
+  /**
+   * Opens stdout or the `--out` file. A file gets its name when the sink is closed; if the
+   * action fails first, `run` removes what was written.
+   */
   output(options: OutputOptions): Promise<OutputSink>;
   /** A progress line on stderr for a paged read; drawn only on a terminal. */
   progress(label: string, options: OutputOptions): Progress;
@@ -60,6 +63,7 @@ function terminalWidth(io: CliIo): number | undefined {
  * const context = createCommandContext({ stdout, stderr, env: process.env, cwd: process.cwd() });
  */
 export function createCommandContext(io: CliIo): CommandContext {
+  const sinks: OutputSink[] = [];
   const context: CommandContext = {
     io,
     exitCode: ExitCode.ok,
@@ -81,10 +85,16 @@ export function createCommandContext(io: CliIo): CommandContext {
           secrets: session?.secrets() ?? [],
         });
       } finally {
+        // A sink still open here belongs to a failed action: its partial file goes.
+        await Promise.all(sinks.splice(0).map((sink) => sink.abort()));
         await session?.close();
       }
     },
-    output: (options) => openOutput(options.out, io.stdout),
+    async output(options) {
+      const sink = await openOutput(options.out, io.stdout, io.cwd);
+      sinks.push(sink);
+      return sink;
+    },
     progress(label, options) {
       // On a terminal that also shows the data, a progress line would be torn by the records.
       const dataOnSameTerminal =

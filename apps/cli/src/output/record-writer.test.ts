@@ -11,6 +11,7 @@ function memorySink(): OutputSink & { text: () => string } {
       chunks.push(text);
     },
     close: async () => {},
+    abort: async () => {},
     text: () => chunks.join(''),
   };
 }
