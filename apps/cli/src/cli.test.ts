@@ -426,6 +426,32 @@ describe('exposure sov', () => {
     expect(requests('exposure.submitStatementOfValues')).toBe(before);
   });
 
+  test('validate: a spreadsheet export with semicolons and a byte order mark', async () => {
+    const file = join(dir, 'excel-de.csv');
+    await writeFile(
+      file,
+      '\uFEFF' + [header, ...goodRows].map((row) => row.replaceAll(',', ';')).join('\r\n'),
+    );
+    const result = await run(['exposure', 'sov', 'validate', file, '--currency', 'EUR']);
+    expect(result).toEqual({ code: 0, stdout: `${file}: 3 locations, no problems\n`, stderr: '' });
+  });
+
+  test('a quote that is never closed is bad data: exit code 1, the row named, nothing sent', async () => {
+    const file = join(dir, 'unclosed.csv');
+    await writeFile(
+      file,
+      [header, goodRows[0], 'LOC-2,"Lyon plant,x,Lyon,FR', goodRows[2]].join('\n'),
+    );
+    const before = requests('exposure.submitStatementOfValues');
+    const result = await run(['exposure', 'sov', 'submit', file, '--currency', 'EUR']);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${file}: row 3: a quoted field opens here and is never closed (a " is missing); nothing was sent\n`,
+    });
+    expect(requests('exposure.submitStatementOfValues')).toBe(before);
+  });
+
   test('a file that does not exist is a usage error', async () => {
     const result = await run(['exposure', 'sov', 'validate', join(dir, 'missing.csv')]);
     expect(result.code).toBe(2);
