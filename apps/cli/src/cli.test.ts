@@ -102,6 +102,7 @@ describe('help', () => {
     ['credentials'],
     ['credentials', 'check'],
     ['demo'],
+    ['completion'],
   ];
 
   test('every command has --help with an example of itself, on stdout, exit code 0', async () => {
@@ -125,6 +126,101 @@ describe('help', () => {
     });
     expect(runs[0]!.stdout).toContain(
       'Exit codes: 0 ok, 1 API error or invalid data, 2 usage or configuration error.',
+    );
+  });
+});
+
+describe('like gh, aws and az', () => {
+  test('--version prints the version; exit code 0', async () => {
+    const result = await run(['--version']);
+    expect(result).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(
+        /^partner-apis \d+\.\d+\.\d+ \(node v\d+\.\d+\.\d+, \w+-\w+\)\n$/,
+      ),
+      stderr: '',
+    });
+  });
+
+  test.runIf(existsSync('/bin/bash') || existsSync('/usr/bin/bash'))(
+    'completion bash: Tab completes commands, options and choices through the CLI itself',
+    async () => {
+      const script = await run(['completion', 'bash']);
+      expect(script.code).toBe(0);
+      await writeFile(join(dir, 'completion.bash'), script.stdout);
+      const complete = (line: string) =>
+        shell(
+          `bash -c 'partner-apis() { "${process.execPath}" "${BIN}" "$@"; }
+            source ./completion.bash
+            COMP_WORDS=(${line}); COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
+            _partner_apis; printf "%s\\n" "\${COMPREPLY[@]}"'`,
+          {},
+        );
+      expect((await complete('partner-apis exposure lo')).stdout).toBe('locations\n');
+      expect((await complete('partner-apis liability quote create --territory ""')).stdout).toBe(
+        'US\nNON-US\n',
+      );
+    },
+  );
+
+  test.each(['zsh', 'fish'])('completion %s: a script that asks the CLI', async (name) => {
+    const script = await run(['completion', name]);
+    expect(script.code).toBe(0);
+    expect(script.stdout).toContain('partner-apis __complete');
+  });
+
+  test('an unknown shell is a usage error', async () => {
+    const result = await run(['completion', 'powershell']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      "error: command-argument value 'powershell' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.",
+    );
+  });
+
+  test('--debug: every request and response on stderr, credentials redacted; stdout stays data', async () => {
+    const result = await run([
+      '--debug',
+      'exposure',
+      'locations',
+      '--format',
+      'ndjson',
+      '--page-size',
+      '1000',
+    ]);
+    expect(result.code).toBe(0);
+    expect(ndjson(result.stdout)).toHaveLength(SIZES.exposureLocations);
+    expect(result.stderr).toMatch(
+      /^debug: → GET http:\/\/127\.0\.0\.1:\d+\/portal\/open\/portal-api\/exposure\/locations\?\S+ \(attempt 1\)$/m,
+    );
+    expect(result.stderr).toMatch(
+      /^debug: ← 200 GET http:\/\/127\.0\.0\.1:\d+\/portal\/\S+ \(\d+ ms\)$/m,
+    );
+    expect(result.stderr).toMatch(/^debug: info: access token obtained/m);
+    expect(result.stderr).toContain('"authorization":"[redacted]"');
+    expect(result.stderr).toContain('"ocp-apim-subscription-key":"[redacted]"');
+    for (const secret of [
+      sb.credentials.exposure.clientSecret,
+      sb.credentials.exposure.subscriptionKeys.primary,
+      sb.credentials.exposure.subscriptionKeys.secondary,
+    ]) {
+      expect(result.stderr).not.toContain(secret);
+    }
+    expect(result.stderr).not.toMatch(/Bearer [^\s"[]/);
+  });
+
+  test('--debug with liability and approvals: Basic credentials and client_secret stay redacted', async () => {
+    const [liability, approvals] = await Promise.all([
+      run(['--debug', 'liability', 'quote', 'search']),
+      run(['--debug', 'approvals', 'list', '--employee', '100234']),
+    ]);
+    expect(liability.code).toBe(0);
+    expect(approvals.code).toBe(0);
+    const log = liability.stderr + approvals.stderr;
+    expect(log).toMatch(/^debug: → GET /m);
+    expect(log).not.toContain(sb.credentials.liability.clientSecret);
+    expect(log).not.toContain(sb.credentials.approvals.clientSecret);
+    expect(log).not.toContain(
+      Buffer.from(`${sb.credentials.liability.clientId}:`).toString('base64').slice(0, 12),
     );
   });
 });

@@ -22,6 +22,14 @@ const OPTION_VARIABLES: Readonly<Record<string, string>> = {
   tier: 'TIER',
 };
 
+/** The options every client of a command run shares: its User-Agent and the `--debug` log. */
+function common(session: ServiceSession) {
+  return {
+    userAgent: USER_AGENT,
+    ...(session.logger === undefined ? {} : { logger: session.logger }),
+  };
+}
+
 // Each service package is loaded when a command first needs it, so `--help` and a command of
 // one service start without loading the other three.
 
@@ -48,7 +56,7 @@ export async function exposureClient(session: ServiceSession): Promise<ExposureC
   const { createExposureClient, fromEnv } = await import('@partner-apis/exposure');
   const variables = await session.variables();
   return create('exposure', () =>
-    createExposureClient({ ...fromEnv(variables), userAgent: USER_AGENT }),
+    createExposureClient({ ...fromEnv(variables), ...common(session) }),
   );
 }
 
@@ -64,7 +72,7 @@ export async function riskEngineeringClient(
   const { createRiskEngineeringClient, fromEnv } = await import('@partner-apis/riskengineering');
   const variables = await session.variables();
   return create('riskEngineering', () =>
-    createRiskEngineeringClient({ ...fromEnv(variables), userAgent: USER_AGENT }),
+    createRiskEngineeringClient({ ...fromEnv(variables), ...common(session) }),
   );
 }
 
@@ -78,7 +86,7 @@ export async function liabilityClient(session: ServiceSession): Promise<Liabilit
   const { createLiabilityClient, fromEnv } = await import('@partner-apis/liability');
   const variables = await session.variables();
   return create('liability', () =>
-    createLiabilityClient({ ...fromEnv(variables), userAgent: USER_AGENT }),
+    createLiabilityClient({ ...fromEnv(variables), ...common(session) }),
   );
 }
 
@@ -98,7 +106,7 @@ export async function approvalsClient(
     createApprovalsClient({
       ...fromEnv(variables),
       ...(tier === undefined ? {} : { tier }),
-      userAgent: USER_AGENT,
+      ...common(session),
     }),
   );
 }

@@ -22,6 +22,7 @@ export interface OutputOptions {
 export interface GlobalOptions {
   env?: string;
   config?: string;
+  debug?: boolean;
 }
 
 /** What the actions of the commands share: the process around them and the exit code. */
@@ -77,12 +78,13 @@ export function createCommandContext(io: CliIo): CommandContext {
           configFile: globals.config,
           environment: globals.env,
         });
-        session = openSession(settings, io);
+        session = openSession(settings, io, { debug: globals.debug === true });
         await action(session);
       } catch (error) {
         context.exitCode = reportError(error, {
           write: (text) => io.stderr.write(text),
           secrets: session?.secrets() ?? [],
+          debug: command.optsWithGlobals<GlobalOptions>().debug,
         });
       } finally {
         // A sink still open here belongs to a failed action: its partial file goes.

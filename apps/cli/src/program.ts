@@ -1,7 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { CliIo } from './cli-io.js';
 import { createCommandContext, environmentOption, examples } from './command-context.js';
 import { registerApprovalsCommands } from './commands/approvals.js';
+import {
+  COMPLETE_COMMAND,
+  completeWords,
+  registerCompletionCommand,
+} from './commands/completion.js';
 import { registerCredentialsCommands } from './commands/credentials.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerExposureCommands } from './commands/exposure.js';
@@ -18,6 +24,14 @@ Configuration:
   sandbox, and pick one with --env or PARTNER_APIS_ENV. Variables win over the file.
 
 Exit codes: 0 ok, 1 API error or invalid data, 2 usage or configuration error.`;
+
+/** The version of this CLI, from its package.json (one level above `src/` and `dist/`). */
+function cliVersion(): string {
+  const manifest = JSON.parse(
+    readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+  ) as { version: string };
+  return manifest.version;
+}
 
 /**
  * Builds the `partner-apis` program for one run.
@@ -36,6 +50,15 @@ export function createProgram(io: CliIo) {
     .option(
       '-c, --config <file>',
       'config file (default: PARTNER_APIS_CONFIG, else ./partner-apis.config.json)',
+    )
+    .option(
+      '--debug',
+      'log every request and response to stderr (credentials redacted), and where an internal error happened',
+    )
+    .version(
+      `partner-apis ${cliVersion()} (node ${process.version}, ${process.platform}-${process.arch})`,
+      '-V, --version',
+      'print the version',
     )
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -58,6 +81,7 @@ export function createProgram(io: CliIo) {
   registerApprovalsCommands(program, context);
   registerCredentialsCommands(program, context);
   registerDemoCommand(program, context);
+  registerCompletionCommand(program, context);
   return { program, context };
 }
 
@@ -72,6 +96,11 @@ export function createProgram(io: CliIo) {
  */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
   const { program, context } = createProgram(io);
+  if (args[0] === COMPLETE_COMMAND) {
+    const candidates = completeWords(program, args.slice(1));
+    io.stdout.write(candidates.map((candidate) => `${candidate}\n`).join(''));
+    return ExitCode.ok;
+  }
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (error) {

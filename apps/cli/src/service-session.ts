@@ -1,6 +1,7 @@
 import type { Sandbox } from '@partner-apis/sandbox';
 import type { CliIo } from './cli-io.js';
 import { sandboxVariables } from './config/sandbox-variables.js';
+import { createDebugLogger, type WireLogger } from './debug-log.js';
 import { UsageError } from './usage-error.js';
 import { secretValues, type Settings, type Variables } from './config/settings.js';
 
@@ -16,6 +17,8 @@ export interface ServiceSession {
   readonly sandbox: Sandbox | undefined;
   /** Credential values in use, so that no message shows one. */
   secrets(): readonly string[];
+  /** The `--debug` wire log the clients write to, if asked for. */
+  readonly logger: WireLogger | undefined;
   close(): Promise<void>;
 }
 
@@ -30,8 +33,13 @@ export interface ServiceSession {
  *   await session.close();
  * }
  */
-export function openSession(settings: Settings, io: CliIo): ServiceSession {
+export function openSession(
+  settings: Settings,
+  io: CliIo,
+  { debug = false }: { debug?: boolean } = {},
+): ServiceSession {
   let sandbox: Sandbox | undefined;
+  let variables: Variables = settings.variables;
   let starting: Promise<Variables> | undefined;
   const start = async (): Promise<Variables> => {
     // Loaded only when needed: a configured environment never pays for the sandbox.
@@ -56,8 +64,10 @@ export function openSession(settings: Settings, io: CliIo): ServiceSession {
       `No credentials configured: using the embedded sandbox at http://127.0.0.1:${sandbox.port} ` +
         `(local sample data; see partner-apis --help to configure an environment).\n`,
     );
-    return { ...sandboxVariables(sandbox), ...settings.variables };
+    variables = { ...sandboxVariables(sandbox), ...settings.variables };
+    return variables;
   };
+  const secrets = () => secretValues(variables);
   return {
     settings,
     get sandbox() {
@@ -68,9 +78,8 @@ export function openSession(settings: Settings, io: CliIo): ServiceSession {
       starting ??= start();
       return starting;
     },
-    secrets() {
-      return secretValues(settings.variables);
-    },
+    secrets,
+    logger: debug ? createDebugLogger((text) => io.stderr.write(text), secrets) : undefined,
     async close() {
       await sandbox?.close();
     },
