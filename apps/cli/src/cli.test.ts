@@ -830,6 +830,43 @@ describe('config file', () => {
   });
 });
 
+describe('profiles of the user config file', () => {
+  test('--profile: the sandbox credentials pasted as they are printed, beside their URLs', async () => {
+    const xdg = await mkdtemp(join(tmpdir(), 'partner-apis-xdg-'));
+    await mkdir(join(xdg, 'partner-apis'));
+    const { credentials, urls } = sb;
+    await writeFile(
+      join(xdg, 'partner-apis', 'config.json'),
+      JSON.stringify({
+        profiles: {
+          local: {
+            tokenUrl: urls.tokenUrl,
+            exposure: { baseUrl: urls.exposure, ...credentials.exposure },
+            approvals: { baseUrl: urls.approvals, ...credentials.approvals },
+          },
+        },
+      }),
+    );
+    const env = { XDG_CONFIG_HOME: xdg };
+    const [locations, approvals] = await Promise.all([
+      run(['--profile', 'local', 'exposure', 'locations', '--format', 'ndjson'], env),
+      run(
+        ['approvals', 'list', '--employee', '100234', '--format', 'json', '--profile', 'local'],
+        env,
+      ),
+    ]);
+    expect(locations).toMatchObject({ code: 0, stderr: '' });
+    expect(ndjson(locations.stdout)).toHaveLength(SIZES.exposureLocations);
+    expect(approvals).toMatchObject({ code: 0, stderr: '' });
+    const unknown = await run(['--profile', 'nope', 'approvals', 'list', '--employee', '1'], env);
+    expect(unknown).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: there is no profile nope in ${join(xdg, 'partner-apis', 'config.json')}; the profiles are local\n`,
+    });
+  });
+});
+
 describe('embedded sandbox', () => {
   test('with no credentials, data stays clean on stdout and the notice goes to stderr', async () => {
     const result = await run(['exposure', 'locations', '--format', 'ndjson'], {
@@ -936,6 +973,33 @@ describe('credentials check', () => {
       stdout: 'No records.\n',
       stderr: 'No credentials configured: the embedded sandbox needs none.\n',
     });
+  });
+
+  test('--env sandbox reads no variable, so only the config file settings are named', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'partner-apis-check-'));
+    await writeFile(
+      join(cwd, 'partner-apis.config.json'),
+      JSON.stringify({
+        environments: {
+          sandbox: { liability: { baseUrl: sb.urls.liability, secretCreatedAt: 'last spring' } },
+        },
+      }),
+    );
+    const bad = await run(['--env', 'sandbox', 'credentials', 'check'], {}, cwd);
+    expect(bad).toMatchObject({
+      code: 2,
+      stderr: `configuration error: ${join(cwd, 'partner-apis.config.json')}: environments.sandbox.liability.secretCreatedAt: must be a date such as 2026-01-15\n`,
+    });
+    await writeFile(
+      join(cwd, 'partner-apis.config.json'),
+      JSON.stringify({ environments: { sandbox: { liability: { baseUrl: sb.urls.liability } } } }),
+    );
+    const result = await run(['--env', 'sandbox', 'credentials', 'check'], {}, cwd);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      `note: the liability secret's date is not configured (set secretCreatedAt or secretExpiresAt in environments.sandbox.liability of ${join(cwd, 'partner-apis.config.json')})\n`,
+    );
+    expect(result.stderr).not.toContain('PARTNER_APIS_');
   });
 
   test('a date that is not a date names its variable', async () => {

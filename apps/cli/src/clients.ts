@@ -4,6 +4,7 @@ import type { ExposureClient } from '@partner-apis/exposure';
 import type { LiabilityClient } from '@partner-apis/liability';
 import type { RiskEngineeringClient } from '@partner-apis/riskengineering';
 import { VARIABLE_PREFIX, type ServiceName } from './config/services.js';
+import { settingName } from './config/settings.js';
 import type { ServiceSession } from './service-session.js';
 
 /** Sent as `User-Agent`, so the service teams can tell the CLI's calls apart. */
@@ -34,7 +35,7 @@ function common(session: ServiceSession) {
 // one service start without loading the other three.
 
 /** Creates a client; a bad option is reported under the variable (or config setting) it came from. */
-function create<T>(service: ServiceName, build: () => T): T {
+function create<T>(session: ServiceSession, service: ServiceName, build: () => T): T {
   try {
     return build();
   } catch (error) {
@@ -42,7 +43,8 @@ function create<T>(service: ServiceName, build: () => T): T {
     const suffix = OPTION_VARIABLES[error.option];
     if (suffix === undefined) throw error;
     const problem = error.message.slice(error.option.length + 2);
-    throw new ConfigurationError(`${VARIABLE_PREFIX[service]}${suffix}`, problem);
+    const variable = `${VARIABLE_PREFIX[service]}${suffix}`;
+    throw new ConfigurationError(settingName(session.settings, variable), problem);
   }
 }
 
@@ -55,7 +57,7 @@ function create<T>(service: ServiceName, build: () => T): T {
 export async function exposureClient(session: ServiceSession): Promise<ExposureClient> {
   const { createExposureClient, fromEnv } = await import('@partner-apis/exposure');
   const variables = await session.variables();
-  return create('exposure', () =>
+  return create(session, 'exposure', () =>
     createExposureClient({ ...fromEnv(variables), ...common(session) }),
   );
 }
@@ -71,7 +73,7 @@ export async function riskEngineeringClient(
 ): Promise<RiskEngineeringClient> {
   const { createRiskEngineeringClient, fromEnv } = await import('@partner-apis/riskengineering');
   const variables = await session.variables();
-  return create('riskEngineering', () =>
+  return create(session, 'riskEngineering', () =>
     createRiskEngineeringClient({ ...fromEnv(variables), ...common(session) }),
   );
 }
@@ -85,7 +87,7 @@ export async function riskEngineeringClient(
 export async function liabilityClient(session: ServiceSession): Promise<LiabilityClient> {
   const { createLiabilityClient, fromEnv } = await import('@partner-apis/liability');
   const variables = await session.variables();
-  return create('liability', () =>
+  return create(session, 'liability', () =>
     createLiabilityClient({ ...fromEnv(variables), ...common(session) }),
   );
 }
@@ -102,7 +104,7 @@ export async function approvalsClient(
 ): Promise<ApprovalsClient> {
   const { createApprovalsClient, fromEnv } = await import('@partner-apis/approvals');
   const variables = await session.variables();
-  return create('approvals', () =>
+  return create(session, 'approvals', () =>
     createApprovalsClient({
       ...fromEnv(variables),
       ...(tier === undefined ? {} : { tier }),

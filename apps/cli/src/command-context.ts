@@ -21,6 +21,7 @@ export interface OutputOptions {
 /** The options of the program itself, valid before or after the subcommand. */
 export interface GlobalOptions {
   env?: string;
+  profile?: string;
   config?: string;
   debug?: boolean;
 }
@@ -77,6 +78,7 @@ export function createCommandContext(io: CliIo): CommandContext {
           cwd: io.cwd,
           configFile: globals.config,
           environment: globals.env,
+          profile: globals.profile,
         });
         session = openSession(settings, io, { debug: globals.debug === true });
         await action(session);

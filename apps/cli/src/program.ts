@@ -20,8 +20,9 @@ Configuration:
   With no credentials configured, every command starts an embedded sandbox on 127.0.0.1 and
   says so on stderr. To use a real environment, set PARTNER_APIS_<SERVICE>_* variables
   (SERVICE: EXPOSURE, RISKENGINEERING, LIABILITY, APPROVALS; e.g. _BASE_URL, _CLIENT_ID,
-  _CLIENT_SECRET) or write partner-apis.config.json with environments production, uat and
-  sandbox, and pick one with --env or PARTNER_APIS_ENV. Variables win over the file.
+  _CLIENT_SECRET), or write partner-apis.config.json with environments production, uat and
+  sandbox and pick one with --env or PARTNER_APIS_ENV, or keep named profiles in
+  ~/.config/partner-apis/config.json and pick one with --profile. Variables win over files.
 
 Exit codes: 0 ok, 1 API error or invalid data, 2 usage or configuration error.`;
 
@@ -47,6 +48,10 @@ export function createProgram(io: CliIo) {
       'Exposure, risk engineering, liability and approvals APIs of the partner platform from the command line.',
     )
     .addOption(environmentOption())
+    .option(
+      '-p, --profile <name>',
+      'profile of your own config file, $XDG_CONFIG_HOME/partner-apis/config.json (default: PARTNER_APIS_PROFILE, else its defaultProfile)',
+    )
     .option(
       '-c, --config <file>',
       'config file (default: PARTNER_APIS_CONFIG, else ./partner-apis.config.json)',
