@@ -102,6 +102,10 @@ describe('help', () => {
     ['credentials'],
     ['credentials', 'check'],
     ['demo'],
+    ['sandbox'],
+    ['sandbox', 'start'],
+    ['sandbox', 'status'],
+    ['sandbox', 'stop'],
     ['completion'],
   ];
 
@@ -863,6 +867,107 @@ describe('profiles of the user config file', () => {
       code: 2,
       stdout: '',
       stderr: `error: there is no profile nope in ${join(xdg, 'partner-apis', 'config.json')}; the profiles are local\n`,
+    });
+  });
+});
+
+describe('sandbox start, status and stop', () => {
+  test('the README liability flow: a seller created in one command is quoted in the next', async () => {
+    const env = {
+      XDG_STATE_HOME: await mkdtemp(join(tmpdir(), 'partner-apis-state-')),
+      PARTNER_APIS_SANDBOX_SIZE: '20',
+    };
+    const stateFile = join(env.XDG_STATE_HOME, 'partner-apis', 'sandbox.json');
+    try {
+      expect(await run(['sandbox', 'status'], env)).toMatchObject({
+        code: 1,
+        stdout: expect.stringMatching(/^No sandbox is running in the background/),
+      });
+      const started = await run(['sandbox', 'start'], env);
+      expect(started.code).toBe(0);
+      expect(started.stderr).toMatch(
+        /^Started a sandbox running at http:\/\/127\.0\.0\.1:\d+ \(pid \d+, /,
+      );
+      // Its settings are a profile of the user config file, credentials as the sandbox prints them.
+      const profile = JSON.parse(started.stdout) as {
+        exposure: { subscriptionKeys: { primary: string } };
+      };
+      expect(profile.exposure.subscriptionKeys.primary).toEqual(expect.any(String));
+      expect((await stat(stateFile)).mode & 0o777).toBe(0o600);
+
+      const status = await run(['sandbox', 'status'], env);
+      expect(status).toMatchObject({
+        code: 0,
+        stdout: expect.stringMatching(/^sandbox running at /),
+      });
+
+      const seller = await run(
+        [
+          'liability',
+          'seller',
+          'create',
+          '--name',
+          'Nordlicht Home GmbH',
+          '--country',
+          'DE',
+          '--format',
+          'json',
+        ],
+        env,
+      );
+      expect(seller.code).toBe(0);
+      expect(seller.stderr).toMatch(
+        /^No credentials configured: using the sandbox at .* that `partner-apis sandbox start` started/,
+      );
+      const { sellerId } = JSON.parse(seller.stdout) as { sellerId: string };
+      const quote = await run(
+        [
+          'liability',
+          'quote',
+          'create',
+          '--seller',
+          sellerId,
+          '--country-of-sales',
+          'EU-ASIA',
+          '--territory',
+          'NON-US',
+        ],
+        env,
+      );
+      expect(quote.code).toBe(0);
+      expect(quote.stdout).toMatch(/^status\s+quoted$/m);
+      const search = await run(
+        ['liability', 'quote', 'search', '--seller', sellerId, '--format', 'ndjson'],
+        env,
+      );
+      expect(ndjson(search.stdout)).toHaveLength(1);
+
+      // The demo creates sellers and quotes of its own: never in the background sandbox.
+      const demo = await run(['demo'], { ...env, PARTNER_APIS_SANDBOX_SIZE: '5' });
+      expect(demo.code).toBe(0);
+      expect(demo.stderr).toMatch(NOTICE);
+
+      const stopped = await run(['sandbox', 'stop'], env);
+      expect(stopped).toMatchObject({
+        code: 0,
+        stdout: expect.stringMatching(/^Stopped the sandbox at /),
+      });
+      expect(existsSync(stateFile)).toBe(false);
+      expect((await run(['sandbox', 'status'], env)).code).toBe(1);
+    } finally {
+      if (existsSync(stateFile)) {
+        const { pid } = JSON.parse(await readFile(stateFile, 'utf8')) as { pid: number };
+        process.kill(pid, 'SIGTERM');
+      }
+    }
+  }, 60_000);
+
+  test('stop with nothing running says so', async () => {
+    const env = { XDG_STATE_HOME: await mkdtemp(join(tmpdir(), 'partner-apis-state-')) };
+    expect(await run(['sandbox', 'stop'], env)).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'No sandbox is running in the background.\n',
     });
   });
 });

@@ -13,6 +13,7 @@ import { registerDemoCommand } from './commands/demo.js';
 import { registerExposureCommands } from './commands/exposure.js';
 import { registerLiabilityCommands } from './commands/liability.js';
 import { registerRiskEngineeringCommands } from './commands/riskengineering.js';
+import { registerSandboxCommands } from './commands/sandbox.js';
 import { ExitCode } from './exit-codes.js';
 
 const ENVIRONMENT_HELP = `
@@ -86,6 +87,7 @@ export function createProgram(io: CliIo) {
   registerApprovalsCommands(program, context);
   registerCredentialsCommands(program, context);
   registerDemoCommand(program, context);
+  registerSandboxCommands(program, context);
   registerCompletionCommand(program, context);
   return { program, context };
 }

@@ -2,6 +2,7 @@ import type { Sandbox } from '@partner-apis/sandbox';
 import type { CliIo } from './cli-io.js';
 import { sandboxVariables } from './config/sandbox-variables.js';
 import { createDebugLogger, type WireLogger } from './debug-log.js';
+import { backgroundSandboxFile, findBackgroundSandbox } from './sandbox/background-sandbox.js';
 import { UsageError } from './usage-error.js';
 import { secretValues, type Settings, type Variables } from './config/settings.js';
 
@@ -36,12 +37,30 @@ export interface ServiceSession {
 export function openSession(
   settings: Settings,
   io: CliIo,
-  { debug = false }: { debug?: boolean } = {},
+  {
+    debug = false,
+    backgroundSandbox = true,
+  }: {
+    debug?: boolean;
+    /** Use the sandbox of `partner-apis sandbox start` when one runs (the demo never does). */
+    backgroundSandbox?: boolean;
+  } = {},
 ): ServiceSession {
   let sandbox: Sandbox | undefined;
   let variables: Variables = settings.variables;
   let starting: Promise<Variables> | undefined;
   const start = async (): Promise<Variables> => {
+    const running = backgroundSandbox
+      ? await findBackgroundSandbox(backgroundSandboxFile(io.env))
+      : undefined;
+    if (running !== undefined) {
+      io.stderr.write(
+        `No credentials configured: using the sandbox at ${running.urls.origin} that \`partner-apis sandbox start\` started ` +
+          `(its sellers and quotes stay until \`partner-apis sandbox stop\`).\n`,
+      );
+      variables = { ...sandboxVariables(running), ...settings.variables };
+      return variables;
+    }
     // Loaded only when needed: a configured environment never pays for the sandbox.
     const { startSandbox, SandboxConfigError } = await import('@partner-apis/sandbox');
     const { size, seed } = settings.sandbox;

@@ -13,7 +13,16 @@ const { program } = createProgram({
 test.each([
   [
     [''],
-    ['exposure', 'riskengineering', 'liability', 'approvals', 'credentials', 'demo', 'completion'],
+    [
+      'exposure',
+      'riskengineering',
+      'liability',
+      'approvals',
+      'credentials',
+      'demo',
+      'sandbox',
+      'completion',
+    ],
   ],
   [['li'], ['liability']],
   [

@@ -110,6 +110,7 @@ export function registerDemoCommand(program: Command, context: CommandContext): 
         const session = openSession(
           { ...configured.settings, embeddedSandbox: true, variables: {} },
           context.io,
+          { backgroundSandbox: false },
         );
         try {
           await runDemo(context, session);
