@@ -552,6 +552,15 @@ describe('exposure sov', () => {
     expect(requests('exposure.submitStatementOfValues')).toBe(before);
   });
 
+  test('validate: escape sequences in a file are shown in its problems, never obeyed', async () => {
+    const file = join(dir, 'escapes.csv');
+    await writeFile(file, [`${header},\x1b]0;owned\x07`, `${goodRows[0]},x`].join('\n'));
+    const result = await run(['exposure', 'sov', 'validate', file, '--currency', 'EUR']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toContain('\x1b');
+    expect(result.stdout).toContain('column K (\\x1b]0;owned\\x07): unknown column');
+  });
+
   test('a file that does not exist is a usage error', async () => {
     const result = await run(['exposure', 'sov', 'validate', join(dir, 'missing.csv')]);
     expect(result.code).toBe(2);

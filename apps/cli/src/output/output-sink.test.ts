@@ -37,6 +37,13 @@ test('an interrupted process removes every file still being written', async () =
   expect(await readdir(dir)).toEqual([]);
 });
 
+test('a folder as --out is a usage error before anything is written', async () => {
+  await expect(openOutput('.', new PassThrough(), dir)).rejects.toThrow(
+    'cannot write --out .: it is a folder',
+  );
+  expect(await readdir(dir)).toEqual([]);
+});
+
 test('a folder that does not exist is a usage error naming --out', async () => {
   const failure = openOutput('missing/data.csv', new PassThrough(), dir);
   await expect(failure).rejects.toBeInstanceOf(UsageError);

@@ -1,6 +1,6 @@
 import { createWriteStream, unlinkSync } from 'node:fs';
 import { once } from 'node:events';
-import { rename, unlink } from 'node:fs/promises';
+import { rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../usage-error.js';
@@ -66,6 +66,10 @@ export async function openOutput(
     return { write: (text) => writeTo(stdout, text), close: async () => {}, abort: async () => {} };
   }
   const target = resolve(cwd, out);
+  // Found now rather than when the data is complete and the file is renamed.
+  if ((await stat(target).catch(() => undefined))?.isDirectory() === true) {
+    throw new UsageError(`cannot write --out ${out}: it is a folder`);
+  }
   const temporary = join(
     dirname(target),
     `.${basename(target)}.${randomBytes(4).toString('hex')}.partial`,
