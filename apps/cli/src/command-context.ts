@@ -100,9 +100,9 @@ export function createCommandContext(io: CliIo): CommandContext {
       return sink;
     },
     progress(label, options) {
-      // On a terminal that also shows the data, a progress line would be torn by the records.
-      const dataOnSameTerminal =
-        options.out === undefined && io.stdout.isTTY === true && options.format !== 'table';
+      // On a terminal that also shows the data (a table streams there too), a progress line
+      // would be torn by the records.
+      const dataOnSameTerminal = options.out === undefined && io.stdout.isTTY === true;
       return createProgress(io.stderr, label, !dataOnSameTerminal);
     },
     note(text) {

@@ -44,9 +44,10 @@ complete -c partner-apis -F -n 'test -z "$(__partner_apis_complete)"'
 };
 
 function visibleCommands(command: Command): Command[] {
-  return command.commands.filter(
-    (sub) => !(sub as Command & { _hidden?: boolean })._hidden && sub.name() !== 'help',
-  );
+  return command
+    .createHelp()
+    .visibleCommands(command)
+    .filter((sub) => sub.name() !== 'help');
 }
 
 /** The options valid at `command`: its own and those of every command above it. */
