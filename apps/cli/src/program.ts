@@ -14,6 +14,7 @@ import { registerExposureCommands } from './commands/exposure.js';
 import { registerLiabilityCommands } from './commands/liability.js';
 import { registerRiskEngineeringCommands } from './commands/riskengineering.js';
 import { registerSandboxCommands } from './commands/sandbox.js';
+import { reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
 
 const ENVIRONMENT_HELP = `
@@ -113,7 +114,8 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
   } catch (error) {
     // Commander has already printed its message (or the help) to stderr.
     if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    throw error;
+    // Outside a command's own error report: still a message and an exit code, never a stack.
+    return reportError(error, { write: (text) => io.stderr.write(text), secrets: [] });
   }
   return context.exitCode;
 }
