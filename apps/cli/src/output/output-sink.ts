@@ -81,17 +81,25 @@ export async function openOutput(
     throw new UsageError(`cannot write --out ${out}: ${reason(error as NodeJS.ErrnoException)}`);
   }
   pendingFiles.add(temporary);
+  // A failed write (a full disk) ends the next write or the close; never an uncaught error.
+  let failure: Error | undefined;
+  file.on('error', (error) => {
+    failure ??= error;
+  });
   let settled = false;
   const settle = async (keep: boolean) => {
     if (settled) return;
     settled = true;
     try {
       if (keep) {
+        if (failure !== undefined) throw failure;
         file.end();
         await once(file, 'finish');
         await rename(temporary, target);
       } else {
+        const closed = once(file, 'close').catch(() => {});
         file.destroy();
+        await closed;
         await unlink(temporary).catch(() => {});
       }
     } catch (error) {
@@ -102,7 +110,10 @@ export async function openOutput(
     }
   };
   return {
-    write: (text) => writeTo(file, text),
+    write: async (text) => {
+      if (failure !== undefined) throw failure;
+      await writeTo(file, text);
+    },
     close: () => settle(true),
     abort: () => settle(false),
   };
