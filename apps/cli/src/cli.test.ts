@@ -971,6 +971,21 @@ describe('sandbox start, status and stop', () => {
     }
   }, 60_000);
 
+  test('a start the sandbox refuses is a usage error, and nothing is left running', async () => {
+    const env = {
+      XDG_STATE_HOME: await mkdtemp(join(tmpdir(), 'partner-apis-state-')),
+      PARTNER_APIS_SANDBOX_SIZE: '99999999',
+    };
+    const result = await run(['sandbox', 'start'], env);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "error: the sandbox refused PARTNER_APIS_SANDBOX_SIZE / _SEED (or the config's sandbox settings): sizes.exposureLocations must be an integer from 0 to 9999999\n",
+    });
+    expect(existsSync(join(env.XDG_STATE_HOME, 'partner-apis', 'sandbox.json'))).toBe(false);
+  });
+
   test('stop with nothing running says so', async () => {
     const env = { XDG_STATE_HOME: await mkdtemp(join(tmpdir(), 'partner-apis-state-')) };
     expect(await run(['sandbox', 'stop'], env)).toEqual({

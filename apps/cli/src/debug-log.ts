@@ -1,7 +1,7 @@
 import { scrubSecrets } from '@partner-apis/errors';
 import { visibleText } from './output/safe-text.js';
 
-/** What the clients' `logger` option takes; every method optional, as in the service packages. */
+/** What the clients' `logger` option takes (a `console`-like object). */
 export interface WireLogger {
   debug(message: string, details?: Record<string, unknown>): void;
   info(message: string, details?: Record<string, unknown>): void;

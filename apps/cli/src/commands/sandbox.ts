@@ -164,7 +164,7 @@ export function registerSandboxCommands(program: Command, context: CommandContex
           context.io.stdout.write(`${JSON.stringify(asProfile(state), null, 2)}\n`);
           return;
         }
-        const { startSandbox } = await import('@partner-apis/sandbox');
+        const { startSandbox, SandboxConfigError } = await import('@partner-apis/sandbox');
         const { size, seed } = session.settings.sandbox;
         const started = await startSandbox({
           port: options.port,
@@ -172,6 +172,13 @@ export function registerSandboxCommands(program: Command, context: CommandContex
           ...(size === undefined
             ? {}
             : { sizes: { exposureLocations: size, riskLocations: size, gradings: size } }),
+        }).catch((error: unknown) => {
+          if (error instanceof SandboxConfigError) {
+            throw new UsageError(
+              `the sandbox refused PARTNER_APIS_SANDBOX_SIZE / _SEED (or the config's sandbox settings): ${error.message}`,
+            );
+          }
+          throw error;
         });
         const state: BackgroundSandbox = {
           pid: process.pid,
