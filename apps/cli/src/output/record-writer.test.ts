@@ -132,19 +132,19 @@ describe('writeRecords', () => {
   test('table: columns fit the width given, long cells end with an ellipsis', async () => {
     const sink = memorySink();
     const records = [{ id: 'Q-1', note: 'x'.repeat(60), city: 'Rotterdam-Zuid' }];
-    await writeRecords(records, 'table', sink, { warn: () => {}, maxWidth: 30 });
+    await writeRecords(records, 'table', sink, { warn: () => {}, maxWidth: 31 });
     const lines = sink.text().split('\n');
-    expect(lines[0]).toBe('id   note         city');
-    expect(lines[2]).toBe(`Q-1  ${'x'.repeat(10)}…  Rotterdam-Z…`);
-    expect(lines.every((line) => line.length <= 30)).toBe(true);
+    expect(lines[0]).toBe('id   note          city');
+    expect(lines[2]).toBe(`Q-1  ${'x'.repeat(11)}…  Rotterdam-Z…`);
+    expect(lines.every((line) => line.length <= 31)).toBe(true);
   });
 
   test('table: columns that cannot fit even narrowed are left out from the end, with a warning', async () => {
     const sink = memorySink();
     const warnings: string[] = [];
-    const records = [{ a: 'x'.repeat(10), b: 'y'.repeat(10), c: 'z'.repeat(10), d: 'w' }];
-    await writeRecords(records, 'table', sink, { warn: (w) => warnings.push(w), maxWidth: 15 });
-    expect(sink.text().split('\n')[2]).toBe(`${'x'.repeat(5)}…  ${'y'.repeat(6)}…`);
+    const records = [{ a: 'x'.repeat(20), b: 'y'.repeat(20), c: 'z'.repeat(20), d: 'w' }];
+    await writeRecords(records, 'table', sink, { warn: (w) => warnings.push(w), maxWidth: 30 });
+    expect(sink.text().split('\n')[2]).toBe(`${'x'.repeat(13)}…  ${'y'.repeat(13)}…`);
     expect(warnings).toEqual([
       '2 of 4 columns do not fit the terminal and are left out (c, d); choose them with --columns, or use --format csv or json',
     ]);

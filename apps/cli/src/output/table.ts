@@ -5,12 +5,12 @@ import { visibleText } from './safe-text.js';
 export const MAX_CELL_WIDTH = 40;
 
 /**
- * Narrowest a column is made to fit the terminal: its header up to this many characters (at
- * least {@link MIN_FITTED_WIDTH}), unless its content is narrower. Fewer readable columns beat
- * many cut ones.
+ * Narrowest a column is made to fit the terminal, unless its content is narrower: at least this,
+ * so ids and dates stay whole, and its header up to {@link MAX_KEPT_HEADER}. Fewer readable
+ * columns beat many cut ones.
  */
+const MIN_FITTED_WIDTH = 12;
 const MAX_KEPT_HEADER = 16;
-const MIN_FITTED_WIDTH = 6;
 
 /** Between two columns. */
 const GAP = '  ';
