@@ -1,8 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -101,6 +102,11 @@ describe('help', () => {
     ['credentials'],
     ['credentials', 'check'],
     ['demo'],
+    ['sandbox'],
+    ['sandbox', 'start'],
+    ['sandbox', 'status'],
+    ['sandbox', 'stop'],
+    ['completion'],
   ];
 
   test('every command has --help with an example of itself, on stdout, exit code 0', async () => {
@@ -124,6 +130,101 @@ describe('help', () => {
     });
     expect(runs[0]!.stdout).toContain(
       'Exit codes: 0 ok, 1 API error or invalid data, 2 usage or configuration error.',
+    );
+  });
+});
+
+describe('like gh, aws and az', () => {
+  test('--version prints the version; exit code 0', async () => {
+    const result = await run(['--version']);
+    expect(result).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(
+        /^partner-apis \d+\.\d+\.\d+ \(node v\d+\.\d+\.\d+, \w+-\w+\)\n$/,
+      ),
+      stderr: '',
+    });
+  });
+
+  test.runIf(existsSync('/bin/bash') || existsSync('/usr/bin/bash'))(
+    'completion bash: Tab completes commands, options and choices through the CLI itself',
+    async () => {
+      const script = await run(['completion', 'bash']);
+      expect(script.code).toBe(0);
+      await writeFile(join(dir, 'completion.bash'), script.stdout);
+      const complete = (line: string) =>
+        shell(
+          `bash -c 'partner-apis() { "${process.execPath}" "${BIN}" "$@"; }
+            source ./completion.bash
+            COMP_WORDS=(${line}); COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
+            _partner_apis; printf "%s\\n" "\${COMPREPLY[@]}"'`,
+          {},
+        );
+      expect((await complete('partner-apis exposure lo')).stdout).toBe('locations\n');
+      expect((await complete('partner-apis liability quote create --territory ""')).stdout).toBe(
+        'US\nNON-US\n',
+      );
+    },
+  );
+
+  test.each(['zsh', 'fish'])('completion %s: a script that asks the CLI', async (name) => {
+    const script = await run(['completion', name]);
+    expect(script.code).toBe(0);
+    expect(script.stdout).toContain('partner-apis __complete');
+  });
+
+  test('an unknown shell is a usage error', async () => {
+    const result = await run(['completion', 'powershell']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      "error: command-argument value 'powershell' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.",
+    );
+  });
+
+  test('--debug: every request and response on stderr, credentials redacted; stdout stays data', async () => {
+    const result = await run([
+      '--debug',
+      'exposure',
+      'locations',
+      '--format',
+      'ndjson',
+      '--page-size',
+      '1000',
+    ]);
+    expect(result.code).toBe(0);
+    expect(ndjson(result.stdout)).toHaveLength(SIZES.exposureLocations);
+    expect(result.stderr).toMatch(
+      /^debug: → GET http:\/\/127\.0\.0\.1:\d+\/portal\/open\/portal-api\/exposure\/locations\?\S+ \(attempt 1\)$/m,
+    );
+    expect(result.stderr).toMatch(
+      /^debug: ← 200 GET http:\/\/127\.0\.0\.1:\d+\/portal\/\S+ \(\d+ ms\)$/m,
+    );
+    expect(result.stderr).toMatch(/^debug: info: access token obtained/m);
+    expect(result.stderr).toContain('"authorization":"[redacted]"');
+    expect(result.stderr).toContain('"ocp-apim-subscription-key":"[redacted]"');
+    for (const secret of [
+      sb.credentials.exposure.clientSecret,
+      sb.credentials.exposure.subscriptionKeys.primary,
+      sb.credentials.exposure.subscriptionKeys.secondary,
+    ]) {
+      expect(result.stderr).not.toContain(secret);
+    }
+    expect(result.stderr).not.toMatch(/Bearer [^\s"[]/);
+  });
+
+  test('--debug with liability and approvals: Basic credentials and client_secret stay redacted', async () => {
+    const [liability, approvals] = await Promise.all([
+      run(['--debug', 'liability', 'quote', 'search']),
+      run(['--debug', 'approvals', 'list', '--employee', '100234']),
+    ]);
+    expect(liability.code).toBe(0);
+    expect(approvals.code).toBe(0);
+    const log = liability.stderr + approvals.stderr;
+    expect(log).toMatch(/^debug: → GET /m);
+    expect(log).not.toContain(sb.credentials.liability.clientSecret);
+    expect(log).not.toContain(sb.credentials.approvals.clientSecret);
+    expect(log).not.toContain(
+      Buffer.from(`${sb.credentials.liability.clientId}:`).toString('base64').slice(0, 12),
     );
   });
 });
@@ -172,6 +273,61 @@ describe('exposure locations', () => {
     expect(lines).toHaveLength(SIZES.exposureLocations + 1);
   });
 
+  test('Ctrl+C while --out is written leaves no file behind; exit code 130', async () => {
+    const out = join(dir, 'interrupted', 'locations.csv');
+    await mkdir(dirname(out));
+    sb.fault('exposure.listLocations', { latencyMs: 200 });
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'exposure',
+        'locations',
+        '--format',
+        'csv',
+        '--out',
+        out,
+        '--page-size',
+        '10',
+        '--prefetch',
+        '1',
+      ],
+      { env: { ...baseEnv(), ...sandboxEnv }, stdio: 'ignore' },
+    );
+    const exited = once(child, 'exit');
+    // Bounded wait for the command to have written its first page.
+    for (let tries = 0; tries < 600; tries += 1) {
+      const files = await readdir(dirname(out));
+      const partial = files.find((name) => name.endsWith('.partial'));
+      if (partial !== undefined && (await stat(join(dirname(out), partial))).size > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill('SIGINT');
+    const [code] = await exited;
+    expect(code).toBe(130);
+    expect(await readdir(dirname(out))).toEqual([]);
+  });
+
+  test('a failure after the first pages leaves no --out file; exit code 1', async () => {
+    const out = join(dir, 'failed.ndjson');
+    sb.fault('exposure.listLocations', { every: { n: 2, action: 404 } });
+    const result = await run([
+      'exposure',
+      'locations',
+      '--format',
+      'ndjson',
+      '--out',
+      out,
+      '--page-size',
+      '100',
+      '--prefetch',
+      '1',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: 404 /);
+    expect((await readdir(dir)).filter((name) => name.includes('failed.ndjson'))).toEqual([]);
+  });
+
   test('table with --columns', async () => {
     const result = await run(['exposure', 'locations', '--columns', 'locationId,address.city']);
     expect(result.code).toBe(0);
@@ -180,6 +336,98 @@ describe('exposure locations', () => {
     expect(lines[2]).toMatch(/^LOC-0000001\s+\S/);
     expect(lines).toHaveLength(SIZES.exposureLocations + 2);
   });
+});
+
+describe('output a terminal can trust', () => {
+  const hostileName = 'Lyon\x1b]0;owned\x07\x1b[2J\u009b31m';
+  const serve = (records: Record<string, unknown>[]) =>
+    sb.fault('exposure.listLocations', { sequence: [{ status: 200, body: records }] });
+
+  test('table: escape sequences in records are shown, never sent to the terminal', async () => {
+    serve([{ locationId: 'LOC-1', name: hostileName }]);
+    const result = await run(['exposure', 'locations']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    // eslint-disable-next-line no-control-regex -- no control character may get through
+    expect(result.stdout).not.toMatch(/[\x1b\x07\u009b]/);
+    expect(result.stdout).toContain('Lyon\\x1b]0;owned\\x07\\x1b[2J\\x9b31m');
+  });
+
+  test('json keeps the same values as valid JSON, without a raw control character', async () => {
+    serve([{ locationId: 'LOC-1', name: hostileName }]);
+    const result = await run(['exposure', 'locations', '--format', 'json']);
+    expect(result.code).toBe(0);
+    // eslint-disable-next-line no-control-regex -- no control character may get through
+    expect(result.stdout).not.toMatch(/[\x1b\x07\u009b]/);
+    expect(JSON.parse(result.stdout)).toEqual([{ locationId: 'LOC-1', name: hostileName }]);
+  });
+
+  test('csv: a formula in a record is written as text', async () => {
+    serve([{ locationId: 'LOC-1', name: '=HYPERLINK("http://evil.example","open")', floors: -2 }]);
+    const result = await run(['exposure', 'locations', '--format', 'csv']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      'locationId,name,floors\nLOC-1,"\'=HYPERLINK(""http://evil.example"",""open"")",-2\n',
+    );
+  });
+
+  test('an error message from the server cannot drive the terminal either', async () => {
+    sb.fault('exposure.listLocations', {
+      sequence: [
+        {
+          status: 400,
+          body: {
+            code: 'data_validation',
+            message: `bad \x1b]52;c;cm0gLXJmIH4=\x07 request`,
+            correlationId: 'corr-1',
+          },
+        },
+      ],
+    });
+    const result = await run(['exposure', 'locations']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('\x1b');
+    expect(result.stderr).toContain('bad \\x1b]52;c;cm0gLXJmIH4=\\x07 request');
+  });
+
+  test('an unknown --columns name is a usage error, and no data is written', async () => {
+    const result = await run(['exposure', 'locations', '--columns', 'locationId,adress.city']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^error: --columns: no record has the column adress\.city; the columns are locationId, name, address\.street, /,
+    );
+  });
+
+  test('the table fits the width of the terminal (COLUMNS); cut cells end with an ellipsis', async () => {
+    const result = await run(['exposure', 'locations'], { ...sandboxEnv, COLUMNS: '60' });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(SIZES.exposureLocations + 2);
+    expect(lines.every((line) => line.length <= 60)).toBe(true);
+    expect(lines[0]).toMatch(/^locationId\s+name\s+address\.street/);
+    expect(result.stdout).toContain('…');
+    expect(result.stderr).toMatch(
+      /^\d+ of \d+ columns do not fit the terminal and are left out \(.*\); choose them with --columns, or use --format csv or json\n$/,
+    );
+  });
+
+  test('a table of 150,000 locations streams out whole', async () => {
+    const big = await startSandbox({
+      sizes: { exposureLocations: 150_000 },
+      validateResponses: false,
+    });
+    try {
+      const result = await run(['exposure', 'locations', '--columns', 'locationId,address.city'], {
+        ...sandboxVariables(big),
+      });
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      const lines = result.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(150_002);
+      expect(lines[150_001]).toMatch(/^LOC-0150000\s+\S/);
+    } finally {
+      await big.close();
+    }
+  }, 120_000);
 });
 
 describe('riskengineering', () => {
@@ -276,6 +524,41 @@ describe('exposure sov', () => {
       `${file}: currency (add a currency column or --currency): is required\n1 problem in ${file}; nothing was sent\n`,
     );
     expect(requests('exposure.submitStatementOfValues')).toBe(before);
+  });
+
+  test('validate: a spreadsheet export with semicolons and a byte order mark', async () => {
+    const file = join(dir, 'excel-de.csv');
+    await writeFile(
+      file,
+      '\uFEFF' + [header, ...goodRows].map((row) => row.replaceAll(',', ';')).join('\r\n'),
+    );
+    const result = await run(['exposure', 'sov', 'validate', file, '--currency', 'EUR']);
+    expect(result).toEqual({ code: 0, stdout: `${file}: 3 locations, no problems\n`, stderr: '' });
+  });
+
+  test('a quote that is never closed is bad data: exit code 1, the row named, nothing sent', async () => {
+    const file = join(dir, 'unclosed.csv');
+    await writeFile(
+      file,
+      [header, goodRows[0], 'LOC-2,"Lyon plant,x,Lyon,FR', goodRows[2]].join('\n'),
+    );
+    const before = requests('exposure.submitStatementOfValues');
+    const result = await run(['exposure', 'sov', 'submit', file, '--currency', 'EUR']);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${file}: row 3: a quoted field opens here and is never closed (a " is missing); nothing was sent\n`,
+    });
+    expect(requests('exposure.submitStatementOfValues')).toBe(before);
+  });
+
+  test('validate: escape sequences in a file are shown in its problems, never obeyed', async () => {
+    const file = join(dir, 'escapes.csv');
+    await writeFile(file, [`${header},\x1b]0;owned\x07`, `${goodRows[0]},x`].join('\n'));
+    const result = await run(['exposure', 'sov', 'validate', file, '--currency', 'EUR']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toContain('\x1b');
+    expect(result.stdout).toContain('column K (\\x1b]0;owned\\x07): unknown column');
   });
 
   test('a file that does not exist is a usage error', async () => {
@@ -560,6 +843,159 @@ describe('config file', () => {
   });
 });
 
+describe('profiles of the user config file', () => {
+  test('--profile: the sandbox credentials pasted as they are printed, beside their URLs', async () => {
+    const xdg = await mkdtemp(join(tmpdir(), 'partner-apis-xdg-'));
+    await mkdir(join(xdg, 'partner-apis'));
+    const { credentials, urls } = sb;
+    await writeFile(
+      join(xdg, 'partner-apis', 'config.json'),
+      JSON.stringify({
+        profiles: {
+          local: {
+            tokenUrl: urls.tokenUrl,
+            exposure: { baseUrl: urls.exposure, ...credentials.exposure },
+            approvals: { baseUrl: urls.approvals, ...credentials.approvals },
+          },
+        },
+      }),
+    );
+    const env = { XDG_CONFIG_HOME: xdg };
+    const [locations, approvals] = await Promise.all([
+      run(['--profile', 'local', 'exposure', 'locations', '--format', 'ndjson'], env),
+      run(
+        ['approvals', 'list', '--employee', '100234', '--format', 'json', '--profile', 'local'],
+        env,
+      ),
+    ]);
+    expect(locations).toMatchObject({ code: 0, stderr: '' });
+    expect(ndjson(locations.stdout)).toHaveLength(SIZES.exposureLocations);
+    expect(approvals).toMatchObject({ code: 0, stderr: '' });
+    const unknown = await run(['--profile', 'nope', 'approvals', 'list', '--employee', '1'], env);
+    expect(unknown).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: there is no profile nope in ${join(xdg, 'partner-apis', 'config.json')}; the profiles are local\n`,
+    });
+  });
+});
+
+describe('sandbox start, status and stop', () => {
+  test('the README liability flow: a seller created in one command is quoted in the next', async () => {
+    const env = {
+      XDG_STATE_HOME: await mkdtemp(join(tmpdir(), 'partner-apis-state-')),
+      PARTNER_APIS_SANDBOX_SIZE: '20',
+    };
+    const stateFile = join(env.XDG_STATE_HOME, 'partner-apis', 'sandbox.json');
+    try {
+      expect(await run(['sandbox', 'status'], env)).toMatchObject({
+        code: 1,
+        stdout: expect.stringMatching(/^No sandbox is running in the background/),
+      });
+      const started = await run(['sandbox', 'start'], env);
+      expect(started.code).toBe(0);
+      expect(started.stderr).toMatch(
+        /^Started a sandbox running at http:\/\/127\.0\.0\.1:\d+ \(pid \d+, /,
+      );
+      // Its settings are a profile of the user config file, credentials as the sandbox prints them.
+      const profile = JSON.parse(started.stdout) as {
+        exposure: { subscriptionKeys: { primary: string } };
+      };
+      expect(profile.exposure.subscriptionKeys.primary).toEqual(expect.any(String));
+      expect((await stat(stateFile)).mode & 0o777).toBe(0o600);
+
+      const status = await run(['sandbox', 'status'], env);
+      expect(status).toMatchObject({
+        code: 0,
+        stdout: expect.stringMatching(/^sandbox running at /),
+      });
+
+      const seller = await run(
+        [
+          'liability',
+          'seller',
+          'create',
+          '--name',
+          'Nordlicht Home GmbH',
+          '--country',
+          'DE',
+          '--format',
+          'json',
+        ],
+        env,
+      );
+      expect(seller.code).toBe(0);
+      expect(seller.stderr).toMatch(
+        /^No credentials configured: using the sandbox at .* that `partner-apis sandbox start` started/,
+      );
+      const { sellerId } = JSON.parse(seller.stdout) as { sellerId: string };
+      const quote = await run(
+        [
+          'liability',
+          'quote',
+          'create',
+          '--seller',
+          sellerId,
+          '--country-of-sales',
+          'EU-ASIA',
+          '--territory',
+          'NON-US',
+        ],
+        env,
+      );
+      expect(quote.code).toBe(0);
+      expect(quote.stdout).toMatch(/^status\s+quoted$/m);
+      const search = await run(
+        ['liability', 'quote', 'search', '--seller', sellerId, '--format', 'ndjson'],
+        env,
+      );
+      expect(ndjson(search.stdout)).toHaveLength(1);
+
+      // The demo creates sellers and quotes of its own: never in the background sandbox.
+      const demo = await run(['demo'], { ...env, PARTNER_APIS_SANDBOX_SIZE: '5' });
+      expect(demo.code).toBe(0);
+      expect(demo.stderr).toMatch(NOTICE);
+
+      const stopped = await run(['sandbox', 'stop'], env);
+      expect(stopped).toMatchObject({
+        code: 0,
+        stdout: expect.stringMatching(/^Stopped the sandbox at /),
+      });
+      expect(existsSync(stateFile)).toBe(false);
+      expect((await run(['sandbox', 'status'], env)).code).toBe(1);
+    } finally {
+      if (existsSync(stateFile)) {
+        const { pid } = JSON.parse(await readFile(stateFile, 'utf8')) as { pid: number };
+        process.kill(pid, 'SIGTERM');
+      }
+    }
+  }, 60_000);
+
+  test('a start the sandbox refuses is a usage error, and nothing is left running', async () => {
+    const env = {
+      XDG_STATE_HOME: await mkdtemp(join(tmpdir(), 'partner-apis-state-')),
+      PARTNER_APIS_SANDBOX_SIZE: '99999999',
+    };
+    const result = await run(['sandbox', 'start'], env);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "error: the sandbox refused PARTNER_APIS_SANDBOX_SIZE / _SEED (or the config's sandbox settings): sizes.exposureLocations must be an integer from 0 to 9999999\n",
+    });
+    expect(existsSync(join(env.XDG_STATE_HOME, 'partner-apis', 'sandbox.json'))).toBe(false);
+  });
+
+  test('stop with nothing running says so', async () => {
+    const env = { XDG_STATE_HOME: await mkdtemp(join(tmpdir(), 'partner-apis-state-')) };
+    expect(await run(['sandbox', 'stop'], env)).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'No sandbox is running in the background.\n',
+    });
+  });
+});
+
 describe('embedded sandbox', () => {
   test('with no credentials, data stays clean on stdout and the notice goes to stderr', async () => {
     const result = await run(['exposure', 'locations', '--format', 'ndjson'], {
@@ -666,6 +1102,33 @@ describe('credentials check', () => {
       stdout: 'No records.\n',
       stderr: 'No credentials configured: the embedded sandbox needs none.\n',
     });
+  });
+
+  test('--env sandbox reads no variable, so only the config file settings are named', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'partner-apis-check-'));
+    await writeFile(
+      join(cwd, 'partner-apis.config.json'),
+      JSON.stringify({
+        environments: {
+          sandbox: { liability: { baseUrl: sb.urls.liability, secretCreatedAt: 'last spring' } },
+        },
+      }),
+    );
+    const bad = await run(['--env', 'sandbox', 'credentials', 'check'], {}, cwd);
+    expect(bad).toMatchObject({
+      code: 2,
+      stderr: `configuration error: ${join(cwd, 'partner-apis.config.json')}: environments.sandbox.liability.secretCreatedAt: must be a date such as 2026-01-15\n`,
+    });
+    await writeFile(
+      join(cwd, 'partner-apis.config.json'),
+      JSON.stringify({ environments: { sandbox: { liability: { baseUrl: sb.urls.liability } } } }),
+    );
+    const result = await run(['--env', 'sandbox', 'credentials', 'check'], {}, cwd);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      `note: the liability secret's date is not configured (set secretCreatedAt or secretExpiresAt in environments.sandbox.liability of ${join(cwd, 'partner-apis.config.json')})\n`,
+    );
+    expect(result.stderr).not.toContain('PARTNER_APIS_');
   });
 
   test('a date that is not a date names its variable', async () => {

@@ -4,6 +4,7 @@ import type { ExposureClient } from '@partner-apis/exposure';
 import type { LiabilityClient } from '@partner-apis/liability';
 import type { RiskEngineeringClient } from '@partner-apis/riskengineering';
 import { VARIABLE_PREFIX, type ServiceName } from './config/services.js';
+import { settingName } from './config/settings.js';
 import type { ServiceSession } from './service-session.js';
 
 /** Sent as `User-Agent`, so the service teams can tell the CLI's calls apart. */
@@ -22,11 +23,19 @@ const OPTION_VARIABLES: Readonly<Record<string, string>> = {
   tier: 'TIER',
 };
 
+/** The options every client of a command run shares: its User-Agent and the `--debug` log. */
+function common(session: ServiceSession) {
+  return {
+    userAgent: USER_AGENT,
+    ...(session.logger === undefined ? {} : { logger: session.logger }),
+  };
+}
+
 // Each service package is loaded when a command first needs it, so `--help` and a command of
 // one service start without loading the other three.
 
 /** Creates a client; a bad option is reported under the variable (or config setting) it came from. */
-function create<T>(service: ServiceName, build: () => T): T {
+function create<T>(session: ServiceSession, service: ServiceName, build: () => T): T {
   try {
     return build();
   } catch (error) {
@@ -34,7 +43,8 @@ function create<T>(service: ServiceName, build: () => T): T {
     const suffix = OPTION_VARIABLES[error.option];
     if (suffix === undefined) throw error;
     const problem = error.message.slice(error.option.length + 2);
-    throw new ConfigurationError(`${VARIABLE_PREFIX[service]}${suffix}`, problem);
+    const variable = `${VARIABLE_PREFIX[service]}${suffix}`;
+    throw new ConfigurationError(settingName(session.settings, variable), problem);
   }
 }
 
@@ -47,8 +57,8 @@ function create<T>(service: ServiceName, build: () => T): T {
 export async function exposureClient(session: ServiceSession): Promise<ExposureClient> {
   const { createExposureClient, fromEnv } = await import('@partner-apis/exposure');
   const variables = await session.variables();
-  return create('exposure', () =>
-    createExposureClient({ ...fromEnv(variables), userAgent: USER_AGENT }),
+  return create(session, 'exposure', () =>
+    createExposureClient({ ...fromEnv(variables), ...common(session) }),
   );
 }
 
@@ -63,8 +73,8 @@ export async function riskEngineeringClient(
 ): Promise<RiskEngineeringClient> {
   const { createRiskEngineeringClient, fromEnv } = await import('@partner-apis/riskengineering');
   const variables = await session.variables();
-  return create('riskEngineering', () =>
-    createRiskEngineeringClient({ ...fromEnv(variables), userAgent: USER_AGENT }),
+  return create(session, 'riskEngineering', () =>
+    createRiskEngineeringClient({ ...fromEnv(variables), ...common(session) }),
   );
 }
 
@@ -77,8 +87,8 @@ export async function riskEngineeringClient(
 export async function liabilityClient(session: ServiceSession): Promise<LiabilityClient> {
   const { createLiabilityClient, fromEnv } = await import('@partner-apis/liability');
   const variables = await session.variables();
-  return create('liability', () =>
-    createLiabilityClient({ ...fromEnv(variables), userAgent: USER_AGENT }),
+  return create(session, 'liability', () =>
+    createLiabilityClient({ ...fromEnv(variables), ...common(session) }),
   );
 }
 
@@ -94,11 +104,11 @@ export async function approvalsClient(
 ): Promise<ApprovalsClient> {
   const { createApprovalsClient, fromEnv } = await import('@partner-apis/approvals');
   const variables = await session.variables();
-  return create('approvals', () =>
+  return create(session, 'approvals', () =>
     createApprovalsClient({
       ...fromEnv(variables),
       ...(tier === undefined ? {} : { tier }),
-      userAgent: USER_AGENT,
+      ...common(session),
     }),
   );
 }

@@ -6,7 +6,8 @@ import { reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
 import { openOutput, type OutputSink } from './output/output-sink.js';
 import { createProgress, type Progress } from './output/progress.js';
-import { OUTPUT_FORMATS, type OutputFormat } from './output/record-writer.js';
+import { OUTPUT_FORMATS, type OutputFormat, type WriteOptions } from './output/record-writer.js';
+import { visibleText } from './output/safe-text.js';
 import { openSession, type ServiceSession } from './service-session.js';
 
 /** The options every data command has. */
@@ -20,7 +21,9 @@ export interface OutputOptions {
 /** The options of the program itself, valid before or after the subcommand. */
 export interface GlobalOptions {
   env?: string;
+  profile?: string;
   config?: string;
+  debug?: boolean;
 }
 
 /** What the actions of the commands share: the process around them and the exit code. */
@@ -32,12 +35,27 @@ export interface CommandContext {
    * starts the embedded sandbox on demand, closes it afterwards, and reports any error.
    */
   run(command: Command, action: (session: ServiceSession) => Promise<void>): Promise<void>;
-  /** Opens stdout or the `--out` file. */
+  /**
+   * Opens stdout or the `--out` file. A file gets its name when the sink is closed; if the
+   * action fails first, `run` removes what was written.
+   */
   output(options: OutputOptions): Promise<OutputSink>;
   /** A progress line on stderr for a paged read; drawn only on a terminal. */
   progress(label: string, options: OutputOptions): Progress;
-  /** Writes a note or warning to stderr. */
+  /** Writes a note or warning to stderr; control characters in it are shown as escapes. */
   note(text: string): void;
+  /** How the data of a command is written: its columns, the table's width, where warnings go. */
+  writeOptions(options: OutputOptions): WriteOptions;
+}
+
+/**
+ * The width a table on stdout must fit: `COLUMNS` when set (as `ls` and `git` honour it), else
+ * the terminal's width; none for a pipe.
+ */
+function terminalWidth(io: CliIo): number | undefined {
+  const fromVariable = Number(io.env.COLUMNS);
+  if (Number.isInteger(fromVariable) && fromVariable > 0) return fromVariable;
+  return io.stdout.isTTY === true && (io.stdout.columns ?? 0) > 0 ? io.stdout.columns : undefined;
 }
 
 /**
@@ -47,6 +65,7 @@ export interface CommandContext {
  * const context = createCommandContext({ stdout, stderr, env: process.env, cwd: process.cwd() });
  */
 export function createCommandContext(io: CliIo): CommandContext {
+  const sinks: OutputSink[] = [];
   const context: CommandContext = {
     io,
     exitCode: ExitCode.ok,
@@ -59,27 +78,42 @@ export function createCommandContext(io: CliIo): CommandContext {
           cwd: io.cwd,
           configFile: globals.config,
           environment: globals.env,
+          profile: globals.profile,
         });
-        session = openSession(settings, io);
+        session = openSession(settings, io, { debug: globals.debug === true });
         await action(session);
       } catch (error) {
         context.exitCode = reportError(error, {
           write: (text) => io.stderr.write(text),
           secrets: session?.secrets() ?? [],
+          debug: command.optsWithGlobals<GlobalOptions>().debug,
         });
       } finally {
+        // A sink still open here belongs to a failed action: its partial file goes.
+        await Promise.all(sinks.splice(0).map((sink) => sink.abort()));
         await session?.close();
       }
     },
-    output: (options) => openOutput(options.out, io.stdout),
+    async output(options) {
+      const sink = await openOutput(options.out, io.stdout, io.cwd);
+      sinks.push(sink);
+      return sink;
+    },
     progress(label, options) {
-      // On a terminal that also shows the data, a progress line would be torn by the records.
-      const dataOnSameTerminal =
-        options.out === undefined && io.stdout.isTTY === true && options.format !== 'table';
+      // On a terminal that also shows the data (a table streams there too), a progress line
+      // would be torn by the records.
+      const dataOnSameTerminal = options.out === undefined && io.stdout.isTTY === true;
       return createProgress(io.stderr, label, !dataOnSameTerminal);
     },
     note(text) {
-      io.stderr.write(`${text}\n`);
+      io.stderr.write(`${visibleText(text, '\n')}\n`);
+    },
+    writeOptions(options) {
+      return {
+        warn: context.note,
+        columns: options.columns,
+        maxWidth: options.out === undefined ? terminalWidth(io) : undefined,
+      };
     },
   };
   return context;

@@ -9,7 +9,7 @@ import {
 import { describe, expect, test } from 'vitest';
 import { reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
-import { ReportedFailure, UsageError } from './usage-error.js';
+import { DataError, ReportedFailure, UsageError } from './usage-error.js';
 
 function report(error: unknown, secrets: string[] = []) {
   let text = '';
@@ -105,10 +105,41 @@ describe('reportError', () => {
     expect(report(new ReportedFailure())).toEqual({ code: 1, text: '' });
   });
 
-  test('anything else: name and message, never a stack, never a secret', () => {
-    const { code, text } = report(new RangeError('bad key abc123 in request'), ['abc123']);
+  test('anything else is an internal error: its message, never the JavaScript class, a stack or a secret', () => {
+    const { code, text } = report(new TypeError('bad key abc123 in request'), ['abc123']);
     expect(code).toBe(1);
-    expect(text).toBe('unexpected error: RangeError: bad key [redacted] in request\n');
-    expect(report('plain').text).toBe('unexpected error: plain\n');
+    expect(text).toBe(
+      'internal error: bad key [redacted] in request (please report this; --debug shows where it happened)\n',
+    );
+    expect(text).not.toContain('TypeError');
+    expect(report('plain').text).toMatch(/^internal error: plain /);
+  });
+
+  test('a data error and a failure of the system are exit code 1 with their message', () => {
+    expect(report(new DataError('the service sent a record that is not an object'))).toEqual({
+      code: 1,
+      text: 'error: the service sent a record that is not an object\n',
+    });
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), {
+      code: 'ENOSPC',
+      syscall: 'write',
+    });
+    expect(report(full)).toEqual({
+      code: 1,
+      text: 'error: ENOSPC: no space left on device, write\n',
+    });
+  });
+
+  test('escape sequences in a server message are shown, not sent to the terminal', () => {
+    const error = new ApiError({
+      status: 400,
+      code: 'data_validation',
+      message: 'bad\x1b]0;owned\x07 value',
+      causes: [{ message: 'no\x1b[2J', field: '/x' }],
+    });
+    const { text } = report(error);
+    expect(text).not.toContain('\x1b');
+    expect(text).toContain('bad\\x1b]0;owned\\x07 value');
+    expect(text).toContain('cause: /x: no\\x1b[2J');
   });
 });

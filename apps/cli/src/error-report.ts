@@ -7,13 +7,16 @@ import {
   scrubSecrets,
 } from '@partner-apis/errors';
 import { ExitCode } from './exit-codes.js';
-import { ReportedFailure, UsageError } from './usage-error.js';
+import { visibleText } from './output/safe-text.js';
+import { DataError, ReportedFailure, UsageError } from './usage-error.js';
 
 /** Where an error report goes, and the values it must never show. */
 export interface ErrorReportTarget {
   write(text: string): void;
   /** Credential values to blank out should any message carry one. */
   readonly secrets: readonly string[];
+  /** `--debug`: add the stack of an internal error. */
+  readonly debug?: boolean | undefined;
 }
 
 function apiErrorLines(error: ApiError): string[] {
@@ -29,10 +32,17 @@ function apiErrorLines(error: ApiError): string[] {
   return lines;
 }
 
+/** A failure of the operating system (a full disk, a closed pipe), whose message says it all. */
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string';
+}
+
 function describe(error: unknown): { lines: string[]; code: ExitCode } {
   if (error instanceof ReportedFailure) return { lines: [], code: ExitCode.failure };
   if (error instanceof UsageError)
     return { lines: [`error: ${error.message}`], code: ExitCode.usage };
+  if (error instanceof DataError)
+    return { lines: [`error: ${error.message}`], code: ExitCode.failure };
   if (error instanceof ConfigurationError) {
     return { lines: [`configuration error: ${error.message}`], code: ExitCode.usage };
   }
@@ -49,8 +59,13 @@ function describe(error: unknown): { lines: string[]; code: ExitCode } {
   if (error instanceof PartnerApisError) {
     return { lines: [`error: ${error.name}: ${error.message}`], code: ExitCode.failure };
   }
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return { lines: [`unexpected error: ${text}`], code: ExitCode.failure };
+  if (isSystemError(error)) return { lines: [`error: ${error.message}`], code: ExitCode.failure };
+  // A fault of the CLI itself: say so plainly, without the JavaScript error class.
+  const text = error instanceof Error ? error.message : String(error);
+  return {
+    lines: [`internal error: ${text} (please report this; --debug shows where it happened)`],
+    code: ExitCode.failure,
+  };
 }
 
 /**
@@ -62,6 +77,11 @@ function describe(error: unknown): { lines: string[]; code: ExitCode } {
  */
 export function reportError(error: unknown, target: ErrorReportTarget): ExitCode {
   const { lines, code } = describe(error);
-  if (lines.length > 0) target.write(`${scrubSecrets(lines.join('\n'), target.secrets)}\n`);
+  if (lines.length === 0) return code;
+  // A server's message may carry terminal escape sequences: they are shown, never obeyed.
+  target.write(`${visibleText(scrubSecrets(lines.join('\n'), target.secrets), '\n')}\n`);
+  if (target.debug === true && error instanceof Error && error.stack !== undefined) {
+    target.write(`${visibleText(scrubSecrets(error.stack, target.secrets), '\n')}\n`);
+  }
   return code;
 }

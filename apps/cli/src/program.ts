@@ -1,12 +1,20 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { CliIo } from './cli-io.js';
 import { createCommandContext, environmentOption, examples } from './command-context.js';
 import { registerApprovalsCommands } from './commands/approvals.js';
+import {
+  COMPLETE_COMMAND,
+  completeWords,
+  registerCompletionCommand,
+} from './commands/completion.js';
 import { registerCredentialsCommands } from './commands/credentials.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerExposureCommands } from './commands/exposure.js';
 import { registerLiabilityCommands } from './commands/liability.js';
 import { registerRiskEngineeringCommands } from './commands/riskengineering.js';
+import { registerSandboxCommands } from './commands/sandbox.js';
+import { reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
 
 const ENVIRONMENT_HELP = `
@@ -14,10 +22,19 @@ Configuration:
   With no credentials configured, every command starts an embedded sandbox on 127.0.0.1 and
   says so on stderr. To use a real environment, set PARTNER_APIS_<SERVICE>_* variables
   (SERVICE: EXPOSURE, RISKENGINEERING, LIABILITY, APPROVALS; e.g. _BASE_URL, _CLIENT_ID,
-  _CLIENT_SECRET) or write partner-apis.config.json with environments production, uat and
-  sandbox, and pick one with --env or PARTNER_APIS_ENV. Variables win over the file.
+  _CLIENT_SECRET), or write partner-apis.config.json with environments production, uat and
+  sandbox and pick one with --env or PARTNER_APIS_ENV, or keep named profiles in
+  ~/.config/partner-apis/config.json and pick one with --profile. Variables win over files.
 
 Exit codes: 0 ok, 1 API error or invalid data, 2 usage or configuration error.`;
+
+/** The version of this CLI, from its package.json (one level above `src/` and `dist/`). */
+function cliVersion(): string {
+  const manifest = JSON.parse(
+    readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+  ) as { version: string };
+  return manifest.version;
+}
 
 /**
  * Builds the `partner-apis` program for one run.
@@ -34,8 +51,21 @@ export function createProgram(io: CliIo) {
     )
     .addOption(environmentOption())
     .option(
+      '-p, --profile <name>',
+      'profile of your own config file, $XDG_CONFIG_HOME/partner-apis/config.json (default: PARTNER_APIS_PROFILE, else its defaultProfile)',
+    )
+    .option(
       '-c, --config <file>',
       'config file (default: PARTNER_APIS_CONFIG, else ./partner-apis.config.json)',
+    )
+    .option(
+      '--debug',
+      'log every request and response to stderr (credentials redacted), and where an internal error happened',
+    )
+    .version(
+      `partner-apis ${cliVersion()} (node ${process.version}, ${process.platform}-${process.arch})`,
+      '-V, --version',
+      'print the version',
     )
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -58,6 +88,8 @@ export function createProgram(io: CliIo) {
   registerApprovalsCommands(program, context);
   registerCredentialsCommands(program, context);
   registerDemoCommand(program, context);
+  registerSandboxCommands(program, context);
+  registerCompletionCommand(program, context);
   return { program, context };
 }
 
@@ -72,12 +104,18 @@ export function createProgram(io: CliIo) {
  */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
   const { program, context } = createProgram(io);
+  if (args[0] === COMPLETE_COMMAND) {
+    const candidates = completeWords(program, args.slice(1));
+    io.stdout.write(candidates.map((candidate) => `${candidate}\n`).join(''));
+    return ExitCode.ok;
+  }
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (error) {
     // Commander has already printed its message (or the help) to stderr.
     if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    throw error;
+    // Outside a command's own error report: still a message and an exit code, never a stack.
+    return reportError(error, { write: (text) => io.stderr.write(text), secrets: [] });
   }
   return context.exitCode;
 }

@@ -1,6 +1,8 @@
 import type { Sandbox } from '@partner-apis/sandbox';
 import type { CliIo } from './cli-io.js';
 import { sandboxVariables } from './config/sandbox-variables.js';
+import { createDebugLogger, type WireLogger } from './debug-log.js';
+import { backgroundSandboxFile, findBackgroundSandbox } from './sandbox/background-sandbox.js';
 import { UsageError } from './usage-error.js';
 import { secretValues, type Settings, type Variables } from './config/settings.js';
 
@@ -16,6 +18,8 @@ export interface ServiceSession {
   readonly sandbox: Sandbox | undefined;
   /** Credential values in use, so that no message shows one. */
   secrets(): readonly string[];
+  /** The `--debug` wire log the clients write to, if asked for. */
+  readonly logger: WireLogger | undefined;
   close(): Promise<void>;
 }
 
@@ -30,10 +34,33 @@ export interface ServiceSession {
  *   await session.close();
  * }
  */
-export function openSession(settings: Settings, io: CliIo): ServiceSession {
+export function openSession(
+  settings: Settings,
+  io: CliIo,
+  {
+    debug = false,
+    backgroundSandbox = true,
+  }: {
+    debug?: boolean;
+    /** Use the sandbox of `partner-apis sandbox start` when one runs (the demo never does). */
+    backgroundSandbox?: boolean;
+  } = {},
+): ServiceSession {
   let sandbox: Sandbox | undefined;
+  let variables: Variables = settings.variables;
   let starting: Promise<Variables> | undefined;
   const start = async (): Promise<Variables> => {
+    const running = backgroundSandbox
+      ? await findBackgroundSandbox(backgroundSandboxFile(io.env))
+      : undefined;
+    if (running !== undefined) {
+      io.stderr.write(
+        `No credentials configured: using the sandbox at ${running.urls.origin} that \`partner-apis sandbox start\` started ` +
+          `(its sellers and quotes stay until \`partner-apis sandbox stop\`).\n`,
+      );
+      variables = { ...sandboxVariables(running), ...settings.variables };
+      return variables;
+    }
     // Loaded only when needed: a configured environment never pays for the sandbox.
     const { startSandbox, SandboxConfigError } = await import('@partner-apis/sandbox');
     const { size, seed } = settings.sandbox;
@@ -56,8 +83,10 @@ export function openSession(settings: Settings, io: CliIo): ServiceSession {
       `No credentials configured: using the embedded sandbox at http://127.0.0.1:${sandbox.port} ` +
         `(local sample data; see partner-apis --help to configure an environment).\n`,
     );
-    return { ...sandboxVariables(sandbox), ...settings.variables };
+    variables = { ...sandboxVariables(sandbox), ...settings.variables };
+    return variables;
   };
+  const secrets = () => secretValues(variables);
   return {
     settings,
     get sandbox() {
@@ -68,9 +97,8 @@ export function openSession(settings: Settings, io: CliIo): ServiceSession {
       starting ??= start();
       return starting;
     },
-    secrets() {
-      return secretValues(settings.variables);
-    },
+    secrets,
+    logger: debug ? createDebugLogger((text) => io.stderr.write(text), secrets) : undefined,
     async close() {
       await sandbox?.close();
     },

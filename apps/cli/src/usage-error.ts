@@ -19,3 +19,14 @@ export class UsageError extends Error {
 export class ReportedFailure extends Error {
   override readonly name = 'ReportedFailure';
 }
+
+/**
+ * Data that the CLI cannot use: a record from a service that is not an object, a file that is
+ * not what its name says. Ends the command with exit code 1 and this message.
+ *
+ * @example
+ * throw new DataError('the service sent a record that is not an object (got null)');
+ */
+export class DataError extends Error {
+  override readonly name = 'DataError';
+}

@@ -8,6 +8,7 @@ import {
   type OutputOptions,
 } from '../command-context.js';
 import { writeRecords } from '../output/record-writer.js';
+import { visibleText } from '../output/safe-text.js';
 
 interface ApprovalsOptions extends OutputOptions {
   employee: string;
@@ -100,14 +101,19 @@ export function registerApprovalsCommands(program: Command, context: CommandCont
       const sink = await context.output(options);
       if (options.format === 'table') {
         await sink.write(
-          `${result.userFullname ?? 'Employee'} (${result.employeeNumber ?? options.employee}): ${entries.length} outstanding approval${entries.length === 1 ? '' : 's'}\n\n`,
+          visibleText(
+            `${result.userFullname ?? 'Employee'} (${result.employeeNumber ?? options.employee}): ${entries.length} outstanding approval${entries.length === 1 ? '' : 's'}`,
+          ) + '\n\n',
         );
       }
       await writeRecords(
         entries.map((entry) => (summary ? approvalSummary(entry) : { ...entry })),
         options.format,
         sink,
-        { warn: context.note, columns: summary ? SUMMARY_COLUMNS : options.columns },
+        {
+          ...context.writeOptions(options),
+          ...(summary ? { defaultColumns: SUMMARY_COLUMNS } : {}),
+        },
       );
       await sink.close();
     });

@@ -8,7 +8,7 @@ import {
   type OutputOptions,
 } from '../command-context.js';
 import { SERVICE_TITLE, VARIABLE_PREFIX, type ServiceName } from '../config/services.js';
-import type { Variables } from '../config/settings.js';
+import { settingName, type Settings } from '../config/settings.js';
 import { ExitCode } from '../exit-codes.js';
 import { writeRecords } from '../output/record-writer.js';
 
@@ -19,7 +19,8 @@ interface SecretStatus extends Record<string, unknown> {
   status: 'ok' | 'warn' | 'expired' | 'unknown';
 }
 
-function secretStatus(service: ServiceName, variables: Variables, now: number): SecretStatus {
+function secretStatus(service: ServiceName, settings: Settings, now: number): SecretStatus {
+  const { variables } = settings;
   const prefix = VARIABLE_PREFIX[service];
   const created = variables[`${prefix}SECRET_CREATED_AT`];
   const expires = variables[`${prefix}SECRET_EXPIRES_AT`];
@@ -41,10 +42,28 @@ function secretStatus(service: ServiceName, variables: Variables, now: number): 
     };
   } catch (error) {
     if (error instanceof ConfigurationError) {
-      throw new ConfigurationError(variable, 'must be a date such as 2026-01-15');
+      throw new ConfigurationError(
+        settingName(settings, variable),
+        'must be a date such as 2026-01-15',
+      );
     }
     throw error;
   }
+}
+
+/**
+ * Where the date of a secret can be set, naming only what the chosen environment reads: with
+ * `--env sandbox` the config file alone, elsewhere the variables and the config file.
+ */
+function whereToSetDate(service: ServiceName, settings: Settings): string {
+  const prefix = VARIABLE_PREFIX[service];
+  const inFile =
+    settings.origin === undefined
+      ? undefined
+      : `secretCreatedAt or secretExpiresAt in ${settings.origin.object}.${service} of ${settings.origin.file}`;
+  if (!settings.readsVariables) return `set ${inFile}`;
+  const variables = `${prefix}SECRET_CREATED_AT or ${prefix}SECRET_EXPIRES_AT`;
+  return inFile === undefined ? `set ${variables}` : `set ${variables}, or ${inFile}`;
 }
 
 /**
@@ -82,14 +101,13 @@ export function registerCredentialsCommands(program: Command, context: CommandCo
       }
       const now = Date.now();
       const statuses = settings.configuredServices.map((service) =>
-        secretStatus(service, settings.variables, now),
+        secretStatus(service, settings, now),
       );
       for (const status of statuses) {
         const title = SERVICE_TITLE[status.service as ServiceName];
-        const prefix = VARIABLE_PREFIX[status.service as ServiceName];
         if (status.status === 'unknown') {
           context.note(
-            `note: the ${title} secret's date is not configured (set ${prefix}SECRET_CREATED_AT or ${prefix}SECRET_EXPIRES_AT)`,
+            `note: the ${title} secret's date is not configured (${whereToSetDate(status.service as ServiceName, settings)})`,
           );
         } else if (status.status === 'warn') {
           context.note(
@@ -100,10 +118,7 @@ export function registerCredentialsCommands(program: Command, context: CommandCo
         }
       }
       const sink = await context.output(options);
-      await writeRecords(statuses, options.format, sink, {
-        warn: context.note,
-        columns: options.columns,
-      });
+      await writeRecords(statuses, options.format, sink, context.writeOptions(options));
       await sink.close();
       if (statuses.some((status) => status.status === 'expired')) {
         context.exitCode = ExitCode.failure;

@@ -18,6 +18,7 @@ import {
 import { examples, type CommandContext } from '../command-context.js';
 import { openSession } from '../service-session.js';
 import { flatten } from '../output/flatten.js';
+import { visibleText } from '../output/safe-text.js';
 import { renderTable } from '../output/table.js';
 import { SUMMARY_COLUMNS, approvalSummary } from './approvals.js';
 import type { PagedRecords } from './paged-output.js';
@@ -111,6 +112,7 @@ export function registerDemoCommand(program: Command, context: CommandContext): 
         const session = openSession(
           { ...configured.settings, embeddedSandbox: true, variables: {} },
           context.io,
+          { backgroundSandbox: false },
         );
         try {
           await runDemo(context, session);
@@ -122,7 +124,8 @@ export function registerDemoCommand(program: Command, context: CommandContext): 
 }
 
 async function runDemo(context: CommandContext, session: ReturnType<typeof openSession>) {
-  const out = (line = '') => context.io.stdout.write(`${line}\n`);
+  // Plain text like any other output: what a service sent is shown, never obeyed by a terminal.
+  const out = (line = '') => context.io.stdout.write(`${visibleText(line, '\n')}\n`);
   const exposure = await exposureClient(session);
   const sandbox = session.sandbox!;
   out('partner-apis demo: each service once, against the embedded sandbox on 127.0.0.1');

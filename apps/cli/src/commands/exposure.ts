@@ -157,7 +157,7 @@ export function registerExposureCommands(program: Command, context: CommandConte
       const client = await exposureClient(session);
       const receipt = await client.statementOfValues.submit(portfolio);
       const sink = await context.output(options);
-      await writeRecord({ ...receipt }, options.format, sink);
+      await writeRecord(receipt, options.format, sink, context.writeOptions(options));
       await sink.close();
     });
   });

@@ -139,7 +139,7 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
       const client = await liabilityClient(session);
       const created = await client.sellers.create(sellerFrom(options));
       const sink = await context.output(options);
-      await writeRecord({ ...created }, options.format, sink);
+      await writeRecord(created, options.format, sink, context.writeOptions(options));
       await sink.close();
     });
   });
@@ -195,7 +195,7 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
         ...(options.forceManualReferral === true ? { forceManualReferral: true } : {}),
       });
       const sink = await context.output(options);
-      await writeRecord({ ...created }, options.format, sink);
+      await writeRecord(created, options.format, sink, context.writeOptions(options));
       await sink.close();
     });
   });
@@ -214,7 +214,7 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
       const client = await liabilityClient(session);
       const found = await client.quotes.get(quoteId);
       const sink = await context.output(options);
-      await writeRecord({ ...found }, options.format, sink);
+      await writeRecord(found, options.format, sink, context.writeOptions(options));
       await sink.close();
     });
   });
@@ -248,7 +248,7 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
         quotes.map((found) => ({ ...found })),
         options.format,
         sink,
-        { warn: context.note, columns: options.columns },
+        context.writeOptions(options),
       );
       await sink.close();
     });

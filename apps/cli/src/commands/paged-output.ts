@@ -28,12 +28,15 @@ export async function writePaged<T extends Record<string, unknown>>(
     }
   }
   try {
-    return await writeRecords(records(), options.format, sink, {
-      warn: context.note,
-      columns: options.columns,
-    });
+    const count = await writeRecords(
+      records(),
+      options.format,
+      sink,
+      context.writeOptions(options),
+    );
+    await sink.close();
+    return count;
   } finally {
     progress.done();
-    await sink.close();
   }
 }

@@ -1,20 +1,29 @@
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { UsageError } from '../usage-error.js';
-import { SERVICES, SETTING_SUFFIX, type ServiceName, type SettingName } from './services.js';
+import {
+  SERVICES,
+  SETTING_SUFFIX,
+  SHARED_TOKEN_URL_VARIABLE,
+  VARIABLE_PREFIX,
+  type SettingName,
+} from './services.js';
 
 /** The environments a config file can describe. */
 export const ENVIRONMENTS = ['production', 'uat', 'sandbox'] as const;
 
 export type EnvironmentName = (typeof ENVIRONMENTS)[number];
 
-/** The settings of one service in one environment; each maps to a `PARTNER_APIS_*` variable. */
-export type ServiceSettings = Partial<Record<SettingName, string>>;
-
-/** One environment: a shared token URL and the settings of each service. */
-export type EnvironmentSettings = { tokenUrl?: string } & Partial<
-  Record<ServiceName, ServiceSettings>
->;
+/**
+ * One environment (or profile) of a config file, as the `PARTNER_APIS_*` variables it stands
+ * for, and the setting each came from, so messages name what the user wrote.
+ */
+export interface FileSettings {
+  /** Variable name → value. */
+  readonly variables: Readonly<Record<string, string>>;
+  /** Variable name → the setting, e.g. `environments.uat.liability.clientId`. */
+  readonly paths: Readonly<Record<string, string>>;
+}
 
 /** Sizes and seed of the embedded sandbox. */
 export interface EmbeddedSandboxSettings {
@@ -27,7 +36,17 @@ export interface EmbeddedSandboxSettings {
 /** The content of `partner-apis.config.json`. */
 export interface ConfigFile {
   defaultEnvironment?: EnvironmentName;
-  environments?: Partial<Record<EnvironmentName, EnvironmentSettings>>;
+  environments?: Partial<Record<EnvironmentName, FileSettings>>;
+  sandbox?: EmbeddedSandboxSettings;
+}
+
+/**
+ * The content of the user's own config file (`$XDG_CONFIG_HOME/partner-apis/config.json`):
+ * named profiles, each shaped like an environment of `partner-apis.config.json`.
+ */
+export interface UserConfigFile {
+  defaultProfile?: string;
+  profiles?: Readonly<Record<string, FileSettings>>;
   sandbox?: EmbeddedSandboxSettings;
 }
 
@@ -73,25 +92,58 @@ class ConfigShape {
   }
 }
 
-function checkEnvironment(shape: ConfigShape, value: unknown, path: string): EnvironmentSettings {
+/** The keys of a service's settings: the flat names, and `subscriptionKeys` as the sandbox prints it. */
+const SERVICE_KEYS = [...(Object.keys(SETTING_SUFFIX) as SettingName[]), 'subscriptionKeys'];
+
+function checkEnvironment(shape: ConfigShape, value: unknown, path: string): FileSettings {
   const record = shape.record(value, path, ['tokenUrl', ...SERVICES]);
-  const environment: EnvironmentSettings = {};
-  if (record.tokenUrl !== undefined) {
-    environment.tokenUrl = shape.string(record.tokenUrl, `${path}.tokenUrl`);
-  }
-  const settingNames = Object.keys(SETTING_SUFFIX) as SettingName[];
+  const variables: Record<string, string> = {};
+  const paths: Record<string, string> = {};
+  const set = (variable: string, setting: unknown, settingPath: string) => {
+    if (variables[variable] !== undefined) {
+      shape.fail(settingPath, `repeats ${paths[variable]}; give one of them`);
+    }
+    variables[variable] = shape.string(setting, settingPath);
+    paths[variable] = settingPath;
+  };
+  if (record.tokenUrl !== undefined)
+    set(SHARED_TOKEN_URL_VARIABLE, record.tokenUrl, `${path}.tokenUrl`);
   for (const service of SERVICES) {
     if (record[service] === undefined) continue;
     const servicePath = `${path}.${service}`;
-    const settings = shape.record(record[service], servicePath, settingNames);
-    environment[service] = Object.fromEntries(
-      Object.entries(settings).map(([key, setting]) => [
-        key,
-        shape.string(setting, `${servicePath}.${key}`),
-      ]),
-    );
+    const settings = shape.record(record[service], servicePath, SERVICE_KEYS);
+    const prefix = VARIABLE_PREFIX[service];
+    for (const [key, setting] of Object.entries(settings)) {
+      if (key !== 'subscriptionKeys') {
+        set(`${prefix}${SETTING_SUFFIX[key as SettingName]}`, setting, `${servicePath}.${key}`);
+        continue;
+      }
+      // `{ primary, secondary }`, the shape of the sandbox's printed credentials.
+      const keys = shape.record(setting, `${servicePath}.subscriptionKeys`, [
+        'primary',
+        'secondary',
+      ]);
+      if (keys.primary !== undefined) {
+        set(`${prefix}SUBSCRIPTION_KEY`, keys.primary, `${servicePath}.subscriptionKeys.primary`);
+      }
+      if (keys.secondary !== undefined) {
+        set(
+          `${prefix}SUBSCRIPTION_KEY_SECONDARY`,
+          keys.secondary,
+          `${servicePath}.subscriptionKeys.secondary`,
+        );
+      }
+    }
   }
-  return environment;
+  return { variables, paths };
+}
+
+function checkSandbox(shape: ConfigShape, value: unknown): EmbeddedSandboxSettings {
+  const sandbox = shape.record(value, 'sandbox', ['size', 'seed']);
+  const settings: EmbeddedSandboxSettings = {};
+  if (sandbox.size !== undefined) settings.size = shape.count(sandbox.size, 'sandbox.size');
+  if (sandbox.seed !== undefined) settings.seed = shape.count(sandbox.seed, 'sandbox.seed');
+  return settings;
 }
 
 /**
@@ -129,13 +181,27 @@ export function parseConfigFile(content: unknown, file: string): ConfigFile {
       );
     }
   }
-  if (record.sandbox !== undefined) {
-    const sandbox = shape.record(record.sandbox, 'sandbox', ['size', 'seed']);
-    config.sandbox = {};
-    if (sandbox.size !== undefined) config.sandbox.size = shape.count(sandbox.size, 'sandbox.size');
-    if (sandbox.seed !== undefined) config.sandbox.seed = shape.count(sandbox.seed, 'sandbox.seed');
-  }
+  if (record.sandbox !== undefined) config.sandbox = checkSandbox(shape, record.sandbox);
   return config;
+}
+
+/** The JSON content of a config file; `undefined` when it is absent and need not exist. */
+async function readJson(path: string, required: boolean): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    if (missing && !required) return undefined;
+    throw new UsageError(
+      `cannot read the config file ${path}: ${missing ? 'it does not exist' : (error as Error).message}`,
+    );
+  }
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
+  } catch (error) {
+    throw new UsageError(`${path} is not valid JSON: ${(error as Error).message}`);
+  }
 }
 
 /** Where the config came from, and what it says. */
@@ -156,21 +222,80 @@ export async function loadConfigFile(
   cwd: string,
 ): Promise<LoadedConfig> {
   const path = resolve(cwd, named ?? DEFAULT_CONFIG_FILE);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    if (missing && named === undefined) return { path: undefined, config: {} };
-    throw new UsageError(
-      `cannot read the config file ${path}: ${missing ? 'it does not exist' : (error as Error).message}`,
+  const content = await readJson(path, named !== undefined);
+  if (content === undefined) return { path: undefined, config: {} };
+  return { path, config: parseConfigFile(content, path) };
+}
+
+/** A profile name: letters, digits, `.`, `_` and `-`, so it is easy to type after `--profile`. */
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * Checks the parsed content of the user's config file and returns it typed; a mistake is a
+ * `UsageError` that names the file and the setting.
+ *
+ * @example
+ * const config = parseUserConfigFile(JSON.parse(text), '~/.config/partner-apis/config.json');
+ */
+export function parseUserConfigFile(content: unknown, file: string): UserConfigFile {
+  const shape = new ConfigShape(file);
+  const record = shape.record(content, '(top level)', [
+    '$schema',
+    'defaultProfile',
+    'profiles',
+    'sandbox',
+  ]);
+  const config: UserConfigFile = {};
+  const profiles: Record<string, FileSettings> = {};
+  if (record.profiles !== undefined) {
+    const names = shape.record(record.profiles, 'profiles', Object.keys(record.profiles as object));
+    for (const [name, value] of Object.entries(names)) {
+      if (!PROFILE_NAME.test(name)) {
+        shape.fail(
+          `profiles.${name}`,
+          'is not a profile name: use letters, digits, ".", "_" and "-"',
+        );
+      }
+      profiles[name] = checkEnvironment(shape, value, `profiles.${name}`);
+    }
+    config.profiles = profiles;
+  }
+  if (record.defaultProfile !== undefined) {
+    config.defaultProfile = shape.oneOf(
+      record.defaultProfile,
+      'defaultProfile',
+      Object.keys(profiles),
     );
   }
-  let content: unknown;
-  try {
-    content = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${path} is not valid JSON: ${(error as Error).message}`);
-  }
-  return { path, config: parseConfigFile(content, path) };
+  if (record.sandbox !== undefined) config.sandbox = checkSandbox(shape, record.sandbox);
+  return config;
+}
+
+/**
+ * Where the user's config file is: `$XDG_CONFIG_HOME/partner-apis/config.json`, else
+ * `~/.config/partner-apis/config.json`.
+ *
+ * @example
+ * userConfigPath(process.env); // → '/home/ada/.config/partner-apis/config.json'
+ */
+export function userConfigPath(env: NodeJS.ProcessEnv): string | undefined {
+  const base = env.XDG_CONFIG_HOME || (env.HOME ? join(env.HOME, '.config') : undefined);
+  return base === undefined ? undefined : join(base, 'partner-apis', 'config.json');
+}
+
+/**
+ * Reads the user's config file, when there is one.
+ *
+ * @example
+ * const { path, config } = await loadUserConfigFile(process.env);
+ */
+export async function loadUserConfigFile(
+  env: NodeJS.ProcessEnv,
+): Promise<{ readonly path: string | undefined; readonly config: UserConfigFile }> {
+  const path = userConfigPath(env);
+  if (path === undefined) return { path: undefined, config: {} };
+  const content = await readJson(path, false);
+  return content === undefined
+    ? { path: undefined, config: {} }
+    : { path, config: parseUserConfigFile(content, path) };
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
@@ -146,6 +146,117 @@ describe('resolveSettings', () => {
     await expect(
       resolveSettings({ env: { PARTNER_APIS_SANDBOX_SEED: 'many' }, cwd }),
     ).rejects.toThrow('PARTNER_APIS_SANDBOX_SEED must be a whole number (got "many")');
+  });
+});
+
+describe('profiles of the user config file', () => {
+  let home: string;
+  beforeEach(async () => {
+    home = await mkdtemp(join(tmpdir(), 'partner-apis-home-'));
+  });
+
+  const writeUserConfig = async (content: unknown, base = join(home, '.config')) => {
+    await mkdir(join(base, 'partner-apis'), { recursive: true });
+    await writeFile(join(base, 'partner-apis', 'config.json'), JSON.stringify(content));
+  };
+
+  // The credentials as `partner-apis-sandbox` prints them, pasted into a profile.
+  const printedCredentials = {
+    exposure: {
+      clientId: 'sandbox-exposure',
+      clientSecret: 'sx',
+      subscriptionKeys: { primary: 'k1', secondary: 'k2' },
+    },
+    approvals: { clientId: 'sandbox-approvals', clientSecret: 'sa', tier: 'gold' },
+  };
+
+  test('--profile picks a profile of ~/.config/partner-apis/config.json; the sandbox credentials paste as they are', async () => {
+    await writeUserConfig({
+      profiles: {
+        local: {
+          tokenUrl: 'http://127.0.0.1:4010/auth/login/connect/token',
+          exposure: { baseUrl: 'http://127.0.0.1:4010/portal', ...printedCredentials.exposure },
+          approvals: {
+            baseUrl: 'http://127.0.0.1:4010/approvals/v1',
+            ...printedCredentials.approvals,
+          },
+        },
+      },
+    });
+    const settings = await resolveSettings({ env: { HOME: home }, cwd, profile: 'local' });
+    expect(settings).toMatchObject({
+      profile: 'local',
+      environment: undefined,
+      embeddedSandbox: false,
+    });
+    expect(settings.variables).toEqual({
+      PARTNER_APIS_TOKEN_URL: 'http://127.0.0.1:4010/auth/login/connect/token',
+      PARTNER_APIS_EXPOSURE_BASE_URL: 'http://127.0.0.1:4010/portal',
+      PARTNER_APIS_EXPOSURE_CLIENT_ID: 'sandbox-exposure',
+      PARTNER_APIS_EXPOSURE_CLIENT_SECRET: 'sx',
+      PARTNER_APIS_EXPOSURE_SUBSCRIPTION_KEY: 'k1',
+      PARTNER_APIS_EXPOSURE_SUBSCRIPTION_KEY_SECONDARY: 'k2',
+      PARTNER_APIS_APPROVALS_BASE_URL: 'http://127.0.0.1:4010/approvals/v1',
+      PARTNER_APIS_APPROVALS_CLIENT_ID: 'sandbox-approvals',
+      PARTNER_APIS_APPROVALS_CLIENT_SECRET: 'sa',
+      PARTNER_APIS_APPROVALS_TIER: 'gold',
+    });
+    expect(settings.sources.PARTNER_APIS_EXPOSURE_SUBSCRIPTION_KEY_SECONDARY).toBe(
+      `${join(home, '.config', 'partner-apis', 'config.json')}: profiles.local.exposure.subscriptionKeys.secondary`,
+    );
+  });
+
+  test('XDG_CONFIG_HOME, PARTNER_APIS_PROFILE and defaultProfile', async () => {
+    const xdg = join(home, 'xdg');
+    await writeUserConfig(
+      {
+        defaultProfile: 'a',
+        profiles: { a: { liability: { clientId: 'la' } }, b: { liability: { clientId: 'lb' } } },
+        sandbox: { size: 9 },
+      },
+      xdg,
+    );
+    const env = { HOME: home, XDG_CONFIG_HOME: xdg };
+    expect((await resolveSettings({ env, cwd })).variables).toEqual({
+      PARTNER_APIS_LIABILITY_CLIENT_ID: 'la',
+    });
+    expect((await resolveSettings({ env, cwd })).sandbox.size).toBe(9);
+    const b = await resolveSettings({ env: { ...env, PARTNER_APIS_PROFILE: 'b' }, cwd });
+    expect(b.variables).toEqual({ PARTNER_APIS_LIABILITY_CLIENT_ID: 'lb' });
+    // The project's file chooses first when it names a default environment.
+    await writeConfig(uatConfig);
+    expect((await resolveSettings({ env, cwd })).environment).toBe('uat');
+  });
+
+  test('variables win over a profile, and name themselves as the source', async () => {
+    await writeUserConfig({
+      profiles: { a: { liability: { clientId: 'la', baseUrl: 'https://l' } } },
+    });
+    const settings = await resolveSettings({
+      env: { HOME: home, PARTNER_APIS_LIABILITY_CLIENT_ID: 'from-env' },
+      cwd,
+      profile: 'a',
+    });
+    expect(settings.variables.PARTNER_APIS_LIABILITY_CLIENT_ID).toBe('from-env');
+    expect(settings.sources.PARTNER_APIS_LIABILITY_CLIENT_ID).toBe(
+      'PARTNER_APIS_LIABILITY_CLIENT_ID',
+    );
+  });
+
+  test('an unknown profile, --profile with --env, and a key given twice are usage errors', async () => {
+    await writeUserConfig({ profiles: { a: {}, b: {} } });
+    await expect(resolveSettings({ env: { HOME: home }, cwd, profile: 'c' })).rejects.toThrow(
+      /^there is no profile c in .*config\.json; the profiles are a, b$/,
+    );
+    await expect(
+      resolveSettings({ env: { HOME: home }, cwd, profile: 'a', environment: 'uat' }),
+    ).rejects.toThrow('--profile and --env both choose where commands go: give one of them');
+    await writeUserConfig({
+      profiles: { a: { exposure: { subscriptionKey: 'x', subscriptionKeys: { primary: 'y' } } } },
+    });
+    await expect(resolveSettings({ env: { HOME: home }, cwd, profile: 'a' })).rejects.toThrow(
+      /profiles\.a\.exposure\.subscriptionKeys\.primary repeats profiles\.a\.exposure\.subscriptionKey; give one of them/,
+    );
   });
 });
 

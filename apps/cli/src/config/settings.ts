@@ -1,34 +1,49 @@
 import { UsageError } from '../usage-error.js';
 import {
+  DEFAULT_CONFIG_FILE,
   ENVIRONMENTS,
   loadConfigFile,
+  loadUserConfigFile,
+  userConfigPath,
   type EmbeddedSandboxSettings,
   type EnvironmentName,
-  type EnvironmentSettings,
+  type FileSettings,
 } from './config-file.js';
 import {
   SECRET_SUFFIXES,
   SERVICES,
-  SETTING_SUFFIX,
   SHARED_TOKEN_URL_VARIABLE,
   VARIABLE_PREFIX,
   type ServiceName,
-  type SettingName,
 } from './services.js';
 
 /** The `PARTNER_APIS_*` variables a command runs with, from the environment and the config file. */
 export type Variables = Readonly<Record<string, string>>;
 
+/** Where the settings of a file come from: the file, and the object in it (`profiles.acme`). */
+export interface SettingsOrigin {
+  readonly file: string;
+  readonly object: string;
+}
+
 /** What a command runs against. */
 export interface Settings {
   /** The environment chosen with `--env`, `PARTNER_APIS_ENV` or the config's default. */
   readonly environment: EnvironmentName | undefined;
-  /** The config file read, if any. */
+  /** The profile of the user's config chosen with `--profile`, `PARTNER_APIS_PROFILE` or its default. */
+  readonly profile: string | undefined;
+  /** The project config file read, if any. */
   readonly configPath: string | undefined;
+  /** The file and object that settings of the chosen environment or profile are read from. */
+  readonly origin: SettingsOrigin | undefined;
+  /** False with `--env sandbox`, which reads no `PARTNER_APIS_<SERVICE>_*` variable. */
+  readonly readsVariables: boolean;
   /** True when nothing is configured: commands run against a sandbox started in-process. */
   readonly embeddedSandbox: boolean;
   /** Settings of the configured services, as `PARTNER_APIS_*` variables. */
   readonly variables: Variables;
+  /** Where each variable's value came from: the variable itself, or `file: setting`. */
+  readonly sources: Readonly<Record<string, string>>;
   /** The services that have at least one setting. */
   readonly configuredServices: readonly ServiceName[];
   readonly sandbox: EmbeddedSandboxSettings;
@@ -42,19 +57,8 @@ export interface SettingsInput {
   readonly configFile?: string | undefined;
   /** `--env`. */
   readonly environment?: string | undefined;
-}
-
-function fileVariables(environment: EnvironmentSettings | undefined): Record<string, string> {
-  const variables: Record<string, string> = {};
-  if (environment === undefined) return variables;
-  if (environment.tokenUrl !== undefined)
-    variables[SHARED_TOKEN_URL_VARIABLE] = environment.tokenUrl;
-  for (const service of SERVICES) {
-    for (const [name, value] of Object.entries(environment[service] ?? {})) {
-      variables[`${VARIABLE_PREFIX[service]}${SETTING_SUFFIX[name as SettingName]}`] = value;
-    }
-  }
-  return variables;
+  /** `--profile`. */
+  readonly profile?: string | undefined;
 }
 
 function environmentVariables(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -88,11 +92,37 @@ function sandboxNumber(
   return Number(text);
 }
 
+type Choice =
+  { kind: 'environment'; name: EnvironmentName } | { kind: 'profile'; name: string } | undefined;
+
+/** The first of: --profile, --env, PARTNER_APIS_PROFILE, PARTNER_APIS_ENV, the defaults of the files. */
+function choose(
+  input: SettingsInput,
+  defaultEnvironment: EnvironmentName | undefined,
+  defaultProfile: string | undefined,
+): Choice {
+  const flagEnvironment = environmentName(input.environment, '--env');
+  if (input.profile !== undefined && flagEnvironment !== undefined) {
+    throw new UsageError('--profile and --env both choose where commands go: give one of them');
+  }
+  if (input.profile !== undefined) return { kind: 'profile', name: input.profile };
+  if (flagEnvironment !== undefined) return { kind: 'environment', name: flagEnvironment };
+  if (input.env.PARTNER_APIS_PROFILE) {
+    return { kind: 'profile', name: input.env.PARTNER_APIS_PROFILE };
+  }
+  const variableEnvironment = environmentName(input.env.PARTNER_APIS_ENV, 'PARTNER_APIS_ENV');
+  if (variableEnvironment !== undefined) return { kind: 'environment', name: variableEnvironment };
+  if (defaultEnvironment !== undefined) return { kind: 'environment', name: defaultEnvironment };
+  if (defaultProfile !== undefined) return { kind: 'profile', name: defaultProfile };
+  return undefined;
+}
+
 /**
- * Works out what a command runs against. Variables win over the config file. With
- * `--env sandbox`, `PARTNER_APIS_<SERVICE>_*` variables are ignored, so credentials of another
- * environment in the shell are never used by mistake. When no service has any setting, commands
- * use the embedded sandbox; `production` and `uat` must be configured.
+ * Works out what a command runs against. Variables win over the config files. A profile of the
+ * user's config (`--profile`) or an environment of `partner-apis.config.json` (`--env`) gives
+ * the settings; with `--env sandbox`, `PARTNER_APIS_<SERVICE>_*` variables are ignored, so
+ * credentials of another environment in the shell are never used by mistake. When no service
+ * has any setting, commands use the embedded sandbox; `production` and `uat` must be configured.
  *
  * @example
  * const settings = await resolveSettings({ env: process.env, cwd: process.cwd(), environment: 'uat' });
@@ -103,13 +133,34 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
     input.configFile ?? (env.PARTNER_APIS_CONFIG || undefined),
     input.cwd,
   );
-  const environment =
-    environmentName(input.environment, '--env') ??
-    environmentName(env.PARTNER_APIS_ENV, 'PARTNER_APIS_ENV') ??
-    config.defaultEnvironment;
-  const fromFile = fileVariables(environment && config.environments?.[environment]);
-  const fromEnv = environment === 'sandbox' ? {} : environmentVariables(env);
-  const variables = { ...fromFile, ...fromEnv };
+  const user = await loadUserConfigFile(env);
+  const choice = choose(input, config.defaultEnvironment, user.config.defaultProfile);
+  let fileSettings: FileSettings | undefined;
+  let origin: SettingsOrigin | undefined;
+  if (choice?.kind === 'profile') {
+    const file = user.path ?? userConfigPath(env) ?? 'the user config file';
+    fileSettings = user.config.profiles?.[choice.name];
+    if (fileSettings === undefined) {
+      const known = Object.keys(user.config.profiles ?? {});
+      throw new UsageError(
+        `there is no profile ${choice.name} in ${file}` +
+          (known.length === 0 ? ' (it has none)' : `; the profiles are ${known.join(', ')}`),
+      );
+    }
+    origin = { file, object: `profiles.${choice.name}` };
+  } else if (choice?.kind === 'environment') {
+    fileSettings = config.environments?.[choice.name];
+    origin = { file: path ?? DEFAULT_CONFIG_FILE, object: `environments.${choice.name}` };
+  }
+  const environment = choice?.kind === 'environment' ? choice.name : undefined;
+  const readsVariables = environment !== 'sandbox';
+  const fromEnv = readsVariables ? environmentVariables(env) : {};
+  const variables = { ...fileSettings?.variables, ...fromEnv };
+  const sources: Record<string, string> = {};
+  for (const [name, setting] of Object.entries(fileSettings?.paths ?? {})) {
+    sources[name] = `${origin?.file}: ${setting}`;
+  }
+  for (const name of Object.keys(fromEnv)) sources[name] = name;
   const configuredServices = SERVICES.filter((service) =>
     Object.keys(variables).some((name) => name.startsWith(VARIABLE_PREFIX[service])),
   );
@@ -121,15 +172,38 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
   }
   return {
     environment,
+    profile: choice?.kind === 'profile' ? choice.name : undefined,
     configPath: path,
+    origin,
+    readsVariables,
     embeddedSandbox: configuredServices.length === 0,
     variables,
+    sources,
     configuredServices,
     sandbox: {
-      size: sandboxNumber(env, 'PARTNER_APIS_SANDBOX_SIZE', config.sandbox?.size),
-      seed: sandboxNumber(env, 'PARTNER_APIS_SANDBOX_SEED', config.sandbox?.seed),
+      size: sandboxNumber(
+        env,
+        'PARTNER_APIS_SANDBOX_SIZE',
+        config.sandbox?.size ?? user.config.sandbox?.size,
+      ),
+      seed: sandboxNumber(
+        env,
+        'PARTNER_APIS_SANDBOX_SEED',
+        config.sandbox?.seed ?? user.config.sandbox?.seed,
+      ),
     },
   };
+}
+
+/**
+ * Where a variable's value came from, for messages: the variable's name, or the config file and
+ * setting (`partner-apis.config.json: environments.uat.liability.baseUrl`).
+ *
+ * @example
+ * settingName(settings, 'PARTNER_APIS_LIABILITY_BASE_URL');
+ */
+export function settingName(settings: Pick<Settings, 'sources'>, variable: string): string {
+  return settings.sources[variable] ?? variable;
 }
 
 /**

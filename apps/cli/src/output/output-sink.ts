@@ -1,21 +1,56 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, unlinkSync } from 'node:fs';
 import { once } from 'node:events';
+import { rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { UsageError } from '../usage-error.js';
 
 /** Where a command's data goes: stdout, or the file of `--out`. Writes respect backpressure. */
 export interface OutputSink {
   write(text: string): Promise<void>;
-  /** Flushes and closes a file; leaves stdout open. */
+  /** Flushes and closes a file, which only now takes its name; leaves stdout open. */
   close(): Promise<void>;
+  /** Gives up: a file being written is removed, the `--out` file is left as it was. */
+  abort(): Promise<void>;
+}
+
+/** Temporary files being written, removed should the process be interrupted. */
+const pendingFiles = new Set<string>();
+
+/**
+ * Removes every temporary file of `--out` still being written, synchronously, so that a signal
+ * handler can call it just before the process exits.
+ *
+ * @example
+ * process.once('SIGINT', () => { removePendingOutputFiles(); process.exit(130); });
+ */
+export function removePendingOutputFiles(): void {
+  for (const file of pendingFiles) {
+    try {
+      unlinkSync(file);
+    } catch {
+      // Already gone: nothing is left behind either way.
+    }
+  }
+  pendingFiles.clear();
 }
 
 async function writeTo(stream: NodeJS.WritableStream, text: string): Promise<void> {
   if (!stream.write(text)) await once(stream, 'drain');
 }
 
+function reason(error: NodeJS.ErrnoException): string {
+  if (error.code === 'ENOENT') return 'its folder does not exist';
+  if (error.code === 'EACCES' || error.code === 'EPERM') return 'permission denied';
+  if (error.code === 'EISDIR') return 'it is a folder';
+  return error.message;
+}
+
 /**
- * Opens the destination of a command's data. A file that cannot be created is a usage error,
- * reported before any request is sent.
+ * Opens the destination of a command's data. `--out FILE` is written to a temporary file beside
+ * it that takes its name only when `close` is called, so an interrupted or failed command never
+ * leaves a partial file. A file that cannot be created is a usage error, reported before any
+ * request is sent.
  *
  * @example
  * const sink = await openOutput(options.out, process.stdout);
@@ -25,21 +60,61 @@ async function writeTo(stream: NodeJS.WritableStream, text: string): Promise<voi
 export async function openOutput(
   out: string | undefined,
   stdout: NodeJS.WritableStream,
+  cwd: string = process.cwd(),
 ): Promise<OutputSink> {
   if (out === undefined) {
-    return { write: (text) => writeTo(stdout, text), close: async () => {} };
+    return { write: (text) => writeTo(stdout, text), close: async () => {}, abort: async () => {} };
   }
-  const file = createWriteStream(out);
+  const target = resolve(cwd, out);
+  // Found now rather than when the data is complete and the file is renamed.
+  if ((await stat(target).catch(() => undefined))?.isDirectory() === true) {
+    throw new UsageError(`cannot write --out ${out}: it is a folder`);
+  }
+  const temporary = join(
+    dirname(target),
+    `.${basename(target)}.${randomBytes(4).toString('hex')}.partial`,
+  );
+  const file = createWriteStream(temporary, { flags: 'wx' });
   try {
     await once(file, 'open');
   } catch (error) {
-    throw new UsageError(`cannot write --out ${out}: ${(error as Error).message}`);
+    throw new UsageError(`cannot write --out ${out}: ${reason(error as NodeJS.ErrnoException)}`);
   }
+  pendingFiles.add(temporary);
+  // A failed write (a full disk) ends the next write or the close; never an uncaught error.
+  let failure: Error | undefined;
+  file.on('error', (error) => {
+    failure ??= error;
+  });
+  let settled = false;
+  const settle = async (keep: boolean) => {
+    if (settled) return;
+    settled = true;
+    try {
+      if (keep) {
+        if (failure !== undefined) throw failure;
+        file.end();
+        await once(file, 'finish');
+        await rename(temporary, target);
+      } else {
+        const closed = once(file, 'close').catch(() => {});
+        file.destroy();
+        await closed;
+        await unlink(temporary).catch(() => {});
+      }
+    } catch (error) {
+      await unlink(temporary).catch(() => {});
+      throw error;
+    } finally {
+      pendingFiles.delete(temporary);
+    }
+  };
   return {
-    write: (text) => writeTo(file, text),
-    close: async () => {
-      file.end();
-      await once(file, 'finish');
+    write: async (text) => {
+      if (failure !== undefined) throw failure;
+      await writeTo(file, text);
     },
+    close: () => settle(true),
+    abort: () => settle(false),
   };
 }

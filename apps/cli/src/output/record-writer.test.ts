@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import type { OutputSink } from './output-sink.js';
+import { DataError, UsageError } from '../usage-error.js';
 import { writeRecord, writeRecords } from './record-writer.js';
 
 function memorySink(): OutputSink & { text: () => string } {
@@ -10,6 +11,7 @@ function memorySink(): OutputSink & { text: () => string } {
       chunks.push(text);
     },
     close: async () => {},
+    abort: async () => {},
     text: () => chunks.join(''),
   };
 }
@@ -83,14 +85,127 @@ describe('writeRecords', () => {
 
   test('--columns picks the columns of table and csv', async () => {
     const table = memorySink();
-    const columns = ['address.city', 'locationId', 'missing'];
+    const columns = ['address.city', 'locationId', 'sprinklered'];
     await writeRecords(generate(locations), 'table', table, { warn: () => {}, columns });
-    expect(table.text().split('\n')[0]).toBe('address.city     locationId  missing');
+    expect(table.text().split('\n')[0]).toBe('address.city     locationId  sprinklered');
     const csv = memorySink();
     await writeRecords(generate(locations), 'csv', csv, { warn: () => {}, columns });
     expect(csv.text()).toBe(
-      'address.city,locationId,missing\nLyon,LOC-1,\n"Rotterdam, Zuid",LOC-2,\n',
+      'address.city,locationId,sprinklered\nLyon,LOC-1,\n"Rotterdam, Zuid",LOC-2,true\n',
     );
+  });
+
+  test.each(['table', 'csv'] as const)(
+    '%s: a --columns name that no record has is a usage error, before anything is written',
+    async (format) => {
+      const sink = memorySink();
+      const failure = writeRecords(generate(locations), format, sink, {
+        warn: () => {},
+        columns: ['locationId', 'adress.city'],
+      });
+      await expect(failure).rejects.toBeInstanceOf(UsageError);
+      await expect(failure).rejects.toThrow(
+        /^--columns: no record has the column adress\.city; the columns are locationId, address\.city,/,
+      );
+      expect(sink.text()).toBe('');
+    },
+  );
+
+  test('table: 200,000 rows stream out as they come, laid out from the first records', async () => {
+    const sink = memorySink();
+    let writtenBeforeEnd = 0;
+    async function* many() {
+      for (let index = 0; index < 200_000; index += 1) {
+        if (index === 199_999) writtenBeforeEnd = sink.text().length;
+        yield { id: `LOC-${index}`, city: index % 2 === 0 ? 'Lyon' : 'Rotterdam' };
+      }
+    }
+    expect(await writeRecords(many(), 'table', sink, { warn: () => {} })).toBe(200_000);
+    const lines = sink.text().split('\n');
+    expect(lines).toHaveLength(200_003);
+    expect(lines[0]).toBe('id       city');
+    // LOC-0 … LOC-255 set the widths; longer ids after them are cut to fit.
+    expect(lines[200_001]).toBe('LOC-19…  Rotterdam');
+    expect(writtenBeforeEnd).toBeGreaterThan(sink.text().length / 2);
+  });
+
+  test('table: columns fit the width given, long cells end with an ellipsis', async () => {
+    const sink = memorySink();
+    const records = [{ id: 'Q-1', note: 'x'.repeat(60), city: 'Rotterdam-Zuid' }];
+    await writeRecords(records, 'table', sink, { warn: () => {}, maxWidth: 31 });
+    const lines = sink.text().split('\n');
+    expect(lines[0]).toBe('id   note          city');
+    expect(lines[2]).toBe(`Q-1  ${'x'.repeat(11)}…  Rotterdam-Z…`);
+    expect(lines.every((line) => line.length <= 31)).toBe(true);
+  });
+
+  test('table: columns that cannot fit even narrowed are left out from the end, with a warning', async () => {
+    const sink = memorySink();
+    const warnings: string[] = [];
+    const records = [{ a: 'x'.repeat(20), b: 'y'.repeat(20), c: 'z'.repeat(20), d: 'w' }];
+    await writeRecords(records, 'table', sink, { warn: (w) => warnings.push(w), maxWidth: 30 });
+    expect(sink.text().split('\n')[2]).toBe(`${'x'.repeat(13)}…  ${'y'.repeat(13)}…`);
+    expect(warnings).toEqual([
+      '2 of 4 columns do not fit the terminal and are left out (c, d); choose them with --columns, or use --format csv or json',
+    ]);
+  });
+
+  test('table and csv show control characters from a server as escapes', async () => {
+    const hostile = [{ id: 'L\x1b]0;owned\x07', name: 'a\x1b[2Jb\u009b31m', note: 'x\u202ey' }];
+    const table = memorySink();
+    await writeRecords(hostile, 'table', table, { warn: () => {} });
+    // eslint-disable-next-line no-control-regex -- no control character may get through
+    expect(table.text()).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/);
+    expect(table.text()).toContain('L\\x1b]0;owned\\x07');
+    expect(table.text()).toContain('a\\x1b[2Jb\\x9b31m');
+    const csv = memorySink();
+    await writeRecords(hostile, 'csv', csv, { warn: () => {} });
+    // eslint-disable-next-line no-control-regex -- no control character may get through
+    expect(csv.text()).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/);
+    expect(csv.text().split('\n')[1]).toBe('L\\x1b]0;owned\\x07,a\\x1b[2Jb\\x9b31m,x\\u202ey');
+  });
+
+  test.each(['json', 'ndjson'] as const)(
+    '%s stays the same JSON, with no raw control character',
+    async (format) => {
+      const hostile = [{ name: 'a\x1b[2Jb\u009b31m\u007f', note: 'x\u202ey' }];
+      const sink = memorySink();
+      await writeRecords(hostile, format, sink, { warn: () => {} });
+      // eslint-disable-next-line no-control-regex -- no control character may get through
+      expect(sink.text()).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/);
+      const parsed: unknown = format === 'json' ? JSON.parse(sink.text()) : JSON.parse(sink.text());
+      expect(parsed).toEqual(format === 'json' ? hostile : hostile[0]);
+    },
+  );
+
+  test('csv: a cell a spreadsheet would run as a formula starts with an apostrophe', async () => {
+    const sink = memorySink();
+    const records = [
+      { a: '=HYPERLINK("http://x","y")', b: '+1', c: '-2+3', d: '@SUM(A1)', e: '\tx', f: '\rx' },
+      { a: 'plain', b: -5, c: 'a=b', d: '', e: 'x', f: 'y' },
+    ];
+    await writeRecords(records, 'csv', sink, { warn: () => {} });
+    expect(parse(sink.text(), { columns: true })).toEqual([
+      {
+        a: '\'=HYPERLINK("http://x","y")',
+        b: "'+1",
+        c: "'-2+3",
+        d: "'@SUM(A1)",
+        e: "'\tx",
+        f: "'\rx",
+      },
+      { a: 'plain', b: '-5', c: 'a=b', d: '', e: 'x', f: 'y' },
+    ]);
+  });
+
+  test('a record that is not an object is a data error, not a TypeError', async () => {
+    for (const format of ['table', 'csv', 'json', 'ndjson'] as const) {
+      const failure = writeRecords([{ id: 1 }, null], format, memorySink(), { warn: () => {} });
+      await expect(failure).rejects.toBeInstanceOf(DataError);
+      await expect(failure).rejects.toThrow(
+        'the service sent a record that is not an object (got null)',
+      );
+    }
   });
 
   test('table aligns columns and says so when there are no records', async () => {

@@ -1,18 +1,35 @@
 import { stringify } from 'csv-stringify/sync';
+import { DataError, UsageError } from '../usage-error.js';
 import { columnsOf, flatten, type Cell } from './flatten.js';
 import type { OutputSink } from './output-sink.js';
-import { renderKeyValues, renderTable } from './table.js';
+import { csvCell, jsonText } from './safe-text.js';
+import {
+  layoutTable,
+  renderHeader,
+  renderKeyValues,
+  renderRow,
+  type TableLayout,
+} from './table.js';
 
 /** The output formats of every command that prints data. */
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** csv-stringify writes booleans as 1 and an empty cell; spreadsheets and people read true/false. */
-const CSV_CAST = { boolean: (value: boolean) => String(value) };
+/**
+ * How csv-stringify writes a cell: booleans as true/false (not 1 and an empty cell), text with
+ * control characters escaped and formulas defused (see `csvCell`).
+ */
+const CSV_CAST = { boolean: (value: boolean) => String(value), string: csvCell };
 
-/** Records read before the CSV header is written, so columns that only some records have count. */
-const CSV_HEADER_SAMPLE = 256;
+/**
+ * Records read before the CSV header or the table's column widths are fixed, so columns that only
+ * some records have count. Everything after streams: memory stays bounded whatever the count.
+ */
+const SAMPLE_SIZE = 256;
+
+/** Lines of a table collected into one write. */
+const TABLE_BATCH = 256;
 
 type DataRecord = Record<string, unknown>;
 
@@ -20,59 +37,167 @@ type DataRecord = Record<string, unknown>;
 export interface WriteOptions {
   /** Warnings about the output itself (not data); they go to stderr. */
   warn(message: string): void;
-  /** The columns of `table` and `csv` (dotted for nested fields); every column when left out. */
+  /**
+   * `--columns`: the columns of `table` and `csv` (dotted for nested fields); every column when
+   * left out. A name that no record of the sample has is a usage error.
+   */
   columns?: readonly string[] | undefined;
+  /** The command's own choice of columns, used when `columns` is not given; never checked. */
+  defaultColumns?: readonly string[] | undefined;
+  /** The width a table must fit (the terminal's); no limit when left out. */
+  maxWidth?: number | undefined;
+}
+
+function checkedRecord(record: unknown): DataRecord {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+    const got = record === null ? 'null' : Array.isArray(record) ? 'a list' : typeof record;
+    throw new DataError(`the service sent a record that is not an object (got ${got})`);
+  }
+  return record as DataRecord;
+}
+
+/** The columns to write: the chosen ones, checked against the sample, or the sample's own. */
+function pickColumns(sample: readonly Record<string, Cell>[], options: WriteOptions): string[] {
+  const present = columnsOf(sample);
+  if (options.columns === undefined) return [...(options.defaultColumns ?? present)];
+  if (sample.length > 0) {
+    const known = new Set(present);
+    const unknown = options.columns.filter((column) => !known.has(column));
+    if (unknown.length > 0) {
+      const names = unknown.join(', ');
+      throw new UsageError(
+        `--columns: no record has ${unknown.length === 1 ? 'the column' : 'the columns'} ${names}; the columns are ${present.join(', ')}`,
+      );
+    }
+  }
+  return [...options.columns];
+}
+
+/** Warns once per column that first shows up after the columns were fixed. */
+function lateColumnWarner(options: WriteOptions, after: string) {
+  const dropped = new Set<string>();
+  return (known: ReadonlySet<string>, row: Record<string, Cell>) => {
+    if (options.columns !== undefined || options.defaultColumns !== undefined) return;
+    for (const column of Object.keys(row)) {
+      if (!known.has(column) && !dropped.has(column)) {
+        dropped.add(column);
+        options.warn(`column ${column} first appears after ${after}; it is left out`);
+      }
+    }
+  };
+}
+
+/**
+ * Reads records into a sample until it is full, then calls `start` once with the sample and
+ * `each` for every later record; `start` gets the whole input when it is shorter. Returns the
+ * number of records.
+ */
+async function sampleThenStream(
+  records: AsyncIterable<unknown>,
+  start: (sample: Record<string, Cell>[]) => Promise<void>,
+  each: (row: Record<string, Cell>) => Promise<void>,
+): Promise<number> {
+  let sample: Record<string, Cell>[] | undefined = [];
+  let count = 0;
+  for await (const record of records) {
+    count += 1;
+    const row = flatten(checkedRecord(record));
+    if (sample === undefined) {
+      await each(row);
+    } else {
+      sample.push(row);
+      if (sample.length >= SAMPLE_SIZE) {
+        await start(sample);
+        sample = undefined;
+      }
+    }
+  }
+  if (sample !== undefined) await start(sample);
+  return count;
 }
 
 async function writeCsv(
-  records: AsyncIterable<DataRecord>,
+  records: AsyncIterable<unknown>,
   sink: OutputSink,
-  { warn, columns: chosen }: WriteOptions,
+  options: WriteOptions,
 ): Promise<number> {
-  let columns = chosen === undefined ? undefined : [...chosen];
-  let sample: Record<string, Cell>[] = [];
-  let count = 0;
-  let headerWritten = false;
-  const dropped = new Set<string>();
-  const flush = async (rows: Record<string, Cell>[]) => {
-    const header = !headerWritten;
-    headerWritten = true;
-    columns ??= columnsOf(rows);
-    const known = new Set(columns);
-    for (const row of chosen === undefined ? rows : []) {
-      for (const column of Object.keys(row)) {
-        if (!known.has(column) && !dropped.has(column)) {
-          dropped.add(column);
-          warn(`column ${column} first appears after the CSV header was written; it is left out`);
-        }
-      }
-    }
-    if (rows.length > 0 || header)
-      await sink.write(stringify(rows, { header, columns, cast: CSV_CAST }));
+  let columns: { key: string; header: string }[] = [];
+  let known = new Set<string>();
+  const warnLate = lateColumnWarner(options, 'the CSV header was written');
+  let pending: Record<string, Cell>[] = [];
+  const flush = async () => {
+    if (pending.length === 0) return;
+    await sink.write(stringify(pending, { columns, cast: CSV_CAST }));
+    pending = [];
   };
-  for await (const record of records) {
-    count += 1;
-    sample.push(flatten(record));
-    if (sample.length >= CSV_HEADER_SAMPLE) {
-      await flush(sample);
-      sample = [];
-    }
-  }
-  if (sample.length > 0 || !headerWritten) await flush(sample);
+  const count = await sampleThenStream(
+    records,
+    async (sample) => {
+      const names = pickColumns(sample, options);
+      known = new Set(names);
+      columns = names.map((key) => ({ key, header: csvCell(key) }));
+      await sink.write(stringify(sample, { header: true, columns, cast: CSV_CAST }));
+    },
+    async (row) => {
+      warnLate(known, row);
+      pending.push(row);
+      if (pending.length >= SAMPLE_SIZE) await flush();
+    },
+  );
+  await flush();
+  return count;
+}
+
+async function writeTable(
+  records: AsyncIterable<unknown>,
+  sink: OutputSink,
+  options: WriteOptions,
+): Promise<number> {
+  let layout: TableLayout | undefined;
+  let known = new Set<string>();
+  const warnLate = lateColumnWarner(options, "the table's columns were fixed");
+  let lines: string[] = [];
+  const flush = async () => {
+    if (lines.length === 0) return;
+    await sink.write(lines.join(''));
+    lines = [];
+  };
+  const count = await sampleThenStream(
+    records,
+    async (sample) => {
+      if (sample.length === 0) return;
+      const active = layoutTable(pickColumns(sample, options), sample, options.maxWidth);
+      layout = active;
+      known = new Set([...active.columns, ...active.hidden]);
+      if (active.hidden.length > 0) {
+        options.warn(
+          `${active.hidden.length} of ${active.columns.length + active.hidden.length} columns do not fit the terminal and are left out (${active.hidden.join(', ')}); choose them with --columns, or use --format csv or json`,
+        );
+      }
+      await sink.write(renderHeader(active) + sample.map((row) => renderRow(active, row)).join(''));
+    },
+    async (row) => {
+      warnLate(known, row);
+      lines.push(renderRow(layout!, row));
+      if (lines.length >= TABLE_BATCH) await flush();
+    },
+  );
+  await flush();
+  if (count === 0) await sink.write('No records.\n');
   return count;
 }
 
 /**
  * Writes a stream of records in the chosen format and returns how many there were. `json` is one
  * array with a record per line, `ndjson` one record per line and nothing else, `csv` flattens
- * nested fields into dotted columns, `table` (for people) waits for the last record to size its
- * columns.
+ * nested fields into dotted columns, `table` (for people) sizes its columns from the first
+ * records, then streams. Memory stays bounded for any number of records.
  *
  * @example
  * const count = await writeRecords(client.locations.list(), 'ndjson', sink, { warn: console.warn });
  */
 export async function writeRecords(
-  records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
+  records: AsyncIterable<unknown> | Iterable<unknown>,
   format: OutputFormat,
   sink: OutputSink,
   options: WriteOptions,
@@ -83,25 +208,21 @@ export async function writeRecords(
     case 'ndjson':
       for await (const record of stream) {
         count += 1;
-        await sink.write(`${JSON.stringify(record)}\n`);
+        await sink.write(`${jsonText(JSON.stringify(checkedRecord(record)))}\n`);
       }
       return count;
     case 'json':
       for await (const record of stream) {
-        await sink.write(`${count === 0 ? '[\n' : ',\n'}  ${JSON.stringify(record)}`);
+        const json = jsonText(JSON.stringify(checkedRecord(record)));
+        await sink.write(`${count === 0 ? '[\n' : ',\n'}  ${json}`);
         count += 1;
       }
       await sink.write(count === 0 ? '[]\n' : '\n]\n');
       return count;
     case 'csv':
       return writeCsv(stream, sink, options);
-    case 'table': {
-      const rows: Record<string, Cell>[] = [];
-      for await (const record of stream) rows.push(flatten(record));
-      const columns = options.columns ?? columnsOf(rows);
-      await sink.write(rows.length === 0 ? 'No records.\n' : renderTable(columns, rows));
-      return rows.length;
-    }
+    case 'table':
+      return writeTable(stream, sink, options);
   }
 }
 
@@ -113,23 +234,24 @@ export async function writeRecords(
  * await writeRecord(quote, 'table', sink);
  */
 export async function writeRecord(
-  record: DataRecord,
+  record: unknown,
   format: OutputFormat,
   sink: OutputSink,
+  options: Pick<WriteOptions, 'maxWidth'> = {},
 ): Promise<void> {
+  const checked = checkedRecord(record);
   switch (format) {
     case 'ndjson':
-      return sink.write(`${JSON.stringify(record)}\n`);
+      return sink.write(`${jsonText(JSON.stringify(checked))}\n`);
     case 'json':
-      return sink.write(`${JSON.stringify(record, null, 2)}\n`);
+      return sink.write(`${jsonText(JSON.stringify(checked, null, 2))}\n`);
     case 'csv': {
-      const row = flatten(record);
-      return sink.write(
-        stringify([row], { header: true, columns: Object.keys(row), cast: CSV_CAST }),
-      );
+      const row = flatten(checked);
+      const columns = Object.keys(row).map((key) => ({ key, header: csvCell(key) }));
+      return sink.write(stringify([row], { header: true, columns, cast: CSV_CAST }));
     }
     case 'table':
-      return sink.write(renderKeyValues(flatten(record)));
+      return sink.write(renderKeyValues(flatten(checked), options.maxWidth));
   }
 }
 

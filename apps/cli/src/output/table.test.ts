@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { renderKeyValues, renderTable } from './table.js';
+import { layoutTable, renderKeyValues, renderTable } from './table.js';
 
 test('long cells are cut to 40 characters and line breaks become spaces', () => {
   const long = 'x'.repeat(60);
@@ -21,4 +21,15 @@ test('missing and null cells are blank', () => {
 
 test('key-value lines are aligned on the longest key', () => {
   expect(renderKeyValues({ id: 'Q1', status: 'quoted' })).toBe('id      Q1\nstatus  quoted\n');
+});
+
+test('key-value lines show control characters as escapes and fit the width given', () => {
+  expect(renderKeyValues({ id: 'Q1\x1b[31m', note: 'y'.repeat(40) }, 20)).toBe(
+    `id    Q1\\x1b[31m\nnote  ${'y'.repeat(13)}…\n`,
+  );
+});
+
+test('a large sample is laid out without spreading it into one call', () => {
+  const rows = Array.from({ length: 300_000 }, (_, index) => ({ id: index }));
+  expect(layoutTable(['id'], rows).widths).toEqual([6]);
 });

@@ -1,6 +1,7 @@
 import type { StatementOfValues } from '@partner-apis/exposure';
 import { validateStatementOfValues } from '@partner-apis/exposure/statement-of-values';
 import type { CommandContext } from '../command-context.js';
+import { visibleText } from '../output/safe-text.js';
 import { ReportedFailure } from '../usage-error.js';
 import { readStatementOfValues, type SovProblem } from './read-sov.js';
 
@@ -52,6 +53,7 @@ export async function checkStatementOfValues(
   const lines = problems.map(({ where, message }) => `${file}: ${where}: ${message}`);
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   lines.push(`${count} in ${file}; nothing was sent`);
-  context.io[problemsTo].write(`${lines.join('\n')}\n`);
+  // Headers and cells of the file are quoted in the problems: shown, never obeyed by a terminal.
+  context.io[problemsTo].write(`${visibleText(lines.join('\n'), '\n')}\n`);
   throw new ReportedFailure(count);
 }

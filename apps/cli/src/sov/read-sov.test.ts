@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { UsageError } from '../usage-error.js';
+import { DataError } from '../usage-error.js';
 import { readStatementOfValues } from './read-sov.js';
 import { cellValue, columnLetter, locationColumn } from './sov-columns.js';
 
@@ -121,13 +121,59 @@ describe('CSV', () => {
     ]);
   });
 
-  test('an empty file, a broken quote and a missing file are usage errors', async () => {
+  test('semicolons between fields, a byte order mark and decimal commas, as European spreadsheets export', async () => {
+    const path = await file(
+      'semicolons.csv',
+      '\uFEFFlocationId;name;city;country;latitude;buildings;currency\n' +
+        'LOC-1;"Entrepôt; Lyon";Lyon;FR;45,76;8000000;EUR\n' +
+        'LOC-2;Rotterdam DC;Rotterdam;NL;51.88;42000000,5;EUR\n',
+    );
+    const sov = await readStatementOfValues(path, {});
+    expect(sov.problems).toEqual([]);
+    expect(sov.portfolio).toEqual({
+      currency: 'EUR',
+      locations: [
+        {
+          locationId: 'LOC-1',
+          name: 'Entrepôt; Lyon',
+          address: { city: 'Lyon', country: 'FR' },
+          coordinates: { latitude: 45.76 },
+          values: { buildings: 8000000 },
+        },
+        {
+          locationId: 'LOC-2',
+          name: 'Rotterdam DC',
+          address: { city: 'Rotterdam', country: 'NL' },
+          coordinates: { latitude: 51.88 },
+          values: { buildings: 42000000.5 },
+        },
+      ],
+    });
+  });
+
+  test('a JSON file with a byte order mark', async () => {
+    const path = await file('bom.json', '\uFEFF{"currency":"EUR","locations":[]}');
+    expect((await readStatementOfValues(path, {})).portfolio).toEqual({
+      currency: 'EUR',
+      locations: [],
+    });
+  });
+
+  test('a quote that is never closed is bad data (exit code 1), at the row where it opens', async () => {
+    const broken = readStatementOfValues(
+      await file('broken.csv', 'locationId,name\nLOC-1,a\nLOC-2,"Lyon\nLOC-3,b\n'),
+      {},
+    );
+    await expect(broken).rejects.toBeInstanceOf(DataError);
+    await expect(broken).rejects.toThrow(
+      /broken\.csv: row 3: a quoted field opens here and is never closed \(a " is missing\); nothing was sent$/,
+    );
+  });
+
+  test('an empty file and a missing file are usage errors', async () => {
     await expect(readStatementOfValues(await file('empty.csv', ''), {})).rejects.toThrow(
       /is empty/,
     );
-    const broken = readStatementOfValues(await file('broken.csv', 'a,b\n"x,y\n'), {});
-    await expect(broken).rejects.toBeInstanceOf(UsageError);
-    await expect(broken).rejects.toThrow(/is not valid CSV/);
     await expect(readStatementOfValues(join(dir, 'nope.csv'), {})).rejects.toThrow(
       /cannot read .*nope.csv: it does not exist/,
     );

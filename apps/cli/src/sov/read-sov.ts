@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { CsvError, parse } from 'csv-parse/sync';
 import { parseJsonPointer } from '@partner-apis/errors';
-import { UsageError } from '../usage-error.js';
+import { DataError, UsageError } from '../usage-error.js';
 import {
   LOCATION_COLUMNS,
   cellValue,
@@ -64,24 +64,72 @@ function startLine(row: CsvRow): number {
   return row.info.lines - breaks;
 }
 
-function parseCsv(text: string, file: string): CsvRow[] {
+/** The delimiters a spreadsheet export uses: `;` where the decimal separator is a comma. */
+const DELIMITERS = [',', ';', '\t'] as const;
+
+type Delimiter = (typeof DELIMITERS)[number];
+
+/**
+ * The delimiter of a CSV file: whichever of `,`, `;` and tab its header line has most of, outside
+ * quotes (Excel in most of Europe exports `;`).
+ */
+function detectDelimiter(text: string): Delimiter {
+  const counts = new Map<string, number>();
+  let quoted = false;
+  for (const char of text) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === '\n' || char === '\r')) {
+      if (counts.size > 0) break;
+    } else if (!quoted) counts.set(char, (counts.get(char) ?? 0) + 1);
+  }
+  let best: Delimiter = ',';
+  for (const delimiter of DELIMITERS) {
+    if ((counts.get(delimiter) ?? 0) > (counts.get(best) ?? 0)) best = delimiter;
+  }
+  return best;
+}
+
+/** The line of the quote that opens a field and is never closed, if there is one. */
+function unclosedQuoteLine(text: string): number | undefined {
+  let line = 1;
+  let openedAt: number | undefined;
+  for (const char of text) {
+    if (char === '\n') line += 1;
+    else if (char === '"') openedAt = openedAt === undefined ? line : undefined;
+  }
+  return openedAt;
+}
+
+function parseCsv(text: string, file: string, delimiter: Delimiter): CsvRow[] {
   try {
     return parse(text, {
       bom: true,
+      delimiter,
       info: true,
       relax_column_count: true,
       skip_empty_lines: true,
       trim: true,
     }) as unknown as CsvRow[];
   } catch (error) {
-    if (error instanceof CsvError)
-      throw new UsageError(`${file} is not valid CSV: ${error.message}`);
+    // A broken file is bad data (exit code 1), not a mistake on the command line.
+    if (error instanceof CsvError && error.code === 'CSV_QUOTE_NOT_CLOSED') {
+      const line = unclosedQuoteLine(text);
+      throw new DataError(
+        `${file}: ${line === undefined ? '' : `row ${line}: `}a quoted field opens here and is never closed (a " is missing); nothing was sent`,
+      );
+    }
+    if (error instanceof CsvError) {
+      throw new DataError(`${file} is not valid CSV: ${error.message}; nothing was sent`);
+    }
     throw error;
   }
 }
 
 function readCsv(text: string, file: string, overrides: PortfolioOverrides): SovDocument {
-  const [headerRow, ...dataRows] = parseCsv(text, file);
+  const delimiter = detectDelimiter(text);
+  const [headerRow, ...dataRows] = parseCsv(text, file, delimiter);
+  // With `;` between fields, a comma is the decimal separator (`1234,5`).
+  const decimalComma = delimiter === ';';
   if (headerRow === undefined) throw new UsageError(`${file} is empty: expected a header row`);
   const headers = headerRow.record;
   const problems: SovProblem[] = [];
@@ -128,7 +176,7 @@ function readCsv(text: string, file: string, overrides: PortfolioOverrides): Sov
       const role = roles[index];
       if (text === '' || role === undefined || role.kind === 'ignored') return;
       if (role.kind === 'location') {
-        setPath(location, role.column.path, cellValue(text, role.column.kind));
+        setPath(location, role.column.path, cellValue(text, role.column.kind, decimalComma));
         return;
       }
       if (overrides[role.field] !== undefined) return;
@@ -196,7 +244,7 @@ function definedOnly(overrides: PortfolioOverrides): PortfolioOverrides {
 function readJson(text: string, file: string, overrides: PortfolioOverrides): SovDocument {
   let content: unknown;
   try {
-    content = JSON.parse(text);
+    content = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
   }

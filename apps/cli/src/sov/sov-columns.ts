@@ -92,17 +92,25 @@ const BOOLEANS: Readonly<Record<string, boolean>> = {
 };
 
 /**
- * The JSON value of a cell. Text that does not fit the kind is kept as text, so that the schema
+ * The JSON value of a cell; `decimalComma` reads `51,88` as 51.88. Text that does not fit the kind is kept as text, so that the schema
  * check reports it at its row and column rather than the reader guessing.
  *
  * @example
  * cellValue('1998', 'number'); // → 1998
  * cellValue('yes', 'boolean'); // → true
  * cellValue('n/a', 'number'); // → 'n/a'
+ * cellValue('51,88', 'number', true); // → 51.88 (a file with `;` between fields)
  */
-export function cellValue(text: string, kind: CellKind): string | number | boolean {
+export function cellValue(
+  text: string,
+  kind: CellKind,
+  decimalComma = false,
+): string | number | boolean {
   if (kind === 'number' && /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text))
     return Number(text);
+  if (kind === 'number' && decimalComma && /^[-+]?\d+,\d+$/.test(text)) {
+    return Number(text.replace(',', '.'));
+  }
   if (kind === 'boolean') return BOOLEANS[text.toLowerCase()] ?? text;
   return text;
 }
