@@ -15,7 +15,8 @@ export type {
 export { paginate } from './paginate.js';
 export type { Page, PageRequest, PaginateOptions, Paginated } from './paginate.js';
 export { RATE_LIMIT_TIERS } from './rate-limiter.js';
-export type { CustomRateLimit, RateLimitTier } from './rate-limiter.js';
+export type { CustomRateLimit, RateLimiter, RateLimitTier } from './rate-limiter.js';
+export type { Fleet, FleetRateScope } from './fleet.js';
 export type {
   Logger,
   PipelineEvents,
