@@ -51,6 +51,8 @@ export interface ConnectionSettings {
   /** The option a refused password is reported under: `url` or `client`. */
   option: string;
   timeoutMs: number;
+  /** How long commands wait for the first connection, which takes longer than a command. */
+  connectTimeoutMs: number;
   probeIntervalMs: number;
   events: FleetEvents;
 }
@@ -90,6 +92,7 @@ export function createFleetConnection(s: ConnectionSettings): FleetConnection {
   let degraded = false;
   let closed = false;
   let refused: ConfigurationError | undefined;
+  let connected = s.client.status === 'ready';
   let probe: ReturnType<typeof setInterval> | undefined;
   const digests = new Map<string, string>();
 
@@ -139,6 +142,7 @@ export function createFleetConnection(s: ConnectionSettings): FleetConnection {
   // Without a listener, a connection error would be an unhandled 'error' event.
   s.client.on('error', onError);
   s.client.on('end', () => degrade('unreachable', 'the connection to Redis closed'));
+  s.client.once('ready', () => (connected = true));
 
   async function run<T>(
     command: (client: Redis) => Promise<T>,
@@ -147,12 +151,13 @@ export function createFleetConnection(s: ConnectionSettings): FleetConnection {
     if (refused !== undefined) throw refused;
     if (degraded || closed) return UNAVAILABLE;
     signal?.throwIfAborted();
-    const timer = timeoutAfter(s.timeoutMs, signal);
+    const limit = connected ? s.timeoutMs : Math.max(s.timeoutMs, s.connectTimeoutMs);
+    const timer = timeoutAfter(limit, signal);
     try {
       const result = await Promise.race([command(s.client), timer.promise]);
       if (result === 'timeout') {
         if (refused !== undefined) throw refused;
-        degrade('timeout', `Redis did not answer within ${s.timeoutMs} ms`);
+        degrade('timeout', `Redis did not answer within ${limit} ms`);
         return UNAVAILABLE;
       }
       return result;

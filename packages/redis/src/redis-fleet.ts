@@ -40,6 +40,7 @@ export interface RedisFleet extends Fleet {
 const TOKEN_LOCK_MS = 10_000;
 const TOKEN_POLL_MS = 50;
 const PROBE_INTERVAL_MS = 250;
+const CONNECT_TIMEOUT_MS = 2000;
 
 function numberOption(option: string, value: unknown, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -133,6 +134,7 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
     owned,
     option: owned ? 'url' : 'client',
     timeoutMs,
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
     probeIntervalMs: PROBE_INTERVAL_MS,
     events,
   });
