@@ -128,6 +128,47 @@ describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
     expect(sb.stats().routes['auth.requestToken']?.tokenIssues).toBe(2);
   });
 
+  it('takes a new token when the service refuses the shared one, and shares that', async () => {
+    const [first, second] = deployment(2);
+    await exposure(first).locations.page({ limit: 1 });
+    await exposure(second).locations.page({ limit: 1 });
+    sb.expireTokens();
+    // Both processes hold the refused token; one replaces it, the other takes the replacement.
+    await exposure(first).locations.page({ limit: 1 });
+    await exposure(second).locations.page({ limit: 1 });
+    expect(sb.stats().routes['auth.requestToken']?.tokenIssues).toBe(2);
+  });
+
+  it('goes on at its share of the tier while Redis is away', async () => {
+    const [one, two] = deployment(2);
+    const rates: number[] = [];
+    const limiters = [one!, two!].map((fleet) =>
+      fleet.rateLimiter({
+        baseUrl: sb.urls.approvals,
+        clientId: 'client-share',
+        rate: { requestsPerSecond: 10 },
+        localLimiter: (rate) => {
+          rates.push(rate.requestsPerSecond);
+          return { take: () => undefined };
+        },
+        sleep: async () => undefined,
+      }),
+    );
+    const signal = new AbortController().signal;
+    // Two rounds, so that each process has seen the other.
+    for (let round = 0; round < 2; round += 1) {
+      for (const limiter of limiters) await limiter.take(signal);
+    }
+    await redis.kill();
+    try {
+      await limiters[0]!.take(signal);
+    } finally {
+      await redis.restart();
+    }
+    // Two processes seen: five calls a second each, less the margin (1000 / 1050).
+    expect(rates).toEqual([(5 * 1000) / 1050]);
+  });
+
   it('stores tokens under digests, sealed with the key given, expiring with the token', async () => {
     const keyPrefix = `t${randomBytes(4).toString('hex')}:`;
     const encryptionKey = randomBytes(32);
