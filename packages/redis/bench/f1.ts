@@ -2,6 +2,7 @@
 // 127.0.0.1. Every phase is bounded in time; prints counts and ratios.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { clientIdHeaders, createTokenCache } from '@partner-apis/auth';
 import {
@@ -175,6 +176,8 @@ async function main(): Promise<void> {
       durationMs: 6000,
       concurrency: 2,
     });
+    const [load] = loadavg();
+    console.log(`machine: load average ${load?.toFixed(1)} on ${availableParallelism()} cores`);
     const a = summary(alone);
     const f = summary(shared);
     console.log(

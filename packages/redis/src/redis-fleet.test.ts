@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createApprovalsClient } from '@partner-apis/approvals';
-import { ConfigurationError } from '@partner-apis/errors';
+import { ConfigurationError, TimeoutError } from '@partner-apis/errors';
 import { createExposureClient } from '@partner-apis/exposure';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
 import { Redis } from 'ioredis';
@@ -248,6 +248,26 @@ describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
     try {
       await client.approvals.list(employee());
       expect(down.map((event) => event.reason)).toEqual(['timeout']);
+    } finally {
+      redis.thaw();
+    }
+  });
+
+  it('gives up waiting on a hung Redis when the call times out', async () => {
+    const fleet = processFleet({ timeoutMs: 20_000 });
+    const client = createApprovalsClient({
+      baseUrl: sb.urls.approvals,
+      credentials: sb.credentials.approvals,
+      tier: 'silver',
+      timeout: { totalMs: 500 },
+      fleet,
+    });
+    await client.approvals.list(employee());
+    redis.freeze();
+    try {
+      // Were the call to wait for Redis's 20 s, it would then go on alone and succeed.
+      const error = await client.approvals.list(employee()).catch((failure: unknown) => failure);
+      expect(error).toBeInstanceOf(TimeoutError);
     } finally {
       redis.thaw();
     }

@@ -18,7 +18,7 @@ export interface RedisFleetOptions {
   client?: Redis | undefined;
   /** Starts every key the fleet writes; `partner-apis:` by default. */
   keyPrefix?: string | undefined;
-  /** How long one Redis command may take before the fleet falls back; 250 ms by default. */
+  /** How long one Redis command may take before the fleet falls back; 500 ms by default. */
   timeoutMs?: number | undefined;
   /**
    * Added to every rate window, for the spread between a slot and the call reaching the
@@ -112,7 +112,7 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
   }
   const keyPrefix = options.keyPrefix ?? 'partner-apis:';
   if (typeof keyPrefix !== 'string') throw new ConfigurationError('keyPrefix', 'must be a string');
-  const timeoutMs = numberOption('timeoutMs', options.timeoutMs, 250, 60_000);
+  const timeoutMs = numberOption('timeoutMs', options.timeoutMs, 500, 60_000);
   const marginMs = numberOption('windowMarginMs', options.windowMarginMs, 50, 10_000);
   const sealing = createTokenSealing(encryptionKeyBytes(options.encryptionKey));
   const events = options.events ?? {};
