@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createApprovalsClient } from '@partner-apis/approvals';
@@ -41,10 +43,19 @@ afterAll(async () => {
 
 describe.skipIf(!runRedisTests)('README example', () => {
   it('runs in two processes that keep to one tier together', async () => {
-    // Inside the package, so that its imports resolve as they do for a user.
-    const folder = await mkdtemp(`${packageDir}.readme-`);
+    // A folder outside the repository whose node_modules holds the two packages the example
+    // imports, so they resolve as they do for a user.
+    const folder = await mkdtemp(join(tmpdir(), 'partner-apis-fleet-readme-'));
     try {
-      const worker = `${folder}/worker.mjs`;
+      const scope = join(folder, 'node_modules', '@partner-apis');
+      await mkdir(scope, { recursive: true });
+      await symlink(packageDir, join(scope, 'redis'), 'dir');
+      await symlink(
+        join(packageDir, 'node_modules/@partner-apis/approvals'),
+        join(scope, 'approvals'),
+        'dir',
+      );
+      const worker = join(folder, 'worker.mjs');
       await writeFile(worker, await readmeWorker());
       const env = {
         ...process.env,
