@@ -72,29 +72,34 @@ export function createFleetRateLimiter(
   /** Our times of the calls sent on our own within the last window. */
   let sentAlone: number[] = [];
 
-  function pendingArgs(now: number): number[] {
-    sentAlone = sentAlone.filter((time) => time > now - windowMs);
-    return sentAlone.map((time) => Math.round(time + offset));
+  /** The calls sent alone that are still within a window, handed over to one Redis call. */
+  function takeSentAlone(now: number): number[] {
+    const recent = sentAlone.filter((time) => time > now - windowMs);
+    sentAlone = [];
+    return recent;
   }
 
   async function takeShared(signal: AbortSignal): Promise<void> {
     for (let retakes = 0; ; retakes += 1) {
       const asked = Date.now();
-      const answer = await s.connection.run(
-        () =>
-          s.connection.script(TAKE, keys, [
-            intervalMs,
-            s.processId,
-            PEER_TTL_MS,
-            ...pendingArgs(asked),
-          ]),
-        signal,
-      );
-      if (answer === UNAVAILABLE) return takeLocal(signal);
+      const alone = takeSentAlone(asked);
+      const booked = alone.map((time) => Math.round(time + offset));
+      const answer = await s.connection
+        .run(
+          () => s.connection.script(TAKE, keys, [intervalMs, s.processId, PEER_TTL_MS, ...booked]),
+          signal,
+        )
+        .catch((error: unknown) => {
+          sentAlone.unshift(...alone);
+          throw error;
+        });
+      if (answer === UNAVAILABLE) {
+        sentAlone.unshift(...alone);
+        return takeLocal(signal);
+      }
       const [waitMs, seen, redisNow] = answer as [number, number, number];
       const answered = Date.now();
       local = undefined;
-      sentAlone = [];
       peers = Math.max(1, seen);
       offset = redisNow - (asked + answered) / 2;
       const due = redisNow + waitMs - offset;
