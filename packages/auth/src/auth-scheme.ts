@@ -67,6 +67,8 @@ export interface AuthScheme {
    * cross-origin redirect, and their values are scrubbed from error bodies.
    */
   readonly secretHeaderNames: readonly string[];
+  /** The public client ID, when the scheme has one: what a shared rate limit is kept per. */
+  readonly clientId?: string | undefined;
   /** When the secret was set or expires, for the warning at client start. */
   readonly secretDates?: SecretDates | undefined;
   /** Adds the credentials to the headers of one attempt. */

@@ -18,8 +18,8 @@ export type {
   OAuth2ClientCredentialsOptions,
   OAuth2ClientCredentialsScheme,
 } from './oauth2-client-credentials.js';
-export { createTokenCache, sharedTokenCache } from './token-cache.js';
-export type { CachedToken, TokenCache } from './token-cache.js';
+export { TokenCache, createTokenCache, sharedTokenCache } from './token-cache.js';
+export type { CachedToken } from './token-cache.js';
 export { parseTokenErrorBody, parseTokenResponse } from './token-response.js';
 export type { Scope, TokenErrorResponse, TokenResponse } from './token-response.js';
 export { SECRET_EXPIRY_WARNING_DAYS, checkSecretExpiry } from './secret-expiry.js';

@@ -300,6 +300,7 @@ export function oauth2ClientCredentials(
 
   return {
     secretHeaderNames: ['authorization', keyHeader],
+    clientId,
     secretDates: secretDatesOf(options),
     get activeSubscriptionKey() {
       return activeKey;

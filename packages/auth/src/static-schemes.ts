@@ -24,6 +24,7 @@ export function basicAuth(credentials: ClientCredentials): AuthScheme {
   const authorization = basicAuthorization(clientId, clientSecret, 'plain');
   return {
     secretHeaderNames: ['authorization'],
+    clientId,
     secretDates: secretDatesOf(credentials),
     authorize(headers) {
       headers.set('authorization', authorization);
@@ -43,6 +44,7 @@ export function clientIdHeaders(credentials: ClientCredentials): AuthScheme {
   const clientSecret = requireCredential('auth.clientSecret', credentials.clientSecret);
   return {
     secretHeaderNames: ['client_id', 'client_secret'],
+    clientId,
     secretDates: secretDatesOf(credentials),
     authorize(headers) {
       headers.set('client_id', clientId);

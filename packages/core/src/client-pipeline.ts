@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { checkSecretExpiry, parseSecureUrl, type AuthScheme } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
+import { pipelineRateLimiter, resolveFleet, type Fleet } from './fleet.js';
 import { DEFAULT_LOGGED_HEADERS, createHeaderRedactor } from './header-redactor.js';
 import { createObserver, type Logger, type PipelineEvents } from './observer.js';
 import {
@@ -48,6 +49,8 @@ export interface PipelineOptions {
   timeout?: TimeoutOptions | undefined;
   /** A tier of the upstream (`bronze` 1/s, `silver` 10/s, `gold` 100/s) or a custom rate. */
   rateLimit?: RateLimitTier | CustomRateLimit | undefined;
+  /** Processes sharing the rate limit and the tokens, e.g. `createRedisFleet({ url })`. */
+  fleet?: Fleet | undefined;
   /**
    * `per-client`: one `X-Z-Conversation-Id` for every call of the client; `per-call`: a fresh
    * one per call. A request that carries the header keeps its own. None by default.
@@ -208,6 +211,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     );
   }
   const rate = resolveRate(options.rateLimit);
+  const fleet = resolveFleet(options.fleet);
   const secretHeaderNames = [
     ...new Set([
       'authorization',
@@ -285,7 +289,16 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     auth,
     tokenFetch,
     trustedPrefix: `${base.origin}/`,
-    rateLimiter: rate === undefined ? undefined : createRateLimiter(rate, clock, sleep),
+    rateLimiter:
+      rate === undefined
+        ? undefined
+        : pipelineRateLimiter(fleet, {
+            baseUrl,
+            clientId: auth?.clientId,
+            rate,
+            localLimiter: (localRate) => createRateLimiter(localRate, clock, sleep),
+            sleep,
+          }),
     tracing: true,
     conversationId: conversation === 'per-call' ? 'per-call' : conversationId,
     throwHttpErrors: true,

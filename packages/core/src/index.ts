@@ -37,7 +37,8 @@ export type {
   QueryOf,
   RecordsPage,
 } from './offset-collection.js';
-export type { CustomRateLimit, RateLimitTier } from './rate-limiter.js';
+export type { CustomRateLimit, RateLimiter, RateLimitTier } from './rate-limiter.js';
+export type { Fleet, FleetRateScope } from './fleet.js';
 export type {
   Logger,
   PipelineEvents,

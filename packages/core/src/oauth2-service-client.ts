@@ -5,6 +5,7 @@ import {
   type TokenCache,
 } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
+import { resolveFleet } from './fleet.js';
 import type { CustomRateLimit, RateLimitTier } from './rate-limiter.js';
 import type { ClientOptions, ServiceWiring } from './service-client.js';
 
@@ -33,7 +34,10 @@ export interface OAuth2ServiceClientOptions extends ClientOptions {
   scopeSeparator?: string | undefined;
   /** The header of the subscription key; `Ocp-Apim-Subscription-Key` by default. */
   subscriptionKeyHeader?: string | undefined;
-  /** Where access tokens are kept; one cache shared by every client of the process by default. */
+  /**
+   * Where access tokens are kept; the `fleet`'s when there is one, else one cache shared by every
+   * client of the process.
+   */
   tokenCache?: TokenCache | undefined;
 }
 
@@ -76,7 +80,7 @@ export function oauth2Service(
         scopes,
         scopeSeparator: options.scopeSeparator,
         subscriptionKeyHeader: options.subscriptionKeyHeader,
-        tokenCache,
+        tokenCache: tokenCache ?? resolveFleet(options.fleet)?.tokenCache,
       });
     },
     optionNames: OPTION_NAMES,

@@ -1,0 +1,60 @@
+import type { TokenCache } from '@partner-apis/auth';
+import { ConfigurationError } from '@partner-apis/errors';
+import type { CustomRateLimit, RateLimiter } from './rate-limiter.js';
+
+/** What one shared limiter is for: one client application calling one service at one rate. */
+export interface FleetRateScope {
+  /** The service address; calls to other services are paced apart. */
+  readonly baseUrl: string;
+  /** The client ID of the auth scheme, when it has one: the tier belongs to it. */
+  readonly clientId: string | undefined;
+  readonly rate: CustomRateLimit;
+  /** Builds the in-process limiter the fleet falls back to, at the rate it is given. */
+  readonly localLimiter: (rate: CustomRateLimit) => RateLimiter;
+  /** The pipeline's wait; rejects when the signal aborts. */
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/**
+ * Processes that share one rate tier and one token cache, e.g. `createRedisFleet` of
+ * `@partner-apis/redis`. Give it to a client as `fleet`; the client never closes it.
+ */
+export interface Fleet {
+  /** A limiter that paces the calls of every process of the fleet together. */
+  rateLimiter(scope: FleetRateScope): RateLimiter;
+  /** Access tokens shared by every process of the fleet: one token request for all. */
+  readonly tokenCache: TokenCache;
+  /** Lets go of the fleet's connections; clients that use it must not call afterwards. */
+  close(): Promise<void>;
+}
+
+/**
+ * The `fleet` option, checked: `undefined`, or an object with the shape of a `Fleet`.
+ *
+ * @example
+ * const fleet = resolveFleet(options.fleet); // throws ConfigurationError 'fleet: must be …'
+ */
+export function resolveFleet(value: unknown): Fleet | undefined {
+  if (value === undefined) return undefined;
+  const candidate = value as Partial<Fleet> | null;
+  if (
+    typeof candidate !== 'object' ||
+    candidate === null ||
+    typeof candidate.rateLimiter !== 'function' ||
+    typeof candidate.tokenCache?.singleFlight !== 'function'
+  ) {
+    throw new ConfigurationError('fleet', 'must be a fleet, e.g. createRedisFleet({ url })');
+  }
+  return candidate as Fleet;
+}
+
+/**
+ * The limiter of a pipeline: the fleet's, shared with every process, when there is a fleet;
+ * the in-process one otherwise, so a client without a fleet pays nothing for it.
+ *
+ * @example
+ * const limiter = pipelineRateLimiter(fleet, { baseUrl, clientId, rate, localLimiter, sleep });
+ */
+export function pipelineRateLimiter(fleet: Fleet | undefined, scope: FleetRateScope): RateLimiter {
+  return fleet === undefined ? scope.localLimiter(scope.rate) : fleet.rateLimiter(scope);
+}

@@ -1,0 +1,324 @@
+import { randomBytes } from 'node:crypto';
+import { createApprovalsClient } from '@partner-apis/approvals';
+import { ConfigurationError, TimeoutError } from '@partner-apis/errors';
+import { createExposureClient } from '@partner-apis/exposure';
+import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisFleet, type FleetDegradedEvent, type RedisFleet } from './index.js';
+import { runRedisTests, startRedisServer, type RedisServer } from './redis-server.fixture.js';
+
+let redis: RedisServer;
+let sb: Sandbox;
+const fleets: RedisFleet[] = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  sb = await startSandbox({ port: 0, credentials: { approvals: { tier: 'silver' } } });
+  // The sandbox compiles its validators on the first calls; until then it answers late and
+  // would see the first calls of a test later than they were sent.
+  await approvals(undefined).approvals.list(employee());
+  await exposure(undefined).locations.page({ limit: 1 });
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  sb.resetStats();
+});
+afterAll(async () => {
+  await sb?.close();
+  await redis?.stop();
+});
+afterEach(async () => {
+  await Promise.all(fleets.splice(0).map((fleet) => fleet.close()));
+  sb.resetStats();
+});
+
+/** A fleet as one process would create it; each has its own connection and local state. */
+function processFleet(options: Parameters<typeof createRedisFleet>[0] = {}): RedisFleet {
+  const fleet = createRedisFleet({
+    url: redis.url,
+    keyPrefix: `t${randomBytes(4).toString('hex')}:`,
+    ...options,
+  });
+  fleets.push(fleet);
+  return fleet;
+}
+
+/** Fleets of several processes that share one key prefix, as processes of one deployment do. */
+function deployment(count: number, options: Parameters<typeof createRedisFleet>[0] = {}) {
+  const keyPrefix = `t${randomBytes(4).toString('hex')}:`;
+  return Array.from({ length: count }, () => processFleet({ keyPrefix, ...options }));
+}
+
+function approvals(fleet: RedisFleet | undefined) {
+  return createApprovalsClient({
+    baseUrl: sb.urls.approvals,
+    credentials: sb.credentials.approvals,
+    tier: 'silver',
+    retry: { attempts: 1 },
+    fleet,
+  });
+}
+
+function exposure(fleet: RedisFleet | undefined) {
+  return createExposureClient({
+    baseUrl: sb.urls.exposure,
+    tokenUrl: sb.urls.tokenUrl,
+    credentials: sb.credentials.exposure,
+    fleet,
+  });
+}
+
+const employee = () => sb.fixtures.employeeWithApprovals;
+
+describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
+  it('paces the clients of two processes together to the tier: no 429 at the gateway', async () => {
+    const clients = deployment(2).map(approvals);
+    // 12 calls per process: alone, each would send 10 in its first second, 20 together.
+    const calls = clients.flatMap((client) =>
+      Array.from({ length: 12 }, () => client.approvals.list(employee())),
+    );
+    const results = await Promise.allSettled(calls);
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    expect(sb.stats().totals.tooManyRequests).toBe(0);
+  });
+
+  it('keeps the tiers of two client IDs apart', async () => {
+    // A wide margin, so that a slow round trip on a busy machine never makes a slot stale.
+    const [one, two] = deployment(2, { windowMarginMs: 2000 });
+    let seen = 0;
+    const scopes = [one!, two!].map((fleet, index) =>
+      fleet.rateLimiter({
+        baseUrl: sb.urls.approvals,
+        clientId: `client-${index}`,
+        rate: { requestsPerSecond: 1 },
+        localLimiter: () => ({ take: () => undefined }),
+        sleep: async (ms) => {
+          seen = Math.max(seen, ms);
+        },
+      }),
+    );
+    const signal = new AbortController().signal;
+    await scopes[0]!.take(signal);
+    await scopes[1]!.take(signal);
+    // One call a second each: two different clients both go at once.
+    expect(seen).toBe(0);
+    await scopes[0]!.take(signal);
+    expect(seen).toBeGreaterThan(0);
+  });
+
+  it('asks once for the token of a cold fleet, for every process and call', async () => {
+    const clients = deployment(3).flatMap((fleet) => [exposure(fleet), exposure(fleet)]);
+    await Promise.all(clients.map((client) => client.locations.page({ limit: 1 })));
+    expect(sb.stats().routes['auth.requestToken']?.tokenIssues).toBe(1);
+  });
+
+  it('refreshes the token once for the fleet before it expires', async () => {
+    const [first, second] = deployment(2);
+    sb.setTokenLifetime(2);
+    try {
+      await exposure(first).locations.page({ limit: 1 });
+      // Past the refresh point (half of a 2 s lifetime), before expiry.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await Promise.all([
+        exposure(first).locations.page({ limit: 1 }),
+        exposure(second).locations.page({ limit: 1 }),
+        exposure(second).locations.page({ limit: 1 }),
+      ]);
+    } finally {
+      sb.setTokenLifetime(3600);
+    }
+    expect(sb.stats().routes['auth.requestToken']?.tokenIssues).toBe(2);
+  });
+
+  it('takes a new token when the service refuses the shared one, and shares that', async () => {
+    const [first, second] = deployment(2);
+    await exposure(first).locations.page({ limit: 1 });
+    await exposure(second).locations.page({ limit: 1 });
+    sb.expireTokens();
+    // Both processes hold the refused token; one replaces it, the other takes the replacement.
+    await exposure(first).locations.page({ limit: 1 });
+    await exposure(second).locations.page({ limit: 1 });
+    expect(sb.stats().routes['auth.requestToken']?.tokenIssues).toBe(2);
+  });
+
+  it('goes on at its share of the tier while Redis is away', async () => {
+    const [one, two] = deployment(2);
+    const rates: number[] = [];
+    const limiters = [one!, two!].map((fleet) =>
+      fleet.rateLimiter({
+        baseUrl: sb.urls.approvals,
+        clientId: 'client-share',
+        rate: { requestsPerSecond: 10 },
+        localLimiter: (rate) => {
+          rates.push(rate.requestsPerSecond);
+          return { take: () => undefined };
+        },
+        sleep: async () => undefined,
+      }),
+    );
+    const signal = new AbortController().signal;
+    // Two rounds, so that each process has seen the other.
+    for (let round = 0; round < 2; round += 1) {
+      for (const limiter of limiters) await limiter.take(signal);
+    }
+    await redis.kill();
+    try {
+      await limiters[0]!.take(signal);
+    } finally {
+      await redis.restart();
+    }
+    // Two processes seen: five calls a second each, less the margin (1000 / 1050).
+    expect(rates).toEqual([(5 * 1000) / 1050]);
+  });
+
+  it('stores tokens under digests, sealed with the key given, expiring with the token', async () => {
+    const keyPrefix = `t${randomBytes(4).toString('hex')}:`;
+    const encryptionKey = randomBytes(32);
+    const fleet = processFleet({ keyPrefix, encryptionKey });
+    await exposure(fleet).locations.page({ limit: 1 });
+    const reader = new Redis(redis.url);
+    try {
+      const keys = await reader.keys(`${keyPrefix}*`);
+      const tokenKeys = keys.filter((key) => key.startsWith(`${keyPrefix}token:`));
+      expect(tokenKeys).toHaveLength(1);
+      const { clientId, clientSecret } = sb.credentials.exposure;
+      for (const key of keys) {
+        expect(key).not.toContain(clientId);
+        expect(key).not.toContain('token/');
+      }
+      const stored = (await reader.get(tokenKeys[0]!)) ?? '';
+      const ttl = await reader.pttl(tokenKeys[0]!);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(3600_000);
+      expect(stored).not.toContain(clientSecret);
+      expect(stored.startsWith('g1.')).toBe(true);
+      // A process with another key cannot read it, so it asks for a token of its own.
+      const other = processFleet({ keyPrefix, encryptionKey: randomBytes(32) });
+      await exposure(other).locations.page({ limit: 1 });
+      expect(sb.stats().routes['auth.requestToken']?.tokenIssues).toBe(2);
+    } finally {
+      reader.disconnect();
+    }
+  });
+
+  it('goes on alone when Redis is unreachable at start, and says so once', async () => {
+    const down: FleetDegradedEvent[] = [];
+    const fleet = createRedisFleet({
+      url: 'redis://127.0.0.1:9',
+      events: { onFleetDegraded: (event) => down.push(event) },
+    });
+    fleets.push(fleet);
+    const client = approvals(fleet);
+    await client.approvals.list(employee());
+    await exposure(fleet).locations.page({ limit: 1 });
+    expect(down).toHaveLength(1);
+    expect(fleet.degraded).toBe(true);
+  });
+
+  it('survives Redis killed mid-run and shares again once it is back, empty', async () => {
+    const down: FleetDegradedEvent[] = [];
+    let restored = 0;
+    const fleet = processFleet({
+      events: {
+        onFleetDegraded: (event) => down.push(event),
+        onFleetRestored: () => (restored += 1),
+      },
+    });
+    const client = approvals(fleet);
+    await client.approvals.list(employee());
+    await redis.kill();
+    try {
+      await client.approvals.list(employee());
+      await client.approvals.list(employee());
+      expect(down.length).toBe(1);
+      expect(fleet.degraded).toBe(true);
+    } finally {
+      await redis.restart();
+    }
+    await expect.poll(() => restored, { timeout: 10_000 }).toBe(1);
+    // The script is gone with the data: the fleet loads it again.
+    await client.approvals.list(employee());
+    expect(fleet.degraded).toBe(false);
+  });
+
+  it('never holds a call past its timeout when Redis hangs', async () => {
+    const down: FleetDegradedEvent[] = [];
+    const fleet = processFleet({ events: { onFleetDegraded: (event) => down.push(event) } });
+    const client = approvals(fleet);
+    await client.approvals.list(employee());
+    redis.freeze();
+    try {
+      await client.approvals.list(employee());
+      expect(down.map((event) => event.reason)).toEqual(['timeout']);
+    } finally {
+      redis.thaw();
+    }
+  });
+
+  it('gives up waiting on a hung Redis when the call times out', async () => {
+    const fleet = processFleet({ timeoutMs: 20_000 });
+    const client = createApprovalsClient({
+      baseUrl: sb.urls.approvals,
+      credentials: sb.credentials.approvals,
+      tier: 'silver',
+      timeout: { totalMs: 500 },
+      fleet,
+    });
+    await client.approvals.list(employee());
+    redis.freeze();
+    try {
+      // Were the call to wait for Redis's 20 s, it would then go on alone and succeed.
+      const error = await client.approvals.list(employee()).catch((failure: unknown) => failure);
+      expect(error).toBeInstanceOf(TimeoutError);
+    } finally {
+      redis.thaw();
+    }
+  });
+
+  it('reports a wrong password as a ConfigurationError naming url', async () => {
+    const guarded = await startRedisServer({ password: 'right-password' });
+    try {
+      const fleet = createRedisFleet({
+        url: `redis://:wrong-password@127.0.0.1:${guarded.port}`,
+      });
+      fleets.push(fleet);
+      const error = await approvals(fleet)
+        .approvals.list(employee())
+        .catch((failure: unknown) => failure);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as ConfigurationError).option).toBe('url');
+      expect((error as Error).message).not.toContain('wrong-password');
+    } finally {
+      await guarded.stop();
+    }
+  });
+});
+
+describe('createRedisFleet options', () => {
+  it.each([
+    [{ url: 'http://127.0.0.1:6379' }, 'url'],
+    [{ url: 'not a url' }, 'url'],
+    [{ url: 'redis://127.0.0.1/cache' }, 'url'],
+    [{}, 'url'],
+    [{ url: 'redis://127.0.0.1', client: {} }, 'url'],
+    [{ client: {} }, 'client'],
+    [{ url: 'redis://127.0.0.1', timeoutMs: -1 }, 'timeoutMs'],
+    [{ url: 'redis://127.0.0.1', windowMarginMs: 'none' }, 'windowMarginMs'],
+    [{ url: 'redis://127.0.0.1', encryptionKey: 'c2hvcnQ=' }, 'encryptionKey'],
+    [{ url: 'redis://127.0.0.1', encryptionKey: new Uint8Array(16) }, 'encryptionKey'],
+  ])('refuses %j, naming %s', (options, option) => {
+    let error: unknown;
+    try {
+      fleets.push(createRedisFleet(options as never));
+    } catch (failure) {
+      error = failure;
+    }
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as ConfigurationError).option).toBe(option);
+  });
+
+  it('never shows the password of a bad URL', () => {
+    expect(() => createRedisFleet({ url: 'http://:s3cret@127.0.0.1' })).toThrow(
+      'url: must be a redis:// or rediss:// URL with a host (got http://127.0.0.1)',
+    );
+  });
+});
