@@ -9,7 +9,9 @@ import { startFaultServer, type FaultServer } from '@partner-apis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createClientPipeline,
-  createOAuth2ServiceClient,
+  createServiceClient,
+  oauth2Service,
+  type OAuth2ServiceClientOptions,
   type Fleet,
   type FleetRateScope,
 } from './index.js';
@@ -89,20 +91,19 @@ describe('fleet option', () => {
       }
     }
     const shared = { ...fleet, tokenCache: new RecordingCache() };
-    const client = () =>
-      createOAuth2ServiceClient<paths>(
-        {
-          baseUrl: server!.url,
-          tokenUrl: `${server!.url}/token`,
-          credentials: {
-            clientId: 'client-1',
-            clientSecret: 'not-a-real-secret',
-            subscriptionKeys: { primary: 'key-1' },
-          },
-          fleet: shared,
+    const client = () => {
+      const options: OAuth2ServiceClientOptions = {
+        baseUrl: server!.url,
+        tokenUrl: `${server!.url}/token`,
+        credentials: {
+          clientId: 'client-1',
+          clientSecret: 'not-a-real-secret',
+          subscriptionKeys: { primary: 'key-1' },
         },
-        ['Portal.Api'],
-      );
+        fleet: shared,
+      };
+      return createServiceClient<paths>(options, oauth2Service(options, ['Portal.Api']));
+    };
     await client().raw.GET('/data');
     await client().raw.GET('/data');
     expect(flights).toHaveLength(1);
