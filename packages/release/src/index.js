@@ -15,6 +15,7 @@ export { checkVersionRule, listServiceSpecs } from './version-rule.js';
 export { missingIgnores, readChangesetConfig } from './changeset-config.js';
 export {
   manifestProblems,
+  npmPackFiles,
   packPackage,
   publintMessages,
   typeProblems,
