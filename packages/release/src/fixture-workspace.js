@@ -149,3 +149,21 @@ export async function addChangeset(root, bumps) {
     `---\n${lines.join('\n')}\n---\n\nA change.\n`,
   );
 }
+
+/**
+ * Tags a release on a branch of its own, as the release of a newer major is while a fixture
+ * workspace's branch maintains the old one.
+ *
+ * @example
+ * await tagOnOtherBranch(root, '@fixture/orders@2.0.0');
+ * @param {string} root
+ * @param {string} tag
+ */
+export async function tagOnOtherBranch(root, tag) {
+  git(root, ['stash', '--include-untracked', '-q']);
+  git(root, ['checkout', '-q', '-b', `release-${tag.replace(/[^a-z0-9.]/gi, '-')}`]);
+  git(root, ['commit', '-q', '--no-gpg-sign', '--allow-empty', '-m', tag]);
+  git(root, ['tag', tag]);
+  git(root, ['checkout', '-q', 'main']);
+  git(root, ['stash', 'pop', '-q']);
+}

@@ -4,7 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { bumpBetween, majorOf, maxBump, releaseCovers, smallestCoveringRelease } from './bump.js';
-import { isCommit, latestReleaseTag, versionAt, writeSpecsAt } from './git-base.js';
+import {
+  highestReleasedVersion,
+  isCommit,
+  latestReleaseTag,
+  versionAt,
+  writeSpecsAt,
+} from './git-base.js';
 import { plannedReleases } from './release-plan.js';
 import { diffSpecs } from './spec-diff.js';
 import { checkVersionRule } from './version-rule.js';
@@ -115,6 +121,11 @@ export async function runSpecDiffGate({ root, base }) {
       const rule = rules.get(pkg.name);
       const upstream = rule ? { spec: rule.spec, specVersion: rule.specVersion } : undefined;
       const judged = judge({ name: pkg.name, baseVersion, nextVersion, required, upstream });
+      const maintenance = maintenanceLineProblem(
+        pkg,
+        nextVersion,
+        await highestReleasedVersion(root, pkg.name),
+      );
       verdicts.push({
         name: pkg.name,
         base: ref,
@@ -125,6 +136,7 @@ export async function runSpecDiffGate({ root, base }) {
         planned,
         upstream,
         ...judged,
+        problem: [judged.problem, maintenance].filter(Boolean).join(' ') || undefined,
       });
     }
     return verdicts;
@@ -210,6 +222,23 @@ function judge({ name, baseVersion, nextVersion, required, upstream }) {
     fix: needed,
     problem: `${name} needs a ${needed} release from ${baseVersion}${preOne}, but ${release}. ${add(needed)}`,
   };
+}
+
+/**
+ * A release of an old major (a maintenance line, released from its own branch while a newer
+ * major is out) must not take npm's `latest` dist-tag from the newer one: its package.json says
+ * `publishConfig.tag`, which `pnpm release` passes to `changeset publish`.
+ * @param {import('./workspace.js').WorkspacePackage} pkg
+ * @param {string} nextVersion
+ * @param {string | undefined} highest the highest version released on any branch
+ * @returns {string | undefined}
+ */
+function maintenanceLineProblem(pkg, nextVersion, highest) {
+  if (highest === undefined || majorOf(nextVersion) >= majorOf(highest)) return undefined;
+  const tag = pkg.manifest.publishConfig?.tag;
+  const wanted = `maintenance-v${majorOf(nextVersion)}`;
+  if (tag === wanted) return undefined;
+  return `${pkg.name} ${nextVersion} is a maintenance release of v${majorOf(nextVersion)} while ${highest} is out: set "publishConfig": { "tag": "${wanted}" } in ${pkg.relativeDir}/package.json, so that it does not take the latest dist-tag.`;
 }
 
 /**

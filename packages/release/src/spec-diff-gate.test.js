@@ -5,6 +5,7 @@ import {
   addChangeset,
   createFixtureWorkspace as fixtureRepo,
   removeFixtureWorkspaces,
+  tagOnOtherBranch,
   writeFixtureFile as write,
 } from './fixture-workspace.js';
 import { changesetToAdd, formatVerdicts, runSpecDiffGate } from './spec-diff-gate.js';
@@ -157,6 +158,23 @@ describe('runSpecDiffGate', () => {
     const verdict = await verdictOf(root, 'main');
     expect(verdict).toMatchObject({ base: 'main', baseVersion: '1.0.0', required: 'major' });
     expect(verdict.problem).toMatch(/needs a major release/);
+  });
+
+  it('keeps a maintenance release of v1 from taking the latest dist-tag while 2.0.0 is out', async () => {
+    const root = await fixtureRepo({ fixture: 'description-only' });
+    await tagOnOtherBranch(root, '@fixture/orders@2.0.0');
+    await addChangeset(root, { orders: 'patch' });
+    const verdict = await verdictOf(root);
+    expect(verdict).toMatchObject({ base: '@fixture/orders@1.0.0', nextVersion: '1.0.1' });
+    expect(verdict.problem).toBe(
+      '@fixture/orders 1.0.1 is a maintenance release of v1 while 2.0.0 is out: set "publishConfig": { "tag": "maintenance-v1" } in packages/orders/package.json, so that it does not take the latest dist-tag.',
+    );
+    await write(join(root, 'packages/orders/package.json'), {
+      name: '@fixture/orders',
+      version: '1.0.0',
+      publishConfig: { tag: 'maintenance-v1' },
+    });
+    expect((await verdictOf(root)).problem).toBeUndefined();
   });
 
   it('refuses a base that names no commit', async () => {
