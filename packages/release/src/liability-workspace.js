@@ -45,8 +45,10 @@ function publishedManifest(manifest, versions, catalog, version) {
     else if (range === 'catalog:') dependencies[name] = String(catalog[name]);
     else dependencies[name] = range;
   }
-  const { devDependencies: _dev, scripts: _scripts, ...rest } = manifest;
-  return { ...rest, version, dependencies };
+  const published = { ...manifest, version, dependencies };
+  delete published.devDependencies;
+  delete published.scripts;
+  return published;
 }
 
 /**
