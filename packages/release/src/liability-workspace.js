@@ -45,6 +45,7 @@ function publishedManifest(manifest, versions, catalog, version) {
     else if (range === 'catalog:') dependencies[name] = String(catalog[name]);
     else dependencies[name] = range;
   }
+  /** @type {Record<string, unknown>} */
   const published = { ...manifest, version, dependencies };
   delete published.devDependencies;
   delete published.scripts;
