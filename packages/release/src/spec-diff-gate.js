@@ -11,6 +11,7 @@ import {
   versionAt,
   writeSpecsAt,
 } from './git-base.js';
+import { changelogEntries } from './changelog.js';
 import { plannedReleases } from './release-plan.js';
 import { diffSpecs } from './spec-diff.js';
 import { checkVersionRule } from './version-rule.js';
@@ -121,6 +122,10 @@ export async function runSpecDiffGate({ root, base }) {
       const rule = rules.get(pkg.name);
       const upstream = rule ? { spec: rule.spec, specVersion: rule.specVersion } : undefined;
       const judged = judge({ name: pkg.name, baseVersion, nextVersion, required, upstream });
+      const unmarked =
+        required === 'major' && majorOf(baseVersion) === 0 && !judged.problem
+          ? unmarkedBreakingChange(pkg.name, plan.get(pkg.name)?.changesets)
+          : undefined;
       const maintenance = maintenanceLineProblem(
         pkg,
         nextVersion,
@@ -136,7 +141,7 @@ export async function runSpecDiffGate({ root, base }) {
         planned,
         upstream,
         ...judged,
-        problem: [judged.problem, maintenance].filter(Boolean).join(' ') || undefined,
+        problem: [judged.problem, unmarked, maintenance].filter(Boolean).join(' ') || undefined,
       });
     }
     return verdicts;
@@ -222,6 +227,24 @@ function judge({ name, baseVersion, nextVersion, required, upstream }) {
     fix: needed,
     problem: `${name} needs a ${needed} release from ${baseVersion}${preOne}, but ${release}. ${add(needed)}`,
   };
+}
+
+/**
+ * Below 1.0.0 a breaking change is released by a `minor` changeset, which the CHANGELOG files
+ * under Features Added unless the changeset says Breaking Changes; users must still read it as
+ * breaking. `undefined` when a pending changeset of the package has a Breaking Changes entry,
+ * or when none is pending (after `changeset version` the CHANGELOG has it already).
+ * @param {string} name
+ * @param {{ id: string, summary: string }[] | undefined} changesets
+ * @returns {string | undefined}
+ */
+function unmarkedBreakingChange(name, changesets) {
+  if (!changesets || changesets.length === 0) return undefined;
+  const marked = changesets.some((c) =>
+    changelogEntries(c, 'minor').some((e) => e.heading === 'Breaking Changes'),
+  );
+  if (marked) return undefined;
+  return `${name}: the spec change breaks users, so its changeset must say so under "### Breaking Changes" (below 1.0.0 the bump is minor, the heading tells the reader).`;
 }
 
 /**

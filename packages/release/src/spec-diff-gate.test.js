@@ -93,13 +93,20 @@ describe('runSpecDiffGate', () => {
     expect(verdict.nextVersion).toBe('1.0.1');
   });
 
-  it('lets a minor release of a 0.x package carry a breaking change', async () => {
+  it('lets a minor release of a 0.x package carry a breaking change, marked as one', async () => {
     const root = await fixtureRepo({ fixture: 'removed-response-field', version: '0.3.0' });
     await addChangeset(root, { orders: 'patch' });
     expect((await verdictOf(root)).problem).toMatch(
       /needs a minor release from 0\.3\.0 \(below 1\.0\.0 a minor release may carry major changes\)/,
     );
     await addChangeset(root, { orders: 'minor' });
+    expect((await verdictOf(root)).problem).toMatch(
+      /@fixture\/orders: the spec change breaks users, so its changeset must say so under "### Breaking Changes"/,
+    );
+    await write(
+      join(root, '.changeset/spec-change.md'),
+      "---\n'@fixture/orders': minor\n---\n\n### Breaking Changes\n\n- `Order.total` is gone.\n",
+    );
     expect((await verdictOf(root)).problem).toBeUndefined();
   });
 
