@@ -160,10 +160,11 @@ export async function addChangeset(root, bumps) {
  * @param {string} tag
  */
 export async function tagOnOtherBranch(root, tag) {
-  git(root, ['stash', '--include-untracked', '-q']);
+  const changed = git(root, ['status', '--porcelain']).length > 0;
+  if (changed) git(root, ['stash', '--include-untracked', '-q']);
   git(root, ['checkout', '-q', '-b', `release-${tag.replace(/[^a-z0-9.]/gi, '-')}`]);
   git(root, ['commit', '-q', '--no-gpg-sign', '--allow-empty', '-m', tag]);
   git(root, ['tag', tag]);
   git(root, ['checkout', '-q', 'main']);
-  git(root, ['stash', 'pop', '-q']);
+  if (changed) git(root, ['stash', 'pop', '-q']);
 }
