@@ -1,4 +1,6 @@
 // @ts-check
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { missingIgnores, readChangesetConfig } from './changeset-config.js';
@@ -17,10 +19,15 @@ describe('.changeset/config.json', () => {
     );
   });
 
-  it('publishes publicly and writes the CHANGELOGs with the changesets changelog', async () => {
+  it('publishes publicly and writes the CHANGELOGs under the headings users read', async () => {
     const config = await readChangesetConfig(root);
     expect(config.access).toBe('public');
-    expect(config.changelog).toBe('@changesets/cli/changelog');
+    expect(config.changelog).toBe('@partner-apis/release/changelog');
+    // Changesets resolves the module from .changeset/, as this does.
+    const resolved = createRequire(join(root, '.changeset/config.json')).resolve(
+      String(config.changelog),
+    );
+    expect(resolved).toBe(fileURLToPath(new URL('./changelog.js', import.meta.url)));
   });
 });
 

@@ -2,7 +2,7 @@
 // Test support: small workspaces in a temporary folder, with git history and release tags, for
 // the tests of the spec-diff gate and its command.
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,9 +47,25 @@ export async function writeFixtureFile(path, content) {
 }
 
 /**
+ * Copies a fixture spec, with its `info.version` set to `specVersion`.
+ * @param {string} from
+ * @param {string} to
+ * @param {string} specVersion
+ */
+async function copySpec(from, to, specVersion) {
+  const text = await readFile(from, 'utf8');
+  await writeFixtureFile(
+    to,
+    text.replace(/^(info:\n(?: {2}.*\n)*? {2}version: ).*$/m, `$1${specVersion}`),
+  );
+}
+
+/**
  * A workspace whose packages are generated from specs/orders, committed with the base version
  * of a fixture spec (tagged as a release of every package unless `released` is false), and with
  * the revision in the working tree. `@fixture/billing`, from an unchanged spec, is always there.
+ * The specs state the upstream version the packages mirror (the version rule): the major of
+ * `version`, or 0.1.0 below 1.0.0; `revisionSpecVersion` moves the revision to another one.
  *
  * @example
  * const root = await createFixtureWorkspace({ fixture: 'removed-response-field' });
@@ -58,6 +74,8 @@ export async function writeFixtureFile(path, content) {
  * @param {string} [options.version]
  * @param {boolean} [options.released]
  * @param {string[]} [options.packages] names of packages generated from specs/orders
+ * @param {string} [options.specVersion] `info.version` of both specs at the base
+ * @param {string} [options.revisionSpecVersion] `info.version` of the revision of specs/orders
  * @returns {Promise<string>} the workspace root
  */
 export async function createFixtureWorkspace({
@@ -65,6 +83,8 @@ export async function createFixtureWorkspace({
   version = '1.0.0',
   released = true,
   packages = ['orders'],
+  specVersion = version.startsWith('0.') ? '0.1.0' : `${version.split('.')[0]}.0.0`,
+  revisionSpecVersion = specVersion,
 }) {
   const root = await mkdtemp(join(tmpdir(), 'spec-diff-gate-'));
   repos.push(root);
@@ -94,15 +114,23 @@ export async function createFixtureWorkspace({
       ],
     });
   }
-  await cp(fixture(name, 'base'), join(root, 'specs/orders/openapi.yaml'));
-  await cp(fixture('description-only', 'base'), join(root, 'specs/billing/openapi.yaml'));
+  await copySpec(fixture(name, 'base'), join(root, 'specs/orders/openapi.yaml'), specVersion);
+  await copySpec(
+    fixture('description-only', 'base'),
+    join(root, 'specs/billing/openapi.yaml'),
+    specVersion,
+  );
   git(root, ['init', '-q', '-b', 'main']);
   git(root, ['add', '.']);
   git(root, ['commit', '-q', '--no-gpg-sign', '-m', 'base']);
   if (released) {
     for (const pkg of [...packages, 'billing']) git(root, ['tag', `@fixture/${pkg}@${version}`]);
   }
-  await cp(fixture(name, 'revision'), join(root, 'specs/orders/openapi.yaml'));
+  await copySpec(
+    fixture(name, 'revision'),
+    join(root, 'specs/orders/openapi.yaml'),
+    revisionSpecVersion,
+  );
   return root;
 }
 
@@ -120,4 +148,23 @@ export async function addChangeset(root, bumps) {
     join(root, '.changeset/spec-change.md'),
     `---\n${lines.join('\n')}\n---\n\nA change.\n`,
   );
+}
+
+/**
+ * Tags a release on a branch of its own, as the release of a newer major is while a fixture
+ * workspace's branch maintains the old one.
+ *
+ * @example
+ * await tagOnOtherBranch(root, '@fixture/orders@2.0.0');
+ * @param {string} root
+ * @param {string} tag
+ */
+export async function tagOnOtherBranch(root, tag) {
+  const changed = git(root, ['status', '--porcelain']).length > 0;
+  if (changed) git(root, ['stash', '--include-untracked', '-q']);
+  git(root, ['checkout', '-q', '-b', `release-${tag.replace(/[^a-z0-9.]/gi, '-')}`]);
+  git(root, ['commit', '-q', '--no-gpg-sign', '--allow-empty', '-m', tag]);
+  git(root, ['tag', tag]);
+  git(root, ['checkout', '-q', 'main']);
+  if (changed) git(root, ['stash', 'pop', '-q']);
 }

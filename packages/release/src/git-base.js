@@ -44,6 +44,23 @@ export async function latestReleaseTag(root, packageName) {
 }
 
 /**
+ * The highest version of a package released on any branch, from its release tags
+ * `<name>@<version>`; while a maintenance line of an old major is released from its own branch,
+ * this is the newest major's.
+ *
+ * @example
+ * await highestReleasedVersion(root, '@partner-apis/liability'); // '2.1.0'
+ * @param {string} root
+ * @param {string} packageName
+ * @returns {Promise<string | undefined>} `undefined` when the package was never released
+ */
+export async function highestReleasedVersion(root, packageName) {
+  const out = await git(root, ['tag', '--sort=-version:refname', '--list', `${packageName}@*`]);
+  const tag = out.split('\n').find((t) => /^\d+\.\d+\.\d+$/.test(t.slice(packageName.length + 1)));
+  return tag?.slice(packageName.length + 1);
+}
+
+/**
  * The `version` of a package.json as it was at `ref`.
  *
  * @example

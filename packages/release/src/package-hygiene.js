@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
+import { runNpm } from './npm-cli.js';
 
 /** @typedef {import('./workspace.js').WorkspacePackage} WorkspacePackage */
 
@@ -36,6 +37,26 @@ export async function packPackage(packageDir, destination) {
   /** @type {{ filename: string, files: { path: string }[] }} */
   const result = JSON.parse(stdout);
   return { tarball: result.filename, files: result.files.map((f) => f.path).sort() };
+}
+
+/**
+ * The files `npm pack` would put in a package's tarball, as `npm pack --dry-run --json` lists
+ * them: what npm itself publishes, whatever pnpm does.
+ *
+ * @example
+ * (await npmPackFiles('/repo/packages/core')).includes('CHANGELOG.md'); // true
+ * @param {string} packageDir
+ * @param {NodeJS.ProcessEnv} env an npm environment (see `npmEnvironment`)
+ * @returns {Promise<string[]>} paths relative to the package, sorted
+ */
+export async function npmPackFiles(packageDir, env) {
+  const stdout = await runNpm(['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: packageDir,
+    env,
+  });
+  /** @type {{ files: { path: string }[] }[]} */
+  const [result] = JSON.parse(stdout);
+  return (result?.files ?? []).map((f) => f.path).sort();
 }
 
 /** What a user needs in a published package: the build, the manifest and the notices. */

@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { npmEnvironment } from './npm-cli.js';
 import {
   manifestProblems,
+  npmPackFiles,
   packPackage,
   publintMessages,
   typeProblems,
@@ -55,6 +57,13 @@ describe.each(publishable.map((p) => [p.name, p]))('%s', (_name, pkg) => {
     expect(unneededFiles(packed.files)).toEqual([]);
     expect(packed.files, `add ${pkg.relativeDir}/README.md`).toContain('README.md');
     expect(packed.files.some((f) => f.startsWith('dist/') && f.endsWith('.d.ts'))).toBe(true);
+  });
+
+  it('ships its CHANGELOG.md, also when npm packs it', async () => {
+    const hint = `add "CHANGELOG.md" to "files" of ${pkg.relativeDir}/package.json`;
+    expect(packed.files, hint).toContain('CHANGELOG.md');
+    const npmFiles = await npmPackFiles(pkg.dir, npmEnvironment(join(scratch, 'npm-cache')));
+    expect(npmFiles, hint).toContain('CHANGELOG.md');
   });
 
   it('is clean for publint', async () => {

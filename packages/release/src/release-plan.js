@@ -9,6 +9,8 @@ import getReleasePlan from '@changesets/get-release-plan';
  * @property {Bump} type
  * @property {string} oldVersion
  * @property {string} newVersion
+ * @property {{ id: string, summary: string }[]} changesets the pending changesets that name the
+ *   package itself (not those that only release a dependency)
  */
 
 /**
@@ -22,11 +24,18 @@ import getReleasePlan from '@changesets/get-release-plan';
  * @returns {Promise<Map<string, PlannedRelease>>}
  */
 export async function plannedReleases(root) {
-  const { releases } = await getReleasePlan(root);
+  const { releases, changesets } = await getReleasePlan(root);
   return new Map(
     releases.map((r) => [
       r.name,
-      { type: r.type, oldVersion: r.oldVersion, newVersion: r.newVersion },
+      {
+        type: r.type,
+        oldVersion: r.oldVersion,
+        newVersion: r.newVersion,
+        changesets: changesets
+          .filter((c) => c.releases.some((release) => release.name === r.name))
+          .map((c) => ({ id: c.id, summary: c.summary })),
+      },
     ]),
   );
 }

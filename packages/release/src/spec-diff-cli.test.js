@@ -36,7 +36,10 @@ async function specDiff(cwd, args = []) {
 
 describe('pnpm spec:diff', () => {
   it('exits 1 and names the changeset to add when the release is too small', async () => {
-    const root = await createFixtureWorkspace({ fixture: 'parameter-made-required' });
+    const root = await createFixtureWorkspace({
+      fixture: 'parameter-made-required',
+      revisionSpecVersion: '2.0.0',
+    });
     await addChangeset(root, { orders: 'minor' });
     const { code, stdout, stderr } = await specDiff(root);
     expect(code).toBe(1);
@@ -44,11 +47,16 @@ describe('pnpm spec:diff', () => {
       '✗ @fixture/orders 1.0.0 → 1.1.0 (since @fixture/orders@1.0.0): specs need major',
     );
     expect(stdout).toContain(`Add a changeset with "'@fixture/orders': major"`);
-    expect(stderr).toContain('spec:diff: 1 package(s) need a bigger release.');
+    expect(stdout).toContain(`Add this changeset (pnpm changeset)`);
+    expect(stdout).toContain(`---\n'@fixture/orders': major\n---`);
+    expect(stderr).toContain('spec:diff: 1 package(s) need another release.');
   });
 
   it('exits 0 when the changesets cover every change', async () => {
-    const root = await createFixtureWorkspace({ fixture: 'parameter-made-required' });
+    const root = await createFixtureWorkspace({
+      fixture: 'parameter-made-required',
+      revisionSpecVersion: '2.0.0',
+    });
     await addChangeset(root, { orders: 'major' });
     const { code, stdout } = await specDiff(root, ['--base', 'main']);
     expect(code).toBe(0);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { maxBump } from './bump.js';
+import { majorOf, maxBump } from './bump.js';
 import { bundleSpec, componentsAsApi, hasOperations } from './component-library.js';
 
 /** @typedef {import('./bump.js').Bump} Bump */
@@ -45,7 +45,9 @@ const quietRedocly = {
  * the semver bump it needs. `$ref`s are followed, also into other files, so a change in
  * `specs/common/` shows in every spec that uses the changed component. A spec without
  * operations is a component library: it is compared as an API that uses each component in both
- * directions (see `componentsAsApi`).
+ * directions (see `componentsAsApi`). A new major number in `info.version` is a major change
+ * whatever else changed: it is how the spec says that the upstream released a new major
+ * version, and the package's major follows it (the version rule).
  *
  * @example
  * const { bump, changes } = await diffSpecs('/tmp/base/specs/approvals/openapi.yaml',
@@ -57,17 +59,61 @@ const quietRedocly = {
  */
 export async function diffSpecs(basePath, revisionPath) {
   const [base, revision] = await Promise.all([bundleSpec(basePath), bundleSpec(revisionPath)]);
-  if (hasOperations(base) || hasOperations(revision)) return runRedoclyDiff(basePath, revisionPath);
+  // Nothing to rate when both read the same once every $ref is pulled in; redocly diff is the
+  // slow part of the gate.
+  if (JSON.stringify(base) === JSON.stringify(revision)) return { bump: 'none', changes: [] };
+  const majorChange = infoVersionMajorChange(base, revision);
+  if (hasOperations(base) || hasOperations(revision)) {
+    return withChange(await runRedoclyDiff(basePath, revisionPath), majorChange);
+  }
   const scratch = await mkdtemp(join(tmpdir(), 'partner-apis-components-'));
   try {
     const baseAsApi = join(scratch, 'base.json');
     const revisionAsApi = join(scratch, 'revision.json');
     await writeFile(baseAsApi, JSON.stringify(componentsAsApi(base), null, 1));
     await writeFile(revisionAsApi, JSON.stringify(componentsAsApi(revision), null, 1));
-    return await runRedoclyDiff(baseAsApi, revisionAsApi);
+    return withChange(await runRedoclyDiff(baseAsApi, revisionAsApi), majorChange);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * The change of `info.version` to another major number, if it is one.
+ * @param {Record<string, any>} base
+ * @param {Record<string, any>} revision
+ * @returns {SpecChange | undefined}
+ */
+function infoVersionMajorChange(base, revision) {
+  const from = String(base.info?.version);
+  const to = String(revision.info?.version);
+  const major = (/** @type {string} */ version) => {
+    try {
+      return majorOf(version);
+    } catch {
+      return undefined;
+    }
+  };
+  if (major(from) === undefined || major(to) === undefined || major(from) === major(to)) {
+    return undefined;
+  }
+  return {
+    impact: 'major',
+    pointer: '#/info/version',
+    rules: ['info-version-major'],
+    message: `info.version went from ${from} to ${to}: a new major version of the upstream (info-version-major)`,
+  };
+}
+
+/**
+ * @param {SpecDiff} diff
+ * @param {SpecChange | undefined} change
+ * @returns {SpecDiff}
+ */
+function withChange(diff, change) {
+  if (!change) return diff;
+  const changes = [change, ...diff.changes.filter((c) => c.pointer !== change.pointer)];
+  return { bump: maxBump(changes.map((c) => c.impact)), changes };
 }
 
 /**

@@ -24,6 +24,17 @@ describe('diffSpecs', () => {
     expect(diff.changes.flatMap((c) => c.rules)).toContain(rule);
   });
 
+  it('rates a new major number in info.version as major, whatever else changed', async () => {
+    const diff = await diffFixture('new-major-version');
+    expect(diff.bump).toBe('major');
+    expect(diff.changes[0]).toMatchObject({
+      impact: 'major',
+      pointer: '#/info/version',
+      rules: ['info-version-major'],
+    });
+    expect(diff.changes[0]?.message).toMatch(/info\.version went from 1\.0\.0 to 2\.0\.0/);
+  });
+
   it('rates a new optional parameter as minor', async () => {
     const diff = await diffFixture('new-optional-parameter');
     expect(diff.bump).toBe('minor');

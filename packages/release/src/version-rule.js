@@ -59,38 +59,57 @@ export async function listServiceSpecs(root) {
  * from `specs/<api>/openapi.yaml`) equals the major of its spec's `info.version`, once the
  * pending changesets are applied. Upstreams that publish a version have it in the spec (the
  * approvals and liability APIs are at v1); the others state 0.x, so their packages stay below
- * 1.0.0. A spec whose package does not exist yet is left out.
+ * 1.0.0. A spec whose package does not exist yet is left out. `pnpm spec:diff` calls this same
+ * function and fails on every problem it reports, so the gate and this rule cannot disagree.
  *
  * @example
  * const broken = (await checkVersionRule(root)).filter((r) => r.problem);
  * @param {string} root
+ * @param {Map<string, import('./release-plan.js').PlannedRelease>} [plan] the pending releases,
+ *   when the caller has read them already
  * @returns {Promise<VersionRuleResult[]>}
  */
-export async function checkVersionRule(root) {
+export async function checkVersionRule(root, plan) {
   const packages = await listPublishablePackages(root);
-  const plan = await plannedReleases(root);
+  const releases = plan ?? (await plannedReleases(root));
   /** @type {VersionRuleResult[]} */
   const results = [];
   for (const { api, spec, version } of await listServiceSpecs(root)) {
     const pkg = packages.find((p) => p.relativeDir === `packages/${api}`);
     if (!pkg || !(await specsOfPackage(pkg.dir)).includes(join(root, spec))) continue;
-    const nextVersion = plan.get(pkg.name)?.newVersion ?? pkg.version;
-    const specMajor = majorOf(version);
+    const nextVersion = releases.get(pkg.name)?.newVersion ?? pkg.version;
     results.push({
       name: pkg.name,
       spec,
       specVersion: version,
       nextVersion,
-      problem:
-        majorOf(nextVersion) === specMajor
-          ? undefined
-          : `${pkg.name} would be released as ${nextVersion}, but ${spec} is at ${version}: ` +
-            `its major version must be ${specMajor}. ${fixFor(pkg.name, pkg.version, specMajor)}`,
+      problem: versionRuleProblem(pkg.name, pkg.version, nextVersion, spec, version),
     });
   }
   return results;
 }
 
+/**
+ * Why a package's next version breaks the version rule, or `undefined` when it keeps it.
+ *
+ * @example
+ * versionRuleProblem('@partner-apis/liability', '1.2.0', '1.3.0', 'specs/liability/openapi.yaml', '2.0.0');
+ * // '@partner-apis/liability would be released as 1.3.0, but … Add a changeset with "'@partner-apis/liability': major".'
+ * @param {string} name
+ * @param {string} version the package's version now
+ * @param {string} nextVersion after the pending changesets
+ * @param {string} spec
+ * @param {string} specVersion the spec's `info.version`
+ * @returns {string | undefined}
+ */
+export function versionRuleProblem(name, version, nextVersion, spec, specVersion) {
+  const specMajor = majorOf(specVersion);
+  if (majorOf(nextVersion) === specMajor) return undefined;
+  return (
+    `${name} would be released as ${nextVersion}, but ${spec} is at ${specVersion}: ` +
+    `its major version must be ${specMajor}. ${fixFor(name, version, specMajor)}`
+  );
+}
 /**
  * @param {string} name
  * @param {string} version

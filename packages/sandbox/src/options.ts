@@ -1,6 +1,9 @@
 import { SandboxConfigError } from './config-error.js';
 import { APPROVALS_TIERS, type SandboxCredentialsInput } from './credentials.js';
 import { checkFaultPlan, type FaultPlan } from './faults.js';
+import { openapiDocument as liabilityDocument } from './generated/liability.document.js';
+import { liabilityMajorOf } from './services/liability.js';
+import type { OpenApiDocument } from './spec/operations.js';
 
 /** Sizes of the generated collections. */
 export interface SandboxSizes {
@@ -34,6 +37,13 @@ export interface SandboxOptions {
    * that names the problem. On by default under vitest (`VITEST`) or `NODE_ENV=test`.
    */
   validateResponses?: boolean;
+  /**
+   * Further major versions of the liability API to serve beside the built-in one, as bundled
+   * OpenAPI documents (JSON): during an upstream's parallel run, clients of both majors test
+   * against one sandbox. Each is served under `/liability/v<major>/sandbox`, the major read from
+   * its `info.version`, with the same credentials, sellers and quotes.
+   */
+  liabilityMajors?: readonly object[];
 }
 
 /** Options with every default applied and every value checked. */
@@ -47,6 +57,8 @@ export interface ResolvedOptions {
   employeesWithNothingOutstanding: string[];
   faults: Record<string, FaultPlan>;
   validateResponses: boolean;
+  /** By major version, without the built-in one. */
+  liabilityMajors: ReadonlyMap<number, OpenApiDocument>;
 }
 
 /** Record ids have seven digits. */
@@ -76,6 +88,34 @@ function credentialStrings(input: unknown, name: string): void {
       throw new SandboxConfigError(`${name}.${key} must be a non-empty string without ":"`);
     }
   }
+}
+
+function liabilityMajors(documents: unknown): Map<number, OpenApiDocument> {
+  const majors = new Map<number, OpenApiDocument>();
+  if (documents === undefined) return majors;
+  if (!Array.isArray(documents)) {
+    throw new SandboxConfigError('liabilityMajors must be a list of OpenAPI documents');
+  }
+  const builtIn = liabilityMajorOf(liabilityDocument);
+  documents.forEach((document: unknown, i) => {
+    const name = `liabilityMajors[${i}]`;
+    const isObject = typeof document === 'object' && document !== null;
+    const major = isObject ? liabilityMajorOf(document as OpenApiDocument) : undefined;
+    if (
+      !isObject ||
+      major === undefined ||
+      typeof (document as OpenApiDocument).paths !== 'object'
+    ) {
+      throw new SandboxConfigError(
+        `${name} must be an OpenAPI document with paths and info.version`,
+      );
+    }
+    if (major === builtIn || majors.has(major)) {
+      throw new SandboxConfigError(`${name}: the liability API v${major} is served already`);
+    }
+    majors.set(major, document as OpenApiDocument);
+  });
+  return majors;
 }
 
 function runsUnderTest(): boolean {
@@ -133,5 +173,6 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     employeesWithNothingOutstanding: employees,
     faults,
     validateResponses: options.validateResponses ?? runsUnderTest(),
+    liabilityMajors: liabilityMajors(options.liabilityMajors),
   };
 }

@@ -9,7 +9,7 @@ import { serviceError } from './http/service-errors.js';
 import { ROUTER, TOKEN_ROUTE_ID } from './services/all-services.js';
 import type { ServiceDefinition } from './services/service.js';
 import { responseSchemaFor } from './spec/operations.js';
-import type { Route } from './spec/router.js';
+import type { Route, Router } from './spec/router.js';
 import { validatorsFor } from './spec/validators.js';
 import type { StatsRecorder } from './stats.js';
 
@@ -23,6 +23,8 @@ export interface PipelineOptions {
   readonly stats: StatsRecorder;
   readonly faults: FaultRegistry;
   readonly validateResponses: boolean;
+  /** The routes served; the built-in ones by default. */
+  readonly router?: Router<ServiceDefinition>;
 }
 
 function acceptsJson(accept: string | undefined): boolean {
@@ -76,8 +78,8 @@ export class RequestPipeline {
     pathname: string,
     search: string,
   ): Promise<void> {
-    const { stats, faults } = this.#options;
-    const match = ROUTER.match(request.method ?? 'GET', pathname);
+    const { stats, faults, router = ROUTER } = this.#options;
+    const match = router.match(request.method ?? 'GET', pathname);
     if (match.kind !== 'found') {
       const unmatched = stats.route('unmatched');
       unmatched.requests++;

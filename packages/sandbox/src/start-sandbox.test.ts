@@ -17,6 +17,7 @@ describe('startSandbox', () => {
         exposure: `${origin}/portal`,
         riskEngineering: `${origin}/portal`,
         liability: `${origin}/liability/v1/sandbox`,
+        liabilityMajors: { 1: `${origin}/liability/v1/sandbox` },
         approvals: `${origin}/approvals/v1`,
         admin: `${origin}/__sandbox`,
       });

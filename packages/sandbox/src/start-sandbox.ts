@@ -16,8 +16,15 @@ import { FaultRegistry, type FaultPlan } from './faults.js';
 import { errorReply } from './http/reply.js';
 import { resolveOptions, type SandboxOptions } from './options.js';
 import { RequestPipeline } from './request-pipeline.js';
-import { ROUTES } from './services/all-services.js';
+import { ROUTER, ROUTES, routesOf } from './services/all-services.js';
+import {
+  liabilityBasePath,
+  liabilityMajorOf,
+  liabilityService,
+  liabilityServiceOf,
+} from './services/liability.js';
 import { LiabilityStore } from './services/liability-store.js';
+import { Router } from './spec/router.js';
 import { StatsRecorder, type SandboxStats } from './stats.js';
 
 /** Where each service is served. Pass these as the clients' `baseUrl` and `tokenUrl`. */
@@ -30,8 +37,10 @@ export interface SandboxUrls {
   exposure: string;
   /** `…/portal`: the risk engineering spec's paths follow, e.g. `/open/portal-api/riskengineering/Gradings`. */
   riskEngineering: string;
-  /** `…/liability/v1/sandbox` (v1 and an environment segment, as on UAT). */
+  /** `…/liability/v1/sandbox` (the major of `specs/liability` and an environment segment, as on UAT). */
   liability: string;
+  /** The liability base URL of every major served, the built-in one and `liabilityMajors`. */
+  liabilityMajors: Readonly<Record<number, string>>;
   /** `…/approvals/v1` */
   approvals: string;
   /** `…/__sandbox`: stats, faults, keys and tokens, see the README. */
@@ -128,7 +137,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     approvalsLimit: new SlidingWindowLimit(APPROVALS_TIERS[credentials.approvals.tier]),
     liability: new LiabilityStore(),
   };
-  const routeIds = ROUTES.map((route) => route.id);
+  const extraMajors = [...resolved.liabilityMajors].map(([major, document]) =>
+    liabilityServiceOf(document, major),
+  );
+  const routes = [...ROUTES, ...routesOf(extraMajors)];
+  const routeIds = routes.map((route) => route.id);
   const stats = new StatsRecorder(routeIds);
   const faults = new FaultRegistry(routeIds);
   for (const [selector, plan] of Object.entries(resolved.faults)) faults.set(selector, plan);
@@ -137,6 +150,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     stats,
     faults,
     validateResponses: resolved.validateResponses,
+    router: extraMajors.length === 0 ? ROUTER : new Router(routes),
   });
 
   const server = createServer((request, response) => {
@@ -174,7 +188,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       tokenUrl: `${origin}/auth/login/connect/token`,
       exposure: `${origin}/portal`,
       riskEngineering: `${origin}/portal`,
-      liability: `${origin}/liability/v1/sandbox`,
+      liability: `${origin}${liabilityService.basePath}`,
+      liabilityMajors: Object.fromEntries(
+        [liabilityMajorOf(liabilityService.document) ?? 1, ...resolved.liabilityMajors.keys()].map(
+          (major) => [major, `${origin}${liabilityBasePath(major)}`],
+        ),
+      ),
       approvals: `${origin}/approvals/v1`,
       admin: `${origin}/__sandbox`,
     },
@@ -210,7 +229,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     expireTokens: () => context.tokens.expireAll(),
     routes: () =>
-      ROUTES.map((route) => ({
+      routes.map((route) => ({
         id: route.id,
         method: route.operation.method,
         path: route.fullPath,

@@ -15,15 +15,27 @@ export const SERVICES: readonly ServiceDefinition[] = [
   approvalsService,
 ];
 
-/** Every operation of every spec under its service's base path; read once per process. */
-export const ROUTES: readonly Route<ServiceDefinition>[] = SERVICES.flatMap((service) =>
-  readOperations(service.document).map((operation) => ({
-    id: `${service.name}.${operation.operationId}`,
-    service,
-    operation,
-    fullPath: service.basePath + operation.path,
-  })),
-);
+/**
+ * Every operation of the services' specs under each service's base path.
+ *
+ * @example
+ * routesOf([liabilityService]).map((r) => r.id); // ['liability.createSeller', …]
+ */
+export function routesOf(
+  services: readonly ServiceDefinition[],
+): readonly Route<ServiceDefinition>[] {
+  return services.flatMap((service) =>
+    readOperations(service.document).map((operation) => ({
+      id: `${service.routeName ?? service.name}.${operation.operationId}`,
+      service,
+      operation,
+      fullPath: service.basePath + operation.path,
+    })),
+  );
+}
+
+/** Every operation of every built-in spec; read once per process. */
+export const ROUTES: readonly Route<ServiceDefinition>[] = routesOf(SERVICES);
 
 export const ROUTER = new Router(ROUTES);
 

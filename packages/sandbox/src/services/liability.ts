@@ -1,6 +1,7 @@
 import { parseBasic } from '../auth/authorization-header.js';
 import { openapiDocument } from '../generated/liability.document.js';
 import { errorReply, json, type ErrorCause, type Reply } from '../http/reply.js';
+import type { OpenApiDocument } from '../spec/operations.js';
 import type { Handler, ServiceDefinition } from './service.js';
 
 interface PolicyLine {
@@ -112,10 +113,25 @@ function assess(quote: QuoteRequest) {
     : { status: 'quoted', price: { amount: premium.toFixed(2), currency: 'EUR' }, referrals };
 }
 
+/**
+ * The major version of a liability document, from its `info.version`; `undefined` when that
+ * is no version.
+ */
+export function liabilityMajorOf(document: OpenApiDocument): number | undefined {
+  const info = document.info as { version?: unknown } | undefined;
+  const match = /^(\d+)\.\d+\.\d+/.exec(String(info?.version));
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Where a major version of the liability API is served: its major and an environment segment, as on UAT. */
+export function liabilityBasePath(major: number): string {
+  return `/liability/v${major}/sandbox`;
+}
+
 /** The liability service (`specs/liability`): Basic auth, stored sellers and quotes. */
 export const liabilityService: ServiceDefinition = {
   name: 'liability',
-  basePath: '/liability/v1/sandbox',
+  basePath: liabilityBasePath(liabilityMajorOf(openapiDocument) ?? 1),
   document: openapiDocument,
   errorStyle: 'common',
   guard(headers, context) {
@@ -156,3 +172,20 @@ export const liabilityService: ServiceDefinition = {
     }),
   },
 };
+
+/**
+ * The liability service of another major version, from its bundled spec: served under
+ * `/liability/v<major>/sandbox` with the same credentials, sellers and quotes, its requests
+ * validated against its own spec, its routes named `liability.v<major>.<operationId>`.
+ *
+ * @example
+ * liabilityServiceOf(v2Document, 2).basePath; // '/liability/v2/sandbox'
+ */
+export function liabilityServiceOf(document: OpenApiDocument, major: number): ServiceDefinition {
+  return {
+    ...liabilityService,
+    routeName: `liability.v${major}`,
+    basePath: liabilityBasePath(major),
+    document,
+  };
+}

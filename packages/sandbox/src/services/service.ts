@@ -21,6 +21,8 @@ export type Handler = (request: ValidRequest, context: SandboxContext) => Reply;
 /** One service: where it is served, from which spec, how it authenticates, what it answers. */
 export interface ServiceDefinition {
   readonly name: ServiceName;
+  /** How route ids name the service (`liability.v2`); `name` when absent. */
+  readonly routeName?: string;
   readonly basePath: string;
   readonly document: OpenApiDocument;
   /** `oauth`: errors are RFC 6749 §5.2 bodies; `common`: the common error body. */
