@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { checkSecretExpiry, parseSecureUrl, type AuthScheme } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import { DEFAULT_LOGGED_HEADERS, createHeaderRedactor } from './header-redactor.js';
@@ -279,7 +278,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     throwHttpErrors: false,
     retryWrites: true,
   });
-  const conversationId = conversation === 'per-client' ? randomUUID() : undefined;
+  const conversationId = conversation === 'per-client' ? globalThis.crypto.randomUUID() : undefined;
   const fetch = createTransport({
     ...common,
     auth,
