@@ -1,13 +1,12 @@
-import type * as Approvals from '@partner-apis/approvals';
-import type * as TransportUndici from '@partner-apis/transport-undici';
 import { randomUUID } from 'node:crypto';
 import { Agent as HttpAgent, get } from 'node:http';
+import type * as Approvals from '@partner-apis/approvals';
+import type * as TransportUndici from '@partner-apis/transport-undici';
 import axios from 'axios';
-import type { paths as ApprovalsPaths } from '@partner-apis/approvals';
 import createClient from 'openapi-fetch';
 import { Agent, request } from 'undici';
-import { loadOptional } from './optional-packages.js';
 import { benchCredentials } from './credentials.js';
+import { loadOptional } from './optional-packages.js';
 
 /** The clients B1 compares, in the order of the table. */
 export const B1_CLIENTS = [
@@ -107,7 +106,7 @@ export async function createClientCall(
     case 'global fetch':
       return { call: async () => (await fetch(url)).json(), close: noClose };
     case 'openapi-fetch': {
-      const client = createClient<ApprovalsPaths>({ baseUrl });
+      const client = createClient<Approvals.paths>({ baseUrl });
       const query = { employeeNumber: EMPLOYEE };
       return {
         // The spec asks for a request id on every call, as our client sends.

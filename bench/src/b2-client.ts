@@ -1,13 +1,12 @@
-import type * as Exposure from '@partner-apis/exposure';
-import type * as TransportUndici from '@partner-apis/transport-undici';
-import type * as Core from '@partner-apis/core';
 import { getHeapStatistics } from 'node:v8';
+import type * as Core from '@partner-apis/core';
+import type * as Exposure from '@partner-apis/exposure';
+import type { PortalCredentials } from '@partner-apis/sandbox';
+import type * as TransportUndici from '@partner-apis/transport-undici';
 import createClient from 'openapi-fetch';
+import { Agent, request } from 'undici';
 import { loadOptional } from './optional-packages.js';
 import { prefetchPages } from './prefetch-pages.js';
-import type { paths as ExposurePaths } from '@partner-apis/exposure';
-import type { PortalCredentials } from '@partner-apis/sandbox';
-import { Agent, request } from 'undici';
 
 /** The ways B2 pages, from the user's own loop to the service client's `locations.list`. */
 export const B2_DRIVERS = [
@@ -75,7 +74,7 @@ async function bareFetchPage(
   input: B2ClientInput,
 ): Promise<(offset: number, limit: number, signal?: AbortSignal) => Promise<LocationRecord[]>> {
   const headers = await authHeaders(input.target);
-  const client = createClient<ExposurePaths>({ baseUrl: input.target.baseUrl, headers });
+  const client = createClient<Exposure.paths>({ baseUrl: input.target.baseUrl, headers });
   return async (offset, limit, signal) => {
     const { data, error } = await client.GET(LOCATIONS, {
       params: { query: { limit, offset } },

@@ -1,10 +1,10 @@
+import type * as Approvals from '@partner-apis/approvals';
 import type * as Exposure from '@partner-apis/exposure';
-import type * as RiskEngineering from '@partner-apis/riskengineering';
 import type * as Liability from '@partner-apis/liability';
+import type * as RiskEngineering from '@partner-apis/riskengineering';
+import type { Sandbox } from '@partner-apis/sandbox';
 import type * as TransportUndici from '@partner-apis/transport-undici';
 import type * as OpenapiFetch from 'openapi-fetch';
-import type * as Approvals from '@partner-apis/approvals';
-import type { Sandbox } from '@partner-apis/sandbox';
 
 /** The packages B4 imports, and the first request each one makes. */
 export const B4_IMPORTED = [

@@ -1,8 +1,8 @@
-import type * as Exposure from '@partner-apis/exposure';
-import type * as RiskEngineering from '@partner-apis/riskengineering';
-import type * as Liability from '@partner-apis/liability';
-import type * as Approvals from '@partner-apis/approvals';
 import { inspect } from 'node:util';
+import type * as Approvals from '@partner-apis/approvals';
+import type * as Exposure from '@partner-apis/exposure';
+import type * as Liability from '@partner-apis/liability';
+import type * as RiskEngineering from '@partner-apis/riskengineering';
 import type { Sandbox } from '@partner-apis/sandbox';
 import { loadOptional } from './optional-packages.js';
 import { findSecrets } from './secret-scan.js';

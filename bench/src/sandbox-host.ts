@@ -1,7 +1,7 @@
 import type * as SandboxPackage from '@partner-apis/sandbox';
+import type { Sandbox } from '@partner-apis/sandbox';
 import { loadOptional } from './optional-packages.js';
 import type { RunningService } from './processes.js';
-import type { Sandbox } from '@partner-apis/sandbox';
 
 /** What the sandbox host answers once started: its URLs and credentials, or why it cannot start. */
 export type SandboxHostInfo =
