@@ -237,6 +237,16 @@ async function run(options: RunOptions): Promise<Section> {
   }
 
   const p4 = overLimit({ server: 'pre-rendered', driver: DEFAULT_CLIENT }, 8);
+  const rawCpu = medianOf(
+    pick({ server: 'pre-rendered', driver: RAW_LIMIT }, 8, 'stream'),
+    'cpuMs',
+  );
+  for (const driver of [DEFAULT_CLIENT, 'exposure client + undici transport'] as const) {
+    const cpu = medianOf(pick({ server: 'pre-rendered', driver }, 8, 'stream'), 'cpuMs');
+    notes.push(
+      `pre-rendered, ${driver}, prefetch 8: client CPU ${times(cpu / rawCpu)} the raw limit's (wall time follows it when the client, not the clock, bounds a run)`,
+    );
+  }
   const headline = { server: 'sandbox', driver: DEFAULT_CLIENT } as const;
   const heapRatio =
     medianOf(pick(headline, 8, 'stream'), 'peakHeapBytes') /

@@ -22,7 +22,10 @@ export interface B4ImportInput {
   sandbox: Pick<Sandbox, 'urls' | 'credentials' | 'fixtures'>;
 }
 
-export type B4ImportResult = { importMs: number; firstRequestMs: number } | { unavailable: string };
+/** Wall and CPU milliseconds from before the import to after it, and to the first answer. */
+export type B4ImportResult =
+  | { importMs: number; firstRequestMs: number; importCpuMs: number; firstRequestCpuMs: number }
+  | { unavailable: string };
 
 type Modules = {
   'openapi-fetch': typeof OpenapiFetch;
@@ -100,6 +103,7 @@ const firstRequests: {
  */
 export async function run(raw: unknown): Promise<B4ImportResult> {
   const input = raw as B4ImportInput;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   let module: unknown;
   try {
@@ -108,11 +112,19 @@ export async function run(raw: unknown): Promise<B4ImportResult> {
     return { unavailable: `${input.specifier}: ${(error as Error).message}` };
   }
   const imported = performance.now();
+  const importCpu = process.cpuUsage(cpuBefore);
   const first = firstRequests[input.specifier] as (
     m: unknown,
     i: B4ImportInput,
   ) => Promise<unknown>;
   await first(module, input);
   const answered = performance.now();
-  return { importMs: imported - started, firstRequestMs: answered - started };
+  const answerCpu = process.cpuUsage(cpuBefore);
+  const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+  return {
+    importMs: imported - started,
+    firstRequestMs: answered - started,
+    importCpuMs: cpuMs(importCpu),
+    firstRequestCpuMs: cpuMs(answerCpu),
+  };
 }
