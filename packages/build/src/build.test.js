@@ -57,7 +57,8 @@ const dependencyManifest = {
   exports: { '.': { types: './index.d.ts', default: './index.js' } },
 };
 
-describe('buildPackage', () => {
+// A build type-checks and bundles: seconds on a quiet machine, far longer on a busy one.
+describe('buildPackage', { timeout: 120_000 }, () => {
   it('writes one script and one declaration file per entry, shared code once, dependencies as imports', async () => {
     const dir = await fixturePackage({
       'package.json': JSON.stringify(manifest),
