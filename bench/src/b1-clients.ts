@@ -1,16 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import { Agent as HttpAgent, get } from 'node:http';
+import type * as Approvals from '@partner-apis/approvals';
+import type * as TransportUndici from '@partner-apis/transport-undici';
 import axios from 'axios';
 import createClient from 'openapi-fetch';
 import { Agent, request } from 'undici';
-import { loadOptional } from './optional-packages.js';
 import { benchCredentials } from './credentials.js';
+import { loadOptional } from './optional-packages.js';
 
 /** The clients B1 compares, in the order of the table. */
 export const B1_CLIENTS = [
   'undici.request',
+  'node:http keep-alive',
   'global fetch',
   'openapi-fetch',
   'axios',
-  'our client',
+  'our client, default transport',
   'our client + undici transport',
 ] as const;
 
@@ -24,73 +29,27 @@ export interface ClientCall {
   via?: string;
 }
 
-// Just enough of the approvals spec for openapi-fetch to type the call, as a user would write it.
-interface BenchPaths {
-  '/approvals': {
-    get: {
-      parameters: { query: { employeeNumber: string } };
-      responses: { 200: { content: { 'application/json': { employeeNumber?: string } } } };
-    };
-  };
-}
-
-interface ApprovalsClientShape {
-  approvals?: { list(employeeNumber: string): Promise<unknown> };
-}
-interface ApprovalsModule {
-  createApprovalsClient(options: Record<string, unknown>): ApprovalsClientShape;
-}
-interface TransportModule {
-  createUndiciFetch(options?: Record<string, unknown>): typeof fetch & { close(): Promise<void> };
-}
-interface ServiceCoreModule {
-  createServiceClient<Paths extends object>(
-    options: Record<string, unknown>,
-  ): {
-    raw: ReturnType<typeof createClient<Paths>>;
-  };
-  expectData<T>(result: { data?: T; response: Response }, operation: string): T;
-}
-interface ClientIdAuthModule {
-  clientIdHeaders(credentials: { clientId: string; clientSecret: string }): unknown;
-}
+type ApprovalsModule = typeof Approvals;
+type TransportModule = typeof TransportUndici;
 
 const EMPLOYEE = '100234';
 const noClose = () => Promise.resolve();
 
-/**
- * The approvals client on the core pipeline (auth headers, tracing, retries; no rate limit). Until
- * the approvals package is built on core, the same stack is assembled here from core and auth.
- */
+/** The approvals client: auth headers, tracing, retries; no rate limit. */
 async function approvalsCall(
   baseUrl: string,
   fetch: typeof globalThis.fetch | undefined,
 ): Promise<{ call: () => Promise<unknown>; via: string } | string> {
   const approvals = await loadOptional<ApprovalsModule>('@partner-apis/approvals');
   if (typeof approvals === 'string') return approvals;
-  const client = approvals.createApprovalsClient({
+  const { approvals: resource } = approvals.createApprovalsClient({
     baseUrl,
     credentials: benchCredentials.approvals,
     ...(fetch && { fetch }),
   });
-  if (client.approvals !== undefined) {
-    const { approvals: resource } = client;
-    return { call: () => resource.list(EMPLOYEE), via: 'createApprovalsClient().approvals.list' };
-  }
-  const core = await loadOptional<ServiceCoreModule>('@partner-apis/core');
-  const auth = await loadOptional<ClientIdAuthModule>('@partner-apis/auth');
-  if (typeof core === 'string') return core;
-  if (typeof auth === 'string') return auth;
-  const { raw } = core.createServiceClient<BenchPaths>({
-    baseUrl,
-    auth: auth.clientIdHeaders(benchCredentials.approvals),
-    ...(fetch && { fetch }),
-  });
-  const query = { employeeNumber: EMPLOYEE };
   return {
-    call: async () =>
-      core.expectData(await raw.GET('/approvals', { params: { query } }), 'GET /approvals'),
-    via: 'createServiceClient of @partner-apis/core with clientIdHeaders (the approvals package is not on core yet)',
+    call: () => resource.list(EMPLOYEE),
+    via: `createApprovalsClient(${fetch ? '{ fetch: createUndiciFetch() }' : ''}).approvals.list`,
   };
 }
 
@@ -104,6 +63,21 @@ async function ourClient(baseUrl: string, withUndici: boolean): Promise<ClientCa
   const made = await approvalsCall(baseUrl, transport);
   if (typeof made === 'string') return made;
   return { ...made, close: () => transport?.close() ?? Promise.resolve() };
+}
+
+/** A GET with Node's own http module and a keep-alive agent, the body parsed as JSON. */
+function httpGetJson(url: string, agent: HttpAgent): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        if (response.statusCode !== 200) reject(new Error(`HTTP ${response.statusCode}`));
+        else resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      });
+    }).on('error', reject);
+  });
 }
 
 /**
@@ -125,13 +99,21 @@ export async function createClientCall(
         close: () => dispatcher.close(),
       };
     }
+    case 'node:http keep-alive': {
+      const agent = new HttpAgent({ keepAlive: true });
+      return { call: () => httpGetJson(url, agent), close: async () => agent.destroy() };
+    }
     case 'global fetch':
       return { call: async () => (await fetch(url)).json(), close: noClose };
     case 'openapi-fetch': {
-      const client = createClient<BenchPaths>({ baseUrl });
+      const client = createClient<Approvals.paths>({ baseUrl });
       const query = { employeeNumber: EMPLOYEE };
       return {
-        call: async () => (await client.GET('/approvals', { params: { query } })).data,
+        // The spec asks for a request id on every call, as our client sends.
+        call: async () => {
+          const header = { 'X-Z-Request-Id': randomUUID() };
+          return (await client.GET('/approvals', { params: { query, header } })).data;
+        },
         close: noClose,
       };
     }
@@ -143,7 +125,7 @@ export async function createClientCall(
         close: noClose,
       };
     }
-    case 'our client':
+    case 'our client, default transport':
       return ourClient(baseUrl, false);
     case 'our client + undici transport':
       return ourClient(baseUrl, true);

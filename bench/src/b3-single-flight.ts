@@ -1,8 +1,8 @@
+import type { SandboxStats } from '@partner-apis/sandbox';
 import type { B3ClientInput, B3ClientResult } from './b3-client.js';
 import { runTask, startService } from './processes.js';
 import type { Section } from './report.js';
 import type { SandboxHostInfo } from './sandbox-host.js';
-import type { SandboxStats } from './sandbox-shapes.js';
 import type { Scenario } from './scenario.js';
 
 const CALLS = 1000;

@@ -10,6 +10,7 @@ const tasks: Record<string, () => Promise<Task | ServiceTask>> = {
   'b2-server': () => import('./b2-server.js'),
   'b2-client': () => import('./b2-client.js'),
   'b3-client': () => import('./b3-client.js'),
+  'b4-import': () => import('./b4-import.js'),
   's1-client': () => import('./s1-client.js'),
   'sandbox-host': () => import('./sandbox-host.js'),
 };

@@ -38,6 +38,7 @@ describe('renderReport', () => {
         cpu: 'cpu',
         cores: 2,
         durationSeconds: 12,
+        load: [1.25, 3.5],
       },
       sections,
     );
@@ -45,5 +46,7 @@ describe('renderReport', () => {
     expect(report.indexOf('## Goals')).toBeLessThan(report.indexOf('## B9 example'));
     expect(report).toContain('- client X: not available');
     expect(report).toContain('| value |');
+    expect(report).toContain('at commit abc1234');
+    expect(report).toContain('load average 1.3 at the start, 3.5 at the end');
   });
 });

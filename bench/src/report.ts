@@ -36,6 +36,8 @@ export interface Environment {
   cpu: string;
   cores: number;
   durationSeconds: number;
+  /** The one-minute load average when the run started and when it ended. */
+  load: [number, number];
 }
 
 function escapeCell(text: string): string {
@@ -65,7 +67,8 @@ export function renderReport(environment: Environment, sections: readonly Sectio
     '# Benchmark results',
     [
       `Measured ${environment.date} at commit ${environment.commit}, Node ${environment.node}, `,
-      `${environment.cores} × ${environment.cpu}; the run took ${environment.durationSeconds.toFixed(0)} s. `,
+      `${environment.cores} × ${environment.cpu}; the run took ${environment.durationSeconds.toFixed(0)} s, `,
+      `load average ${environment.load.map((l) => l.toFixed(1)).join(' at the start, ')} at the end. `,
       'Goals are ratios within this run, never absolute times.',
     ].join(''),
     '## Goals',

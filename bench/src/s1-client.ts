@@ -1,16 +1,14 @@
 import { inspect } from 'node:util';
-import type {
-  ApprovalsModule,
-  ExposureModule,
-  LiabilityModule,
-  RiskEngineeringModule,
-} from './client-shapes.js';
+import type * as Approvals from '@partner-apis/approvals';
+import type * as Exposure from '@partner-apis/exposure';
+import type * as Liability from '@partner-apis/liability';
+import type * as RiskEngineering from '@partner-apis/riskengineering';
+import type { Sandbox } from '@partner-apis/sandbox';
 import { loadOptional } from './optional-packages.js';
-import type { SandboxInfo } from './sandbox-shapes.js';
 import { findSecrets } from './secret-scan.js';
 
 export interface S1ClientInput {
-  sandbox: SandboxInfo & { urls: { admin: string } };
+  sandbox: Pick<Sandbox, 'urls' | 'credentials' | 'fixtures'>;
   /** Data requests (every attempt, token requests not counted) after which the loop stops. */
   targetRequests: number;
   /** The loop stops at this point whatever it has reached. */
@@ -57,30 +55,21 @@ function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
+type ExposureModule = typeof Exposure;
+type RiskEngineeringModule = typeof RiskEngineering;
+type LiabilityModule = typeof Liability;
+type ApprovalsModule = typeof Approvals;
+
 async function loadClients() {
   const exposure = await loadOptional<ExposureModule>('@partner-apis/exposure');
   const risk = await loadOptional<RiskEngineeringModule>('@partner-apis/riskengineering');
   const liability = await loadOptional<LiabilityModule>('@partner-apis/liability');
   const approvals = await loadOptional<ApprovalsModule>('@partner-apis/approvals');
-  for (const loaded of [exposure, risk, liability, approvals]) {
-    if (typeof loaded === 'string') return loaded;
-  }
-  const modules = { exposure, risk, liability, approvals } as {
-    exposure: ExposureModule;
-    risk: RiskEngineeringModule;
-    liability: LiabilityModule;
-    approvals: ApprovalsModule;
-  };
-  if (typeof modules.exposure.createExposureClient !== 'function') {
-    return '@partner-apis/exposure has no createExposureClient yet';
-  }
-  if (typeof modules.risk.createRiskEngineeringClient !== 'function') {
-    return '@partner-apis/riskengineering has no createRiskEngineeringClient yet';
-  }
-  if (typeof modules.liability.createLiabilityClient !== 'function') {
-    return '@partner-apis/liability has no createLiabilityClient yet';
-  }
-  return modules;
+  if (typeof exposure === 'string') return exposure;
+  if (typeof risk === 'string') return risk;
+  if (typeof liability === 'string') return liability;
+  if (typeof approvals === 'string') return approvals;
+  return { exposure, risk, liability, approvals };
 }
 
 /**

@@ -1,8 +1,8 @@
+import type { SandboxStats } from '@partner-apis/sandbox';
 import { runTask, startService } from './processes.js';
 import type { Goal, Section } from './report.js';
 import type { OperationCount, S1ClientInput, S1ClientResult } from './s1-client.js';
 import type { SandboxHostInfo } from './sandbox-host.js';
-import type { SandboxStats } from './sandbox-shapes.js';
 import { fixed, type RunOptions, type Scenario } from './scenario.js';
 
 const SIZES = { exposureLocations: 2000, riskLocations: 2000, gradings: 1500 };

@@ -1,6 +1,7 @@
+import type * as SandboxPackage from '@partner-apis/sandbox';
+import type { Sandbox } from '@partner-apis/sandbox';
 import { loadOptional } from './optional-packages.js';
 import type { RunningService } from './processes.js';
-import type { Sandbox, SandboxModule } from './sandbox-shapes.js';
 
 /** What the sandbox host answers once started: its URLs and credentials, or why it cannot start. */
 export type SandboxHostInfo =
@@ -12,7 +13,7 @@ export type SandboxHostInfo =
  * parent drives it (`stats`, `fault`, `revokeKey`, …) through calls.
  */
 export async function serve(options: unknown): Promise<RunningService> {
-  const sandboxModule = await loadOptional<SandboxModule>('@partner-apis/sandbox');
+  const sandboxModule = await loadOptional<typeof SandboxPackage>('@partner-apis/sandbox');
   if (typeof sandboxModule === 'string') {
     return {
       info: { unavailable: sandboxModule },
@@ -20,13 +21,15 @@ export async function serve(options: unknown): Promise<RunningService> {
       close: async () => undefined,
     };
   }
-  const sandbox = await sandboxModule.startSandbox((options ?? {}) as Record<string, unknown>);
+  const sandbox = await sandboxModule.startSandbox(
+    (options ?? {}) as Parameters<typeof sandboxModule.startSandbox>[0],
+  );
   return {
     info: { urls: sandbox.urls, credentials: sandbox.credentials, fixtures: sandbox.fixtures },
     async call(method, args) {
       // The server's own CPU time, so a scenario can tell a busy server from a busy client.
       if (method === 'cpuUsage') return process.cpuUsage();
-      const member = sandbox[method];
+      const member = (sandbox as unknown as Record<string, unknown>)[method];
       if (typeof member !== 'function') throw new Error(`the sandbox has no method ${method}`);
       return (member as (...values: unknown[]) => unknown).apply(sandbox, args);
     },

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   ConfigurationError,
   TokenError,
@@ -161,6 +160,8 @@ export function oauth2ClientCredentials(
 
   // The secret's digest is part of the key, so a client with a wrong secret never borrows the
   // token of a client with the right one.
+  // Loaded when a client is created, not when the package is imported.
+  const { createHash } = process.getBuiltinModule('node:crypto');
   const secretDigest = createHash('sha256').update(clientSecret).digest('base64url');
   const cacheKey = [tokenUrl, clientId, [...scopes].sort().join(' '), secretDigest].join('\n');
   const redactedTokenUrl = redactUrl(tokenUrl);

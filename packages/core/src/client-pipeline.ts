@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { checkSecretExpiry, parseSecureUrl, type AuthScheme } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import { pipelineRateLimiter, resolveFleet, type Fleet } from './fleet.js';
@@ -283,7 +282,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     throwHttpErrors: false,
     retryWrites: true,
   });
-  const conversationId = conversation === 'per-client' ? randomUUID() : undefined;
+  const conversationId = conversation === 'per-client' ? globalThis.crypto.randomUUID() : undefined;
   const fetch = createTransport({
     ...common,
     auth,
