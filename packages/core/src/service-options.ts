@@ -65,15 +65,18 @@ export function withOptionNames<T>(names: Readonly<Record<string, string>>, crea
 }
 
 /**
- * True when `value` can be sent as a header value: a non-empty string without line breaks or
- * NUL, which `Headers` would otherwise refuse with a raw `TypeError`.
+ * True when `value` can be sent as a header value: a non-empty string of Latin-1 characters
+ * without line breaks or NUL, which `Headers` would otherwise refuse with a raw `TypeError`.
  *
  * @example
  * isHeaderValue('flow-42'); // true
  * isHeaderValue('a\r\nb');  // false
+ * isHeaderValue('flow-€');  // false
  */
 export function isHeaderValue(value: unknown): value is string {
-  return typeof value === 'string' && value.trim() !== '' && !/[\r\n\0]/.test(value);
+  return (
+    typeof value === 'string' && value.trim() !== '' && /^[\t\x20-\x7e\x80-\xff]+$/.test(value)
+  );
 }
 
 function objectOption(option: string, value: unknown): Record<string, unknown> {
