@@ -3,6 +3,20 @@ import type { Answer } from './exchange.js';
 
 const decoder = new TextDecoder();
 
+/** The body as text: through `Buffer` where there is one, which is quicker than TextDecoder. */
+function textOf(bytes: Uint8Array): string {
+  const NodeBuffer = globalThis.Buffer;
+  if (NodeBuffer === undefined) return decoder.decode(bytes);
+  const buffer = NodeBuffer.isBuffer(bytes)
+    ? bytes
+    : NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Like TextDecoder, drop a byte order mark.
+  return buffer.toString(
+    'utf8',
+    buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0,
+  );
+}
+
 /** A copy the caller may keep and change (a Node `Buffer` may share a pooled `ArrayBuffer`). */
 function copyOf(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   return new Uint8Array(bytes);
@@ -81,13 +95,13 @@ function defineBufferedResponse(Base: ResponseBase) {
     }
 
     async text(): Promise<string> {
-      return decoder.decode(this.#parts.answer.bytes);
+      return textOf(this.#parts.answer.bytes);
     }
 
     async json(): Promise<unknown> {
       const { answer, json, request } = this.#parts;
       if (json !== undefined) return json.value;
-      const text = decoder.decode(answer.bytes);
+      const text = textOf(answer.bytes);
       try {
         return JSON.parse(text);
       } catch {
@@ -148,7 +162,7 @@ export function parseJsonBody(answer: Answer): { value: unknown } | null | undef
     return undefined;
   }
   try {
-    return { value: JSON.parse(decoder.decode(bytes)) };
+    return { value: JSON.parse(textOf(bytes)) };
   } catch {
     return null;
   }

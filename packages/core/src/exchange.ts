@@ -6,7 +6,10 @@ export interface Exchange {
   readonly method: string;
   readonly headers: Headers;
   readonly body: RequestBody | undefined;
+  /** Aborts with the call: a sender that can, listens through `onAbort`, which costs less. */
   readonly signal: AbortSignal;
+  /** Calls `listener` once when the exchange is aborted (at once if it is); returns the undo. */
+  readonly onAbort: (listener: (reason: unknown) => void) => () => void;
   /** Reading stops, and the exchange is aborted, once the decoded body passes this many bytes. */
   readonly maxResponseBytes: number;
   /** Set by the sender once the response headers arrived: a failure after it is mid-body. */

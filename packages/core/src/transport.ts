@@ -143,7 +143,10 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
       method,
       headers,
       body,
-      signal: call.signal,
+      get signal() {
+        return call.signal;
+      },
+      onAbort: (listener) => call.onAbort(listener),
       maxResponseBytes: s.maxResponseBytes,
       headersReceived: false,
       onWritten,
