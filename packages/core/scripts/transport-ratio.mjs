@@ -2,6 +2,7 @@
 // ~12.6 kB JSON body from a server on 127.0.0.1 (in a child process), at 1 and 32 calls in
 // flight, as calls per CPU-second of the calling process (higher is better).
 // Run after `pnpm build`: node packages/core/scripts/transport-ratio.mjs
+import { Buffer } from 'node:buffer';
 import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +19,9 @@ if (process.argv[2] === 'serve') {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
     res.end(body);
   });
-  server.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port, bytes: body.length }));
+  server.listen(0, '127.0.0.1', () =>
+    process.send?.({ port: server.address().port, bytes: body.length }),
+  );
 } else {
   const require = createRequire(new URL('../../transport-undici/package.json', import.meta.url));
   const { Agent, request } = require('undici');
@@ -77,7 +80,7 @@ if (process.argv[2] === 'serve') {
   for (const concurrency of [1, 32]) {
     const total = concurrency === 1 ? 4000 : 12_000;
     const rates = {};
-    for (const [name, call] of Object.entries(clients)) await rate(call, concurrency, 1500);
+    for (const call of Object.values(clients)) await rate(call, concurrency, 1500);
     // Alternate the clients over three rounds, keeping each one's best.
     for (let round = 0; round < 3; round += 1) {
       for (const [name, call] of Object.entries(clients)) {

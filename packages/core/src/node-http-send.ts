@@ -1,9 +1,4 @@
-import {
-  Agent as HttpAgent,
-  request as httpRequest,
-  type ClientRequest,
-  type IncomingMessage,
-} from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import {
@@ -218,7 +213,6 @@ export function createNodeHttpSend(agent: NodeAgent | undefined): Send {
     // ends, so a request rarely meets a connection the server has just closed.
     return new Promise<Answer>((resolve, reject) => {
       let aborted: { reason: unknown } | undefined;
-      let request: ClientRequest | undefined;
       let stopListening = () => undefined as void;
       let settled = false;
       const settle = (error: unknown, answer?: Answer) => {
@@ -228,16 +222,16 @@ export function createNodeHttpSend(agent: NodeAgent | undefined): Send {
         if (answer !== undefined) resolve(answer);
         else reject(aborted === undefined ? error : aborted.reason);
       };
+      const request = send({ hostname, port, path, method, headers, agent: via });
       stopListening = exchange.onAbort((reason) => {
         aborted = { reason };
-        request?.destroy();
+        request.destroy();
         settle(reason);
       });
-      if (aborted !== undefined) return;
-      request = send({ hostname, port, path, method, headers, agent: via });
       request.on('error', (error) => settle(error));
       if (exchange.onWritten !== undefined) request.once('finish', exchange.onWritten);
       request.once('response', (response) => {
+        if (settled) return;
         exchange.headersReceived = true;
         const status = response.statusCode ?? 0;
         const statusText = response.statusMessage ?? '';
