@@ -1,9 +1,6 @@
 import type { Send } from './exchange.js';
 import { checkAgent, createNodeHttpSend } from './node-http-send.js';
 
-/** Which sender a client without a `fetch` option uses in Node. */
-export const DEFAULT_TRANSPORT = 'node:http';
-
 /**
  * The sender of a client without a `fetch` option in Node: `node:http`/`node:https` over a
  * keep-alive agent, or over `agent` (an `http.Agent`, `https.Agent` or a proxy agent).

@@ -2,9 +2,6 @@ import { ConfigurationError } from '@partner-apis/errors';
 import type { Send } from './exchange.js';
 import { createFetchSend } from './fetch-send.js';
 
-/** Which sender a client without a `fetch` option uses outside Node. */
-export const DEFAULT_TRANSPORT = 'fetch';
-
 /**
  * The sender of a client without a `fetch` option, where Node's `http` is not available: the
  * global `fetch`, looked up at each call (so a polyfill installed later is used). An `agent`

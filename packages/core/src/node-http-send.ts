@@ -84,9 +84,18 @@ async function encodeBody(
   return new Uint8Array(await encoded.arrayBuffer());
 }
 
-function responseHeaders(raw: readonly string[]): Headers {
+/**
+ * The response headers as received; with `length`, those of the body as it is served: its
+ * decoded length in `Content-Length`, and no `Transfer-Encoding`.
+ */
+function responseHeaders(raw: readonly string[], length?: number): Headers {
   const headers = new Headers();
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (length !== undefined && /^(content-length|transfer-encoding)$/i.test(name)) continue;
+    headers.append(name, raw[i + 1] as string);
+  }
+  if (length !== undefined) headers.set('content-length', String(length));
   return headers;
 }
 
@@ -99,13 +108,7 @@ function terminated(cause?: unknown): TypeError {
  * Reads `source` (the response, or the last decoder over it) whole, counting decoded bytes;
  * past `limit` it destroys the response, which closes the connection.
  */
-function readAll(
-  response: IncomingMessage,
-  source: Readable,
-  limit: number,
-  status: number,
-  headers: Headers,
-): Promise<Uint8Array> {
+function readAll(response: IncomingMessage, source: Readable, limit: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -114,7 +117,13 @@ function readAll(
       if (total > limit) {
         response.destroy();
         source.destroy();
-        reject(new ResponseTooLarge(status, headers, limit));
+        reject(
+          new ResponseTooLarge(
+            response.statusCode ?? 0,
+            responseHeaders(response.rawHeaders),
+            limit,
+          ),
+        );
         return;
       }
       chunks.push(chunk);
@@ -235,13 +244,12 @@ export function createNodeHttpSend(agent: NodeAgent | undefined): Send {
         exchange.headersReceived = true;
         const status = response.statusCode ?? 0;
         const statusText = response.statusMessage ?? '';
-        const answerHeaders = responseHeaders(response.rawHeaders);
         const limit = exchange.maxResponseBytes;
         const declared = Number(response.headers['content-length']);
         const decoders = decodersFor(response.headers['content-encoding']);
         if (decoders.length === 0 && declared > limit) {
           response.destroy();
-          settle(new ResponseTooLarge(status, answerHeaders, limit));
+          settle(new ResponseTooLarge(status, responseHeaders(response.rawHeaders), limit));
           return;
         }
         let source: Readable = response;
@@ -249,8 +257,11 @@ export function createNodeHttpSend(agent: NodeAgent | undefined): Send {
           source.on('error', (error) => decoder.destroy(error));
           source = source.pipe(decoder);
         }
-        readAll(response, source, limit, status, answerHeaders).then(
-          (bytes) => settle(undefined, { status, statusText, headers: answerHeaders, bytes }),
+        readAll(response, source, limit).then(
+          (bytes) => {
+            const headers = responseHeaders(response.rawHeaders, bytes.byteLength);
+            settle(undefined, { status, statusText, headers, bytes });
+          },
           (error: unknown) => {
             response.destroy();
             for (const decoder of decoders) decoder.destroy();
