@@ -6,15 +6,22 @@ import { defineConfig } from 'vitest/config';
 // clients, with this transport in place of the global fetch. The transport is kept only while
 // every one of them passes through it.
 const setup = fileURLToPath(new URL('./src/undici-global-fetch.setup.ts', import.meta.url));
+// In Node, core sends over node:http unless given a `fetch`; here its default is the global
+// fetch (what it uses outside Node), so every client without a `fetch` option meets this one.
+const fetchDefault = fileURLToPath(new URL('../core/src/default-send.ts', import.meta.url));
 const suites = ['core', 'auth', 'exposure', 'riskengineering', 'liability', 'approvals'];
 
 export default defineConfig({
   test: {
-    // This one shows what Node's own fetch does with redirects; the transport never follows any.
-    testNamePattern: /^(?!.*Node's own fetch forwards)/,
+    // One shows what Node's own fetch does with redirects (the transport never follows any);
+    // the others describe core's node:http transport, which this run replaces.
+    testNamePattern: /^(?!.*(Node's own fetch forwards|the node:http transport))/,
     projects: suites
       .map((name) => fileURLToPath(new URL(`../${name}`, import.meta.url)))
       .filter((root) => existsSync(root))
-      .map((root) => ({ test: { name: root.split('/').at(-1), root, setupFiles: [setup] } })),
+      .map((root) => ({
+        resolve: { alias: { '#default-send': fetchDefault } },
+        test: { name: root.split('/').at(-1), root, setupFiles: [setup] },
+      })),
   },
 });

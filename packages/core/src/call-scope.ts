@@ -4,11 +4,16 @@ import { TimeoutError, type FailedRequest } from '@partner-apis/errors';
  * The abort signal of one call. It aborts when the caller's signal does (with the caller's
  * reason), when the overall deadline passes (with a `TimeoutError`), or when the attempt in
  * progress times out. Every wait of the call (rate limiter, token, backoff, the exchange
- * itself) listens to `signal`. One controller serves the whole call, unless an attempt times
- * out: then a fresh one replaces it. (Creating abort signals is costly in Node.)
+ * itself) listens to `signal`, or, cheaper, to `onAbort`. Creating abort signals is costly in
+ * Node, so the controller is made only when someone asks for `signal`, and one serves the
+ * whole call unless an attempt times out: then a fresh one replaces it.
  */
 export class CallScope {
-  #controller = new AbortController();
+  #controller: AbortController | undefined;
+  /** The one listener of the exchange in progress, when it listens through `onAbort`. */
+  #listener: ((reason: unknown) => void) | undefined;
+  /** Why the attempt in progress was aborted, while it is. */
+  #attemptReason: unknown;
   readonly #caller: AbortSignal | undefined;
   readonly #deadlineTimer: ReturnType<typeof setTimeout>;
   #attemptTimer: ReturnType<typeof setTimeout> | undefined;
@@ -44,11 +49,38 @@ export class CallScope {
     if (this.#ended) return;
     this.#ended = true;
     this.#reason = reason;
-    this.#controller.abort(reason);
+    this.#abort(reason);
+  }
+
+  #abort(reason: unknown): void {
+    this.#attemptReason = reason;
+    this.#controller?.abort(reason);
+    const listener = this.#listener;
+    this.#listener = undefined;
+    listener?.(reason);
   }
 
   get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#attemptReason !== undefined) this.#controller.abort(this.#attemptReason);
+    }
     return this.#controller.signal;
+  }
+
+  /**
+   * Calls `listener` once if the call or the attempt in progress is aborted (at once if it is
+   * already); one listener at a time. Returns what stops listening.
+   */
+  onAbort(listener: (reason: unknown) => void): () => void {
+    if (this.#attemptReason !== undefined) {
+      listener(this.#attemptReason);
+      return () => undefined;
+    }
+    this.#listener = listener;
+    return () => {
+      if (this.#listener === listener) this.#listener = undefined;
+    };
   }
 
   /** True once the caller aborted or the deadline passed; `reason` says which. */
@@ -65,14 +97,18 @@ export class CallScope {
     this.attemptTimedOut = false;
     this.#attemptTimer = setTimeout(() => {
       this.attemptTimedOut = true;
-      this.#controller.abort(new DOMException('attempt timed out', 'TimeoutError'));
+      this.#abort(new DOMException('attempt timed out', 'TimeoutError'));
     }, attemptMs);
   }
 
   /** Stops the per-attempt timeout; a fresh signal replaces one a timed-out attempt aborted. */
   endAttempt(): void {
     clearTimeout(this.#attemptTimer);
-    if (this.attemptTimedOut && !this.#ended) this.#controller = new AbortController();
+    this.#listener = undefined;
+    if (this.attemptTimedOut && !this.#ended) {
+      this.#controller = undefined;
+      this.#attemptReason = undefined;
+    }
   }
 
   dispose(): void {

@@ -9,6 +9,9 @@ import {
   type CustomRateLimit,
   type RateLimitTier,
 } from './rate-limiter.js';
+import { createDefaultSend } from '#default-send';
+import { createFetchSend } from './fetch-send.js';
+import type { NodeAgent } from './node-http-send.js';
 import { abortableSleep } from './sleep.js';
 import { createTransport, type TransportSettings } from './transport.js';
 
@@ -32,9 +35,9 @@ export interface RetryOptions {
 
 /** How long a call may take. */
 export interface TimeoutOptions {
-  /** One attempt, from sending to the end of the body; 30000 ms by default. */
+  /** One attempt, from sending to the end of the body; 30000 ms by default, 2147483647 at most. */
   attemptMs?: number | undefined;
-  /** The whole call, retries and waits included; 120000 ms by default. */
+  /** The whole call, retries and waits included; 120000 ms by default, 2147483647 at most. */
   totalMs?: number | undefined;
 }
 
@@ -61,7 +64,20 @@ export interface PipelineOptions {
   logger?: Logger | undefined;
   /** More headers whose values may be logged; credential headers never are. */
   logHeaders?: readonly string[] | undefined;
-  /** The `fetch` that sends; the global one by default. It must honour `redirect: 'manual'`. */
+  /**
+   * The largest response body read, in bytes after decompression; 32 MiB by default. A larger
+   * one stops the read and ends the call with an `ApiError` (code `response_too_large`).
+   */
+  maxResponseBytes?: number | undefined;
+  /**
+   * The `http.Agent` or `https.Agent` of the Node transport, e.g. a proxy agent; a keep-alive
+   * agent of the client's own by default. Node only, and not together with `fetch`.
+   */
+  agent?: NodeAgent | undefined;
+  /**
+   * The `fetch` that sends, instead of the default transport (`node:http` in Node, the global
+   * `fetch` elsewhere). It must honour `redirect: 'manual'`.
+   */
   fetch?: typeof globalThis.fetch | undefined;
   /** The clock, in ms since the epoch; `Date.now` by default. */
   clock?: (() => number) | undefined;
@@ -109,6 +125,20 @@ function number(option: string, value: unknown, rule: NumberRule): number {
   return value;
 }
 
+/** The longest wait a timer can take: Node fires a longer one at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Statuses worth another attempt: the gateway or the service was briefly unable to answer. */
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+/** The token endpoint's: every 5xx too, since asking for a token twice is harmless. */
+const TOKEN_RETRYABLE_STATUSES: ReadonlySet<number> = new Set([
+  429,
+  ...Array.from({ length: 100 }, (_, i) => 500 + i),
+]);
+
+/** 32 MiB. */
+const DEFAULT_MAX_RESPONSE_BYTES = 33_554_432;
+
 function fn<T>(option: string, value: unknown, fallback: T): T {
   if (value === undefined) return fallback;
   if (typeof value !== 'function') throw new ConfigurationError(option, 'must be a function');
@@ -119,6 +149,19 @@ function section(option: string, value: unknown): Record<string, unknown> {
   if (value === undefined) return {};
   if (!isRecord(value)) throw new ConfigurationError(option, 'must be an object');
   return value;
+}
+
+/** The sender: over the caller's `fetch`, else the default transport (with the caller's agent). */
+function sender(options: PipelineOptions) {
+  if (options.fetch === undefined) return createDefaultSend(options.agent);
+  const fetch = fn<typeof globalThis.fetch>('fetch', options.fetch, globalThis.fetch);
+  if (options.agent !== undefined) {
+    throw new ConfigurationError(
+      'agent',
+      'cannot be combined with fetch: give the agent to your fetch',
+    );
+  }
+  return createFetchSend(fetch);
 }
 
 function resolveRate(value: unknown): CustomRateLimit | undefined {
@@ -234,22 +277,45 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     | 'conversationId'
     | 'throwHttpErrors'
     | 'retryWrites'
+    | 'retryStatuses'
   > = {
-    fetch: fn('fetch', options.fetch, globalThis.fetch),
+    send: sender(options),
     attempts: number('retry.attempts', retry.attempts, {
       fallback: 3,
       min: 1,
       max: 10,
       integer: true,
     }),
-    baseDelayMs: number('retry.baseDelayMs', retry.baseDelayMs, { fallback: 250, min: 0 }),
-    maxDelayMs: number('retry.maxDelayMs', retry.maxDelayMs, { fallback: 8000, min: 0 }),
+    baseDelayMs: number('retry.baseDelayMs', retry.baseDelayMs, {
+      fallback: 250,
+      min: 0,
+      max: MAX_TIMER_MS,
+    }),
+    maxDelayMs: number('retry.maxDelayMs', retry.maxDelayMs, {
+      fallback: 8000,
+      min: 0,
+      max: MAX_TIMER_MS,
+    }),
     maxRetryAfterMs: number('retry.maxRetryAfterMs', retry.maxRetryAfterMs, {
       fallback: 30_000,
       min: 0,
+      max: MAX_TIMER_MS,
     }),
-    attemptTimeoutMs: number('timeout.attemptMs', timeout.attemptMs, { fallback: 30_000, min: 1 }),
-    totalTimeoutMs: number('timeout.totalMs', timeout.totalMs, { fallback: 120_000, min: 1 }),
+    attemptTimeoutMs: number('timeout.attemptMs', timeout.attemptMs, {
+      fallback: 30_000,
+      min: 1,
+      max: MAX_TIMER_MS,
+    }),
+    totalTimeoutMs: number('timeout.totalMs', timeout.totalMs, {
+      fallback: 120_000,
+      min: 1,
+      max: MAX_TIMER_MS,
+    }),
+    maxResponseBytes: number('maxResponseBytes', options.maxResponseBytes, {
+      fallback: DEFAULT_MAX_RESPONSE_BYTES,
+      min: 1,
+      integer: true,
+    }),
     maxRedirects: number('maxRedirects', options.maxRedirects, {
       fallback: 5,
       min: 0,
@@ -270,7 +336,8 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     throw new ConfigurationError('retry.retryWrites', 'must be true or false');
   }
   // The token endpoint gets the same timeouts and retries, but no auth, no rate limit and no
-  // tracing headers; asking for a token twice is harmless, so its POST is always retried.
+  // tracing headers; asking for a token twice is harmless, so its POST is always retried, after
+  // any 5xx too.
   const tokenFetch = createTransport({
     ...common,
     auth: undefined,
@@ -281,6 +348,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     conversationId: undefined,
     throwHttpErrors: false,
     retryWrites: true,
+    retryStatuses: TOKEN_RETRYABLE_STATUSES,
   });
   const conversationId = conversation === 'per-client' ? globalThis.crypto.randomUUID() : undefined;
   const fetch = createTransport({
@@ -302,6 +370,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     conversationId: conversation === 'per-call' ? 'per-call' : conversationId,
     throwHttpErrors: true,
     retryWrites: retry.retryWrites === true,
+    retryStatuses: RETRYABLE_STATUSES,
   });
   warnOfSecretExpiry(auth, clock(), (message) => {
     if (logger?.warn !== undefined) observer.warn(message);

@@ -38,7 +38,7 @@ export interface RetryEvent {
   readonly error: PartnerApisError;
 }
 
-/** The event hooks of a client. Each is optional; one that throws is logged and ignored. */
+/** The event hooks of a client. Each is optional; one that throws is ignored (see `createObserver`). */
 export interface PipelineEvents extends AuthEvents {
   onRequest?(event: RequestEvent): void;
   onResponse?(event: ResponseEvent): void;
@@ -64,24 +64,57 @@ export interface Observer {
   warn(message: string, details?: Record<string, unknown>): void;
 }
 
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/**
+ * Runs observers (hooks and logger methods) so that none can change a call's outcome: whatever
+ * one throws is dropped. The first failure is reported, through the logger's `error` when a
+ * hook failed and the logger has one, else as a process warning; later ones are not.
+ */
+function guard(logger: Logger | undefined): (name: string, run: () => void) => void {
+  let reported = false;
+  const report = (name: string, error: unknown) => {
+    if (reported) return;
+    reported = true;
+    const what = describeError(error);
+    if (name !== 'logger' && logger?.error !== undefined) {
+      try {
+        logger.error(`the ${name} hook threw; the request goes on`, { error: what });
+        return;
+      } catch {
+        // The logger failed too: fall back to the process warning.
+      }
+    }
+    globalThis.process?.emitWarning?.(
+      `The ${name} of a partner-apis client threw (${what}); calls go on, and later failures ` +
+        'of its hooks and logger are not reported.',
+      { code: 'PARTNER_APIS_OBSERVER_THREW' },
+    );
+  };
+  return (name, run) => {
+    try {
+      run();
+    } catch (error) {
+      report(name, error);
+    }
+  };
+}
+
+/** Builds the events and log lines of one client; no hook or logger can fail a call. */
 export function createObserver(
   events: PipelineEvents | undefined,
   logger: Logger | undefined,
 ): Observer {
   const hooks = events ?? {};
-  const call = <E>(
-    name: keyof PipelineEvents,
-    hook: ((event: E) => void) | undefined,
-    event: E,
-  ) => {
-    if (hook === undefined) return;
-    try {
-      hook.call(hooks, event);
-    } catch (error) {
-      logger?.error?.(`the ${name} hook threw; the request goes on`, {
-        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-      });
-    }
+  const safely = guard(logger);
+  const log = (level: keyof Logger, message: string, details?: Record<string, unknown>) => {
+    const method = logger?.[level];
+    if (method !== undefined) safely('logger', () => method.call(logger, message, details));
+  };
+  const call = <E>(name: string, hook: ((event: E) => void) | undefined, event: E) => {
+    if (hook !== undefined) safely(name, () => hook.call(hooks, event));
   };
   return {
     detailed:
@@ -90,35 +123,36 @@ export function createObserver(
       logger?.debug !== undefined,
     authEvents: {
       onTokenRefresh(event: TokenRefreshEvent) {
-        logger?.info?.(`access token obtained (${event.reason})`, { ...event });
+        log('info', `access token obtained (${event.reason})`, { ...event });
         call('onTokenRefresh', hooks.onTokenRefresh, event);
       },
       onKeyFailover(event: KeyFailoverEvent) {
-        logger?.warn?.('primary subscription key refused; the secondary key is used from now on', {
+        log('warn', 'primary subscription key refused; the secondary key is used from now on', {
           ...event,
         });
         call('onKeyFailover', hooks.onKeyFailover, event);
       },
     },
     request(event) {
-      logger?.debug?.(`→ ${event.method} ${event.url} (attempt ${event.attempt})`, { ...event });
+      log('debug', `→ ${event.method} ${event.url} (attempt ${event.attempt})`, { ...event });
       call('onRequest', hooks.onRequest, event);
     },
     response(event) {
-      logger?.debug?.(`← ${event.status} ${event.method} ${event.url} (${event.durationMs} ms)`, {
+      log('debug', `← ${event.status} ${event.method} ${event.url} (${event.durationMs} ms)`, {
         ...event,
       });
       call('onResponse', hooks.onResponse, event);
     },
     retry(event) {
-      logger?.warn?.(
+      log(
+        'warn',
         `${event.method} ${event.url} failed (attempt ${event.attempt}); retrying in ${Math.round(event.delayMs)} ms`,
         { error: event.error.toJSON() },
       );
       call('onRetry', hooks.onRetry, event);
     },
     warn(message, details) {
-      logger?.warn?.(message, details);
+      log('warn', message, details);
     },
   };
 }

@@ -2,7 +2,6 @@ import { isLoopbackHost, type AuthContext, type AuthScheme } from '@partner-apis
 import {
   ApiError,
   ConfigurationError,
-  ConnectionError,
   TimeoutError,
   apiErrorFromResponse,
   parseRetryAfter,
@@ -10,47 +9,41 @@ import {
   type FailedRequest,
   type PartnerApisError,
 } from '@partner-apis/errors';
-import { bufferedResponse, parseJsonBody } from './buffered-response.js';
+import { bufferedResponse, effectNote, isWrite, parseJsonBody } from './buffered-response.js';
 import { CallScope } from './call-scope.js';
+import { ResponseTooLarge, type Answer, type Exchange, type Send } from './exchange.js';
 import { PipelineRequest, type RequestBody } from './pipeline-request.js';
 import { toConnectionError } from './network-failure.js';
 import type { Observer } from './observer.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { followRedirects, isRedirect } from './redirects.js';
+import { decideRetry, type AttemptResult, type RetryPolicy } from './retry-decision.js';
 
 export const REQUEST_ID_HEADER = 'x-z-request-id';
 export const CONVERSATION_ID_HEADER = 'x-z-conversation-id';
 
-/** Statuses worth another attempt: the gateway or the service was briefly unable to answer. */
-const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
-/** Methods whose repetition may do something twice. */
-const NON_IDEMPOTENT_METHODS = new Set(['POST', 'PATCH']);
 /** How often one call may ask the auth scheme to repair a 401 (refresh, then key failover). */
 const MAX_UNAUTHORIZED_RETRIES = 2;
 
 /** Everything one transport needs, resolved and validated when the client is created. */
-export interface TransportSettings {
-  fetch: typeof globalThis.fetch;
+export interface TransportSettings extends RetryPolicy {
+  /** Sends one exchange and reads its body whole. */
+  send: Send;
   /** URLs starting with this (the validated base URL's origin and `/`) need no check. */
   trustedPrefix: string | undefined;
   auth: AuthScheme | undefined;
   /** The token transport handed to the auth scheme. */
   tokenFetch: ((request: Request) => Promise<Response>) | undefined;
   rateLimiter: RateLimiter | undefined;
-  attempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  maxRetryAfterMs: number;
-  retryWrites: boolean;
   attemptTimeoutMs: number;
   totalTimeoutMs: number;
   maxRedirects: number;
+  /** A body longer than this (decoded) ends the call with `response_too_large`. */
+  maxResponseBytes: number;
   /** Send `X-Z-Request-Id` (and the conversation id) at all. */
   tracing: boolean;
   /** The client's conversation id, or `per-call` for a fresh one per call. */
   conversationId: string | 'per-call' | undefined;
-  /** Non-2xx responses become errors; when false, the final response is returned. */
-  throwHttpErrors: boolean;
   secretHeaderNames: readonly string[];
   redactHeaders: (headers: Headers) => Record<string, string>;
   observer: Observer;
@@ -59,9 +52,10 @@ export interface TransportSettings {
   random: () => number;
 }
 
+/** What one attempt came to: an answer read whole, or the error that ended it. */
 type Outcome =
-  | { response: Response; bytes: ArrayBuffer; error?: undefined }
-  | { error: PartnerApisError; response?: undefined };
+  | { answer: Answer; error?: undefined }
+  | { error: PartnerApisError; sent: boolean; fatal: boolean; answer?: undefined };
 
 function assertSecure(url: string, trustedPrefix: string | undefined): void {
   if (url.startsWith('https:') || (trustedPrefix !== undefined && url.startsWith(trustedPrefix))) {
@@ -112,11 +106,27 @@ function parsedJsonBody(body: RequestBody | undefined, headers: Headers): unknow
   }
 }
 
+/** An `ApiError` the pipeline builds itself about an answer it cannot use. */
+function unusableAnswer(
+  status: number,
+  code: string,
+  why: string,
+  request: FailedRequest,
+): ApiError {
+  return new ApiError({
+    status,
+    code,
+    message: `${request.method} ${redactUrl(request.url)} ${why}${effectNote(request.method)}`,
+    request,
+    mayHaveTakenEffect: isWrite(request.method),
+  });
+}
+
 /**
- * Builds the `fetch` of one client: per attempt it waits for the rate limiter, sets the
- * tracing headers and the credentials, sends with a timeout, follows redirects safely and reads
- * the whole body; it retries what is worth retrying and turns a final failure into a typed
- * error, thrown where the body text is still at hand.
+ * Builds the `fetch` of one client: per attempt it sets the tracing headers and the
+ * credentials, waits for the rate limiter, sends with a timeout, follows redirects safely and
+ * reads the whole body (up to the size limit); `decideRetry` says what follows, and a final
+ * failure becomes a typed error, thrown where the body text is still at hand.
  */
 export function createTransport(s: TransportSettings): (request: Request) => Promise<Response> {
   async function attemptOnce(
@@ -124,56 +134,60 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
     headers: Headers,
     body: RequestBody | undefined,
     call: CallScope,
+    onWritten: (() => void) | undefined,
   ): Promise<Outcome> {
     call.startAttempt(s.attemptTimeoutMs);
-    let phase: 'send' | 'body' = 'send';
+    const { url, method } = request;
+    const exchange: Exchange = {
+      url,
+      method,
+      headers,
+      body,
+      get signal() {
+        return call.signal;
+      },
+      onAbort: (listener) => call.onAbort(listener),
+      maxResponseBytes: s.maxResponseBytes,
+      headersReceived: false,
+      onWritten,
+    };
     try {
-      const { url, method } = request;
-      const signal = call.signal;
-      let response = await s.fetch(url, { method, headers, body, signal, redirect: 'manual' });
-      if (isRedirect(response)) {
-        response = await followRedirects(
-          s.fetch,
-          { url, method, headers, body, signal },
-          response,
+      let answer = await s.send(exchange);
+      if (isRedirect(answer)) {
+        answer = await followRedirects(
+          s.send,
+          exchange,
+          answer,
           s.maxRedirects,
           s.secretHeaderNames,
           request,
         );
       }
-      phase = 'body';
-      return { response, bytes: await response.arrayBuffer() };
+      return { answer };
     } catch (error) {
       if (call.ended) throw call.reason;
-      if (call.attemptTimedOut) {
-        return {
-          error: new TimeoutError({ request, timeoutMs: s.attemptTimeoutMs, scope: 'attempt' }),
-        };
+      if (error instanceof ResponseTooLarge) {
+        const why =
+          `answered ${error.status} with a body larger than maxResponseBytes ` +
+          `(${s.maxResponseBytes} bytes); reading stopped there`;
+        const tooLarge = unusableAnswer(error.status, 'response_too_large', why, request);
+        return { error: tooLarge, sent: true, fatal: true };
       }
+      if (call.attemptTimedOut) {
+        const timeout = new TimeoutError({
+          request,
+          timeoutMs: s.attemptTimeoutMs,
+          scope: 'attempt',
+        });
+        return { error: timeout, sent: true, fatal: false };
+      }
+      const phase = exchange.headersReceived ? 'body' : 'send';
       const failure = toConnectionError(error, request, phase);
       if (failure === undefined) throw error;
-      return { error: failure };
+      return { error: failure, sent: failure.requestMayHaveBeenSent, fatal: false };
     } finally {
       call.endAttempt();
     }
-  }
-
-  function malformedBodyError(response: Response, bytes: ArrayBuffer, request: FailedRequest) {
-    return new ApiError({
-      status: response.status,
-      code: 'malformed_response',
-      message:
-        `${request.method} ${redactUrl(request.url)} answered ${response.status} with a JSON body ` +
-        `that does not parse (${bytes.byteLength} bytes; cut short in transit?)`,
-      request,
-    });
-  }
-
-  function delayBeforeRetry(attempt: number, response: Response | undefined): number {
-    const retryAfter = parseRetryAfter(response?.headers.get('retry-after'), s.clock());
-    if (retryAfter !== undefined) return Math.min(retryAfter, s.maxRetryAfterMs);
-    // Exponential backoff with full jitter, so clients that failed together spread out.
-    return s.random() * Math.min(s.maxDelayMs, s.baseDelayMs * 2 ** (attempt - 1));
   }
 
   async function run(request: Request | PipelineRequest, call: CallScope): Promise<Response> {
@@ -183,7 +197,6 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
       ? undefined
       : (request.headers.get(CONVERSATION_ID_HEADER) ??
         (s.conversationId === 'per-call' ? globalThis.crypto.randomUUID() : s.conversationId));
-    const mayResend = s.retryWrites || !NON_IDEMPOTENT_METHODS.has(method);
     const authContext: AuthContext | undefined =
       s.auth === undefined || s.tokenFetch === undefined
         ? undefined
@@ -198,9 +211,9 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
     let shown: string | undefined;
     const shownUrl = () => (shown ??= redactUrl(url));
     let unauthorizedRetries = 0;
+    let attempt = 1;
 
-    for (let attempt = 1; ; attempt += 1) {
-      await s.rateLimiter?.take(call.signal);
+    for (;;) {
       // The request is this call's own (openapi-fetch builds one per call), so its headers are
       // set in place rather than copied for every attempt.
       const { headers } = request;
@@ -210,6 +223,9 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
       if (s.auth !== undefined && authContext !== undefined) {
         await s.auth.authorize(headers, authContext);
       }
+      // The slot is taken last, right before sending: time spent getting a token must not
+      // bunch the requests up at the server.
+      const slot = await s.rateLimiter?.take(call.signal);
       const info: FailedRequest = { method, url, requestId, conversationId };
       call.current = info;
       if (s.observer.detailed) {
@@ -223,72 +239,95 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
         });
       }
       const started = s.clock();
-      const outcome = await attemptOnce(info, headers, body, call);
-      let failure: PartnerApisError;
-      let response: Response | undefined;
-      let finalResponse: Response | undefined;
-      if (outcome.response === undefined) {
+      let outcome: Outcome;
+      try {
+        outcome = await attemptOnce(info, headers, body, call, slot?.sent);
+      } finally {
+        slot?.sent();
+      }
+
+      let failure: PartnerApisError | undefined;
+      let result: AttemptResult;
+      let json: { value: unknown } | null | undefined;
+      const { answer } = outcome;
+      if (answer === undefined) {
         failure = outcome.error;
+        result = outcome.fatal ? { kind: 'fatal' } : { kind: 'no-answer', sent: outcome.sent };
       } else {
-        const { bytes } = outcome;
-        response = outcome.response;
+        const { status } = answer;
         if (s.observer.detailed) {
           s.observer.response({
             method,
             url: shownUrl(),
             attempt,
             requestId,
-            status: response.status,
+            status,
             durationMs: s.clock() - started,
-            headers: s.redactHeaders(response.headers),
+            headers: s.redactHeaders(answer.headers),
           });
         }
-        if (response.ok) {
-          const json = parseJsonBody(response.headers, bytes);
-          if (json !== null) return bufferedResponse(response, bytes, json);
-          failure = malformedBodyError(response, bytes, info);
-        } else if (
-          response.status === 401 &&
-          s.auth?.onUnauthorized !== undefined &&
-          authContext !== undefined &&
-          unauthorizedRetries < MAX_UNAUTHORIZED_RETRIES &&
-          (await s.auth.onUnauthorized(bufferedResponse(response, bytes), authContext)) === 'retry'
-        ) {
-          unauthorizedRetries += 1;
-          attempt -= 1; // repairing credentials does not use up an attempt
-          continue;
-        } else if (!s.throwHttpErrors && !RETRYABLE_STATUSES.has(response.status)) {
-          return bufferedResponse(response, bytes);
+        if (status < 200 || status > 599) {
+          const why = `answered with status ${status}, which is not an HTTP status (200–599)`;
+          failure = unusableAnswer(status, 'malformed_response', why, info);
+          result = { kind: 'fatal' };
+        } else if (status < 300) {
+          json = parseJsonBody(answer);
+          if (json === null) {
+            const why =
+              `answered ${status} with a JSON body that does not parse ` +
+              `(${answer.bytes.byteLength} bytes; cut short in transit?)`;
+            failure = unusableAnswer(status, 'malformed_response', why, info);
+          }
+          result = { kind: 'answer', status, malformed: json === null };
         } else {
-          failure = apiErrorFromResponse({
-            response,
-            text: new TextDecoder().decode(bytes),
-            request: info,
-            requestBody: parsedJsonBody(body, headers),
-            secrets: secretValues(headers, s.secretHeaderNames),
-            now: s.clock(),
-          });
-          finalResponse = bufferedResponse(response, bytes);
+          const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after'), s.clock());
+          result = { kind: 'answer', status, retryAfterMs };
         }
       }
-      const retryable =
-        response === undefined
-          ? failure instanceof ConnectionError ||
-            (failure instanceof TimeoutError && failure.scope === 'attempt')
-          : response.ok || RETRYABLE_STATUSES.has(response.status);
-      const safeToResend =
-        mayResend ||
-        response?.status === 429 ||
-        (failure instanceof ConnectionError && !failure.requestMayHaveBeenSent);
-      if (retryable && safeToResend && attempt < s.attempts) {
-        const delayMs = delayBeforeRetry(attempt, response);
-        if (s.clock() + delayMs < call.deadline) {
-          s.observer.retry({ method, url: shownUrl(), attempt, delayMs, error: failure });
-          await s.sleep(delayMs, call.signal);
+
+      const canRepairAuth =
+        s.auth?.onUnauthorized !== undefined &&
+        authContext !== undefined &&
+        unauthorizedRetries < MAX_UNAUTHORIZED_RETRIES;
+      const state = {
+        attempt,
+        method,
+        canRepairAuth,
+        now: s.clock(),
+        deadline: call.deadline,
+        random: s.random(),
+      };
+      let decision = decideRetry(result, s, state);
+      if (decision.action === 'repair-auth' && answer !== undefined) {
+        const verdict = await s.auth?.onUnauthorized?.(
+          bufferedResponse(answer, info),
+          authContext as AuthContext,
+        );
+        if (verdict === 'retry') {
+          // Repairing credentials does not use up an attempt.
+          unauthorizedRetries += 1;
           continue;
         }
+        decision = decideRetry(result, s, { ...state, canRepairAuth: false });
       }
-      if (finalResponse !== undefined && !s.throwHttpErrors) return finalResponse;
+      if (decision.action === 'return' && answer !== undefined) {
+        return bufferedResponse(answer, info, json ?? undefined);
+      }
+      failure ??= apiErrorFromResponse({
+        response: answer as Answer,
+        text: new TextDecoder().decode(answer?.bytes),
+        request: info,
+        requestBody: parsedJsonBody(body, headers),
+        secrets: secretValues(headers, s.secretHeaderNames),
+        now: s.clock(),
+      });
+      if (decision.action === 'retry') {
+        const { delayMs } = decision;
+        s.observer.retry({ method, url: shownUrl(), attempt, delayMs, error: failure });
+        await s.sleep(delayMs, call.signal);
+        attempt += 1;
+        continue;
+      }
       throw failure;
     }
   }

@@ -42,6 +42,8 @@ export interface ApiErrorInit {
   retryAfterMs?: number | undefined;
   /** The parsed JSON body of the request, so causes can show the value they point at. */
   requestBody?: unknown;
+  /** True when the failed request was a write the server may have carried out. */
+  mayHaveTakenEffect?: boolean | undefined;
 }
 
 function enrichCause(cause: ErrorCause, init: ApiErrorInit): ApiErrorCause {
@@ -92,6 +94,8 @@ export class ApiError extends PartnerApisError {
   readonly rawBody: string | undefined;
   /** The wait the server asked for in `Retry-After`, in ms; `undefined` when it gave none. */
   readonly retryAfterMs: number | undefined;
+  /** True when the request was a write (POST, PUT, PATCH, DELETE) the server may have carried out. */
+  readonly mayHaveTakenEffect: boolean;
 
   constructor(init: ApiErrorInit) {
     super(init.message);
@@ -106,6 +110,7 @@ export class ApiError extends PartnerApisError {
     this.conversationId = init.request?.conversationId;
     this.rawBody = init.rawBody;
     this.retryAfterMs = init.retryAfterMs;
+    this.mayHaveTakenEffect = init.mayHaveTakenEffect === true;
   }
 
   protected override details(): Record<string, unknown> {
@@ -121,6 +126,7 @@ export class ApiError extends PartnerApisError {
       source: this.source,
       retryAfterMs: this.retryAfterMs,
       rawBody: this.rawBody,
+      mayHaveTakenEffect: this.mayHaveTakenEffect,
     };
   }
 

@@ -86,6 +86,10 @@ const routes: Record<string, Route> = {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"ok":true}')]));
   },
+  '/status-600': (_req, res) => {
+    res.writeHead(600, { 'content-type': 'application/json' });
+    res.end('{"odd":true}');
+  },
   '/socket': (req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end(String(req.socket.remotePort));
@@ -161,6 +165,13 @@ describe.each(transports)('%s', (_name, transport) => {
         'content-length': String(Buffer.byteLength('{"a":"é"}')),
       },
     });
+  });
+
+  it('hands over a status outside 200–599 as it is, with its body', async () => {
+    const response = await transport()(`${base}/status-600`);
+    expect(response.status).toBe(600);
+    expect(response.ok).toBe(false);
+    expect(await response.json()).toEqual({ odd: true });
   });
 
   it('lets init override a Request input', async () => {

@@ -118,17 +118,29 @@ export function createUndiciFetch(options: UndiciFetchOptions = {}): UndiciFetch
       body.dump().catch(() => undefined);
       throw new TypeError('fetch failed', { cause: new Error('unexpected redirect') });
     }
-    const responseInit = { status: statusCode, statusText, headers: toHeaderPairs(rawHeaders) };
+    // The Response constructor refuses a status outside 200–599, which a server may still send;
+    // fetch hands such a status over as it is, and so does this transport.
+    const usual = statusCode >= 200 && statusCode <= 599;
+    const responseInit = {
+      status: usual ? statusCode : 500,
+      statusText,
+      headers: toHeaderPairs(rawHeaders),
+    };
+    let response: Response;
     if (NULL_BODY_STATUSES.has(statusCode) || parts.method === 'HEAD') {
       // Free the connection for the next request.
       body.dump().catch(() => undefined);
-      const response = new Response(null, responseInit);
+      response = new Response(null, responseInit);
       Object.defineProperty(response, 'url', { value: parts.url.href });
-      return response;
+    } else {
+      const encoding = rawHeaders['content-encoding'];
+      const source = decodeBody(body, typeof encoding === 'string' ? encoding : undefined);
+      response = new UndiciResponse(source, responseInit, parts.url.href, signal);
     }
-    const encoding = rawHeaders['content-encoding'];
-    const source = decodeBody(body, typeof encoding === 'string' ? encoding : undefined);
-    return new UndiciResponse(source, responseInit, parts.url.href, signal);
+    if (!usual) {
+      Object.defineProperties(response, { status: { value: statusCode }, ok: { value: false } });
+    }
+    return response;
   };
 
   return Object.assign(undiciFetch, {
