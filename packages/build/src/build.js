@@ -49,7 +49,7 @@ async function bundleScripts(packageDir, entries, rule) {
   const dependencyImports = {
     name: 'dependency-imports',
     setup(build) {
-      build.onResolve({ filter: /^[^./]/ }, (args) => {
+      build.onResolve({ filter: /^[^./]|^#/ }, (args) => {
         if (rule(args.path) === 'external') return { path: args.path, external: true };
         return { errors: [{ text: undeclaredMessage(args.path) }] };
       });

@@ -21,14 +21,14 @@ const DIST_DECLARATIONS = /^\.\/dist\/(.+)\.d\.ts$/;
 
 /**
  * Reads the build entries from a package.json: every `./dist/*.js` and `./dist/*.d.ts` that
- * `exports` (any subpath, any condition) or `bin` names is built from `src/` with the same path,
+ * `exports` (any subpath, any condition), `imports` or `bin` names is built from `src/` with the same path,
  * so adding an entry point or an export condition is an edit of package.json only.
  *
  * @example
  * buildPlan({ exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } });
  * // { scripts: [{ out: 'index', source: 'src/index.ts' }],
  * //   declarations: [{ out: 'index', source: 'src/index.ts' }] }
- * @param {{ exports?: unknown, bin?: unknown }} manifest
+ * @param {{ exports?: unknown, imports?: unknown, bin?: unknown }} manifest
  * @returns {BuildPlan}
  */
 export function buildPlan(manifest) {
@@ -36,7 +36,11 @@ export function buildPlan(manifest) {
   const scripts = new Map();
   /** @type {Map<string, BuildEntry>} */
   const declarations = new Map();
-  const targets = [...leaves(manifest.exports, 'exports'), ...leaves(manifest.bin, 'bin')];
+  const targets = [
+    ...leaves(manifest.exports, 'exports'),
+    ...leaves(manifest.imports, 'imports'),
+    ...leaves(manifest.bin, 'bin'),
+  ];
   for (const { path, target } of targets) {
     const declaration = DIST_DECLARATIONS.exec(target);
     const script = declaration ? null : DIST_SCRIPT.exec(target);
@@ -80,7 +84,7 @@ const BUILTINS = new Set(builtinModules);
  * const rule = importRule({ name: '@partner-apis/core', dependencies: { 'openapi-fetch': '^0.17.0' } });
  * rule('openapi-fetch'); // 'external'
  * rule('left-pad'); // 'undeclared'
- * @param {{ name?: string, dependencies?: object, peerDependencies?: object, optionalDependencies?: object }} manifest
+ * @param {{ name?: string, imports?: object, dependencies?: object, peerDependencies?: object, optionalDependencies?: object }} manifest
  * @returns {(specifier: string) => 'external' | 'undeclared'}
  */
 export function importRule(manifest) {
@@ -90,7 +94,11 @@ export function importRule(manifest) {
     ...Object.keys(manifest.optionalDependencies ?? {}),
     ...(manifest.name ? [manifest.name] : []),
   ]);
+  // `#name` imports of the package's own `imports` map pick a file per runtime when loaded:
+  // bundling one in would fix the choice at build time.
+  const ownImports = new Set(Object.keys(manifest.imports ?? {}));
   return (specifier) => {
+    if (ownImports.has(specifier)) return 'external';
     if (specifier.startsWith('node:') || BUILTINS.has(specifier.split('/')[0] ?? '')) {
       return 'external';
     }

@@ -39,6 +39,7 @@ function recordingFleet() {
       return {
         take: async () => {
           takes += 1;
+          return { sent: () => undefined };
         },
       };
     },

@@ -37,7 +37,7 @@ export type {
   QueryOf,
   RecordsPage,
 } from './offset-collection.js';
-export type { CustomRateLimit, RateLimiter, RateLimitTier } from './rate-limiter.js';
+export type { CustomRateLimit, RateLimiter, RateLimitTier, RateSlot } from './rate-limiter.js';
 export type { Fleet, FleetRateScope } from './fleet.js';
 export type {
   Logger,

@@ -15,11 +15,18 @@ import { createVirtualTime, startFaultServer, type FaultServer } from '@partner-
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createClientPipeline,
-  createServiceClient,
-  createServiceClientFromOptions,
+  createServiceClient as createClient,
   isHeaderValue,
   type PipelineOptions,
 } from './index.js';
+
+/** A service client without auth, as the tests below need one. */
+function createServiceClient<Paths extends object>(options: { baseUrl: string }) {
+  return createClient<Paths>(
+    { ...options, credentials: {} },
+    { auth: () => ({ secretHeaderNames: [], authorize: () => undefined }) },
+  );
+}
 
 let servers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -328,12 +335,15 @@ describe('header values', () => {
     expect(isHeaderValue('flow-42')).toBe(true);
     expect(isHeaderValue('flow-€-1')).toBe(false);
     expect(() =>
-      createServiceClientFromOptions(
+      createClient(
         { baseUrl: 'https://api.example.com', credentials: {}, userAgent: 'portal/2 – €' },
         { auth: () => basicAuth({ clientId: 'id', clientSecret: 'secret' }) },
       ),
     ).toThrow(
-      new ConfigurationError('userAgent', 'must be a non-empty string without line breaks'),
+      new ConfigurationError(
+        'userAgent',
+        'must be a non-empty string of Latin-1 characters without line breaks',
+      ),
     );
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FleetRateScope, RateLimiter } from '@partner-apis/core';
+import type { FleetRateScope, RateLimiter, RateSlot } from '@partner-apis/core';
 import { UNAVAILABLE, type FleetConnection } from './fleet-connection.js';
 
 export interface FleetRateLimiterSettings {
@@ -43,6 +43,9 @@ redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[3]))
 return { math.ceil(slot - now), redis.call('ZCARD', KEYS[2]), math.floor(now) }
 `;
 
+/** The shared window books a call when its slot is reserved, so sending changes nothing. */
+const BOOKED: RateSlot = { sent: () => undefined };
+
 /**
  * The limiter of one scope (client ID, service address, rate) shared through Redis: across
  * every process, calls go one interval apart, `(1000 + margin) / rate` ms, so no second as the
@@ -79,7 +82,7 @@ export function createFleetRateLimiter(
     return recent;
   }
 
-  async function takeShared(signal: AbortSignal): Promise<void> {
+  async function takeShared(signal: AbortSignal): Promise<RateSlot> {
     for (let retakes = 0; ; retakes += 1) {
       const asked = Date.now();
       const alone = takeSentAlone(asked);
@@ -107,7 +110,7 @@ export function createFleetRateLimiter(
       if (due > answered) await scope.sleep(due - answered, signal);
       // A slot missed by more than half the margin (the process was short of CPU, or Redis
       // answered late) would reach the server bunched with the calls after it: take a new one.
-      if (Date.now() - due <= s.marginMs / 2 || retakes === MAX_RETAKES) return;
+      if (Date.now() - due <= s.marginMs / 2 || retakes === MAX_RETAKES) return BOOKED;
     }
   }
 
@@ -115,7 +118,7 @@ export function createFleetRateLimiter(
     sentAlone.push(Date.now());
   }
 
-  function takeLocal(signal: AbortSignal): Promise<void> | undefined {
+  function takeLocal(signal: AbortSignal): RateSlot | Promise<RateSlot> {
     const now = Date.now();
     if (local === undefined) {
       // Each process's share, whole calls per window where the share allows, so that the
@@ -130,11 +133,16 @@ export function createFleetRateLimiter(
       };
     }
     const { limiter, resumeAt } = local;
-    const grant = (): Promise<void> | undefined => {
-      const waiting = limiter.take(signal);
-      if (waiting !== undefined) return waiting.then(record);
-      record();
-      return undefined;
+    const grant = (): RateSlot | Promise<RateSlot> => {
+      const slot = limiter.take(signal);
+      if (!(slot instanceof Promise)) {
+        record();
+        return slot;
+      }
+      return slot.then((taken) => {
+        record();
+        return taken;
+      });
     };
     if (now < resumeAt) return scope.sleep(resumeAt - now, signal).then(grant);
     return grant();

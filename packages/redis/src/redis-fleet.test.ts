@@ -90,7 +90,7 @@ describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
         baseUrl: sb.urls.approvals,
         clientId: `client-${index}`,
         rate: { requestsPerSecond: 1 },
-        localLimiter: () => ({ take: () => undefined }),
+        localLimiter: () => ({ take: () => ({ sent: () => undefined }) }),
         sleep: async (ms) => {
           seen = Math.max(seen, ms);
         },
@@ -150,7 +150,7 @@ describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
         rate: { requestsPerSecond: 10 },
         localLimiter: (rate) => {
           rates.push(rate.requestsPerSecond);
-          return { take: () => undefined };
+          return { take: () => ({ sent: () => undefined }) };
         },
         sleep: async () => undefined,
       }),
