@@ -266,7 +266,10 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
             text: new TextDecoder().decode(bytes),
             request: info,
             requestBody: parsedJsonBody(body, headers),
-            secrets: secretValues(headers, s.secretHeaderNames),
+            secrets: [
+              ...secretValues(headers, s.secretHeaderNames),
+              ...(s.auth?.secretValues?.() ?? []),
+            ],
             now: s.clock(),
           });
           finalResponse = bufferedResponse(response, bytes);
