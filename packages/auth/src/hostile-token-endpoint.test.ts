@@ -1,5 +1,13 @@
 import { ConfigurationError, TokenError } from '@partner-apis/errors';
-import { startFaultServer, type FaultServer } from '@partner-apis/testing';
+import {
+  SECRET_ENCODINGS,
+  encodeSecret,
+  hostile,
+  startFaultServer,
+  startHostileUpstream,
+  type FaultServer,
+  type HostileUpstream,
+} from '@partner-apis/testing';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -90,6 +98,36 @@ describe('a token endpoint refusing the primary key', () => {
     const auth = scheme({ subscriptionKeys: { primary: PRIMARY } });
     await expect(auth.authorize(new Headers(), context())).rejects.toBeInstanceOf(TokenError);
     expect(keysSent()).toEqual([PRIMARY]);
+  });
+});
+
+describe('a token endpoint echoing the credentials in every encoding', () => {
+  let upstream: HostileUpstream | undefined;
+  afterEach(async () => {
+    await upstream?.close();
+    upstream = undefined;
+  });
+
+  it.each([
+    [401, 'oauth'],
+    [400, 'oauth'],
+    [403, 'html'],
+  ] as const)('%i with an %s body: a TokenError with none of them', async (status, shape) => {
+    upstream = await startHostileUpstream({ '/token': hostile.echoSecrets({ status, shape }) });
+    const secret = 'p+s/é "x"=';
+    const auth = scheme({ tokenUrl: `${upstream.url}/token`, clientSecret: secret });
+    const error = await Promise.resolve(auth.authorize(new Headers(), context())).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TokenError);
+    const shown = everyRendering(error);
+    const basicValue = upstream.requests[0]?.headers.authorization ?? '';
+    expect(basicValue).toMatch(/^Basic /);
+    for (const sent of [secret, PRIMARY, SECONDARY, basicValue]) {
+      for (const encoding of SECRET_ENCODINGS) {
+        expect(shown).not.toContain(encodeSecret(sent, encoding));
+      }
+    }
   });
 });
 
