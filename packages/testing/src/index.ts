@@ -28,3 +28,12 @@ export { createRollingWindowCounter } from './rolling-window.js';
 export type { RollingWindowCounter } from './rolling-window.js';
 export { SECRET_ENCODINGS, credentialsOf, encodeSecret } from './secret-encodings.js';
 export type { SecretEncoding } from './secret-encodings.js';
+export {
+  PRISM_ENV,
+  PRISM_SPECS,
+  prismSpecsFromEnv,
+  specPath,
+  startPrismProxy,
+  withPrism,
+} from './prism.js';
+export type { PrismJudged, PrismProxy, PrismSpec, PrismableSandbox, SandboxUrls } from './prism.js';
