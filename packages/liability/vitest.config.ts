@@ -7,6 +7,8 @@ export default defineConfig({
     // runs every package at once) that alone can take seconds.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // `pnpm test:prism` sets PARTNER_APIS_PRISM: every sandbox is then reached through Prism.
+    setupFiles: process.env.PARTNER_APIS_PRISM ? ['@partner-apis/testing/prism-setup'] : [],
   },
   resolve: {
     // The README example imports the package by its public name; tests run it from source.

@@ -54,10 +54,12 @@ export interface AuthContext {
  * `onUnauthorized` (if present) on a 401, at most twice per call.
  *
  * @example
+ * const key = process.env.API_KEY ?? '';
  * const apiKey: AuthScheme = {
  *   secretHeaderNames: ['x-api-key'],
+ *   secretValues: () => [key],
  *   authorize(headers) {
- *     headers.set('x-api-key', process.env.API_KEY ?? '');
+ *     headers.set('x-api-key', key);
  *   },
  * };
  */
@@ -69,6 +71,12 @@ export interface AuthScheme {
   readonly secretHeaderNames: readonly string[];
   /** The public client ID, when the scheme has one: what a shared rate limit is kept per. */
   readonly clientId?: string | undefined;
+  /**
+   * Every raw secret the scheme sends or knows (client secret, subscription keys, the current
+   * access token), so the pipeline can scrub one a server echoed back, in any common encoding,
+   * even where it was sent inside another value (a `Basic` header) or not sent at all.
+   */
+  secretValues?(): readonly string[];
   /** When the secret was set or expires, for the warning at client start. */
   readonly secretDates?: SecretDates | undefined;
   /** Adds the credentials to the headers of one attempt. */

@@ -22,6 +22,27 @@ export function requireCredential(option: string, value: unknown): string {
   return value;
 }
 
+/**
+ * Refuses a credential that goes into an HTTP header as it is: besides `requireCredential`,
+ * every character must be Latin-1 (a header value is bytes), so `fetch` never throws a raw
+ * `TypeError` later. The message never shows the value.
+ */
+export function requireHeaderCredential(option: string, value: unknown): string {
+  const credential = requireCredential(option, value);
+  if (!isHeaderSafe(credential)) {
+    throw new ConfigurationError(
+      option,
+      'must hold only Latin-1 characters without controls, since it is sent in an HTTP header',
+    );
+  }
+  return credential;
+}
+
+/** True when `value` can be an HTTP header value as it is: Latin-1, no control but tab. */
+export function isHeaderSafe(value: string): boolean {
+  return !/[^\t\x20-\x7e\x80-\xff]/.test(value);
+}
+
 export function secretDatesOf(credentials: ClientCredentials): SecretDates | undefined {
   if (credentials.secretExpiresAt !== undefined) {
     return { secretExpiresAt: credentials.secretExpiresAt };

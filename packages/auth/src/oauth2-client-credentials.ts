@@ -7,7 +7,9 @@ import {
 import type { AuthContext, AuthScheme, TokenRefreshReason } from './auth-scheme.js';
 import {
   basicAuthorization,
+  isHeaderSafe,
   requireCredential,
+  requireHeaderCredential,
   secretDatesOf,
   type ClientCredentials,
 } from './credentials.js';
@@ -120,11 +122,11 @@ export function oauth2ClientCredentials(
   const clientSecret = requireCredential('auth.clientSecret', options.clientSecret);
   const keys = options.subscriptionKeys as
     OAuth2ClientCredentialsOptions['subscriptionKeys'] | undefined;
-  const primaryKey = requireCredential('auth.subscriptionKeys.primary', keys?.primary);
+  const primaryKey = requireHeaderCredential('auth.subscriptionKeys.primary', keys?.primary);
   const secondaryKey =
     keys?.secondary === undefined
       ? undefined
-      : requireCredential('auth.subscriptionKeys.secondary', keys.secondary);
+      : requireHeaderCredential('auth.subscriptionKeys.secondary', keys.secondary);
   const separator = options.scopeSeparator ?? ' ';
   if (typeof separator !== 'string' || separator.length === 0) {
     throw new ConfigurationError('auth.scopeSeparator', 'must be a non-empty string');
@@ -220,15 +222,14 @@ export function oauth2ClientCredentials(
     const requestedAt = context.now();
     const usedKey = activeKey;
     let { response, text } = await postTokenRequest(context, usedKey);
-    // A 401 without an RFC 6749 body comes from the gateway, which refused the key itself.
-    if (
-      response.status === 401 &&
-      usedKey === 'primary' &&
-      secondaryKey !== undefined &&
-      parseTokenErrorBody(text) === undefined
-    ) {
-      failOver(context, 'token-request');
-      ({ response, text } = await postTokenRequest(context, 'secondary'));
+    // The documents show neither how a refused key looks nor which 401 means it: any 401 may be
+    // the key's, so the secondary is tried once, and kept only when it gets a token.
+    if (response.status === 401 && usedKey === 'primary' && secondaryKey !== undefined) {
+      const second = await postTokenRequest(context, 'secondary');
+      if (second.response.ok && parseTokenResponse(second.text) !== undefined) {
+        failOver(context, 'token-request');
+      }
+      ({ response, text } = second);
     }
     if (response.ok) {
       const body = parseTokenResponse(text);
@@ -239,6 +240,17 @@ export function oauth2ClientCredentials(
           errorDescription: 'the response carries no Bearer access_token',
           tokenUrl,
           secrets,
+        });
+      }
+      if (!isHeaderSafe(body.access_token)) {
+        // fetch would refuse the header with a TypeError that quotes the token.
+        throw new TokenError({
+          status: response.status,
+          error: 'invalid_token_response',
+          errorDescription:
+            'the access_token holds characters an HTTP header cannot carry (controls or non-Latin-1)',
+          tokenUrl,
+          secrets: [...secrets, body.access_token],
         });
       }
       const token = toCachedToken(body, requestedAt);
@@ -303,6 +315,10 @@ export function oauth2ClientCredentials(
     secretHeaderNames: ['authorization', keyHeader],
     clientId,
     secretDates: secretDatesOf(options),
+    secretValues() {
+      const token = cache.get(cacheKey)?.accessToken;
+      return token === undefined ? secrets : [...secrets, token];
+    },
     get activeSubscriptionKey() {
       return activeKey;
     },

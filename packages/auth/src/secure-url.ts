@@ -18,7 +18,8 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /**
  * Parses a URL option and refuses anything but `https:`, except plain HTTP on a loopback host
- * (for local sandboxes and tests). The error names the option.
+ * (for local sandboxes and tests), and any URL with user info (`user:password@`). The error
+ * names the option and never shows the user info.
  *
  * @example
  * parseSecureUrl('baseUrl', 'https://api.example.com/v1'); // URL
@@ -35,7 +36,15 @@ export function parseSecureUrl(option: string, value: unknown): URL {
   } catch {
     throw new ConfigurationError(option, `must be an absolute https URL (got ${redactUrl(value)})`);
   }
-  if (url.protocol === 'https:') return url;
-  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return url;
-  throw new ConfigurationError(option, `must use https (got ${redactUrl(value)})`);
+  const secure =
+    url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+  if (!secure) throw new ConfigurationError(option, `must use https (got ${redactUrl(value)})`);
+  if (url.username !== '' || url.password !== '') {
+    // fetch refuses such a URL with a TypeError that shows the password.
+    throw new ConfigurationError(
+      option,
+      `must not carry user info (user:password@); pass credentials as options (got ${redactUrl(value)})`,
+    );
+  }
+  return url;
 }

@@ -3,6 +3,7 @@ import type { AuthScheme } from './auth-scheme.js';
 import {
   basicAuthorization,
   requireCredential,
+  requireHeaderCredential,
   secretDatesOf,
   type ClientCredentials,
 } from './credentials.js';
@@ -22,10 +23,12 @@ export function basicAuth(credentials: ClientCredentials): AuthScheme {
     throw new ConfigurationError('auth.clientId', 'must not contain ":" for Basic authentication');
   }
   const authorization = basicAuthorization(clientId, clientSecret, 'plain');
+  const secrets = [clientSecret, authorization];
   return {
     secretHeaderNames: ['authorization'],
     clientId,
     secretDates: secretDatesOf(credentials),
+    secretValues: () => secrets,
     authorize(headers) {
       headers.set('authorization', authorization);
     },
@@ -40,12 +43,13 @@ export function basicAuth(credentials: ClientCredentials): AuthScheme {
  * const auth = clientIdHeaders({ clientId: 'my-client', clientSecret: process.env.SECRET ?? '' });
  */
 export function clientIdHeaders(credentials: ClientCredentials): AuthScheme {
-  const clientId = requireCredential('auth.clientId', credentials.clientId);
-  const clientSecret = requireCredential('auth.clientSecret', credentials.clientSecret);
+  const clientId = requireHeaderCredential('auth.clientId', credentials.clientId);
+  const clientSecret = requireHeaderCredential('auth.clientSecret', credentials.clientSecret);
   return {
     secretHeaderNames: ['client_id', 'client_secret'],
     clientId,
     secretDates: secretDatesOf(credentials),
+    secretValues: () => [clientSecret],
     authorize(headers) {
       headers.set('client_id', clientId);
       headers.set('client_secret', clientSecret);

@@ -113,7 +113,7 @@ describe('OAuth 2.0 client credentials through the pipeline', () => {
     expect(calls()).toHaveLength(0);
   });
 
-  it('invalid_client not retried and no secret in the error', async () => {
+  it('invalid_client: the secondary key tried once, not kept, no secret in the error', async () => {
     const { call, tokens, calls } = await setUp({
       '/token': [
         {
@@ -126,7 +126,7 @@ describe('OAuth 2.0 client credentials through the pipeline', () => {
     const error = await call().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TokenError);
     expect(error).toMatchObject({ status: 401, error: 'invalid_client' });
-    expect(tokens()).toHaveLength(1);
+    expect(tokens().map(key)).toEqual([PRIMARY, SECONDARY]);
     expect(calls()).toHaveLength(0);
     const shown = [
       String(error),

@@ -318,7 +318,10 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
         text: new TextDecoder().decode(answer?.bytes),
         request: info,
         requestBody: parsedJsonBody(body, headers),
-        secrets: secretValues(headers, s.secretHeaderNames),
+        secrets: [
+          ...secretValues(headers, s.secretHeaderNames),
+          ...(s.auth?.secretValues?.() ?? []),
+        ],
         now: s.clock(),
       });
       if (decision.action === 'retry') {

@@ -58,6 +58,36 @@ describe('instanceof as a brand check', () => {
     );
   });
 
+  it('holds for a subclass a user writes, without a kind of its own', () => {
+    class QuoteRefusedError extends ApiError {}
+    class StrictQuoteRefusedError extends QuoteRefusedError {}
+    const error = new StrictQuoteRefusedError({ status: 409, code: 'refused', message: 'no' });
+    expect(error).toBeInstanceOf(StrictQuoteRefusedError);
+    expect(error).toBeInstanceOf(QuoteRefusedError);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(PartnerApisError);
+    expect(isApiError(error)).toBe(true);
+    expect(error).not.toBeInstanceOf(ValidationError);
+    expect(error.name).toBe('StrictQuoteRefusedError');
+    expect(error[ERROR_BRAND]).toEqual(['PartnerApisError', 'ApiError']);
+    const plain = new ApiError({ status: 409, code: 'refused', message: 'no' });
+    expect(plain).not.toBeInstanceOf(QuoteRefusedError);
+    expect(new ValidationError({ status: 400, code: 'x', message: 'm' })).not.toBeInstanceOf(
+      QuoteRefusedError,
+    );
+  });
+
+  it('holds for a user subclass of a status subclass, across copies of the package', async () => {
+    vi.resetModules();
+    const secondCopy = './index.js?subclass';
+    const copy = (await import(secondCopy)) as typeof errors;
+    class ThrottledError extends copy.RateLimitError {}
+    const error = new ThrottledError({ status: 429, code: 'slow_down', message: 'wait' });
+    expect(error).toBeInstanceOf(ThrottledError);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.name).toBe('ThrottledError');
+  });
+
   it('narrows the type', () => {
     const value: unknown = new NotFoundError({ status: 404, code: 'not_found', message: 'm' });
     if (value instanceof ApiError) expectTypeOf(value.status).toEqualTypeOf<number>();

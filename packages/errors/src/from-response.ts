@@ -1,5 +1,5 @@
 import { MAX_RAW_BODY_LENGTH, type ApiError, type FailedRequest } from './api-error.js';
-import { parseErrorBody } from './error-body.js';
+import { parseErrorBody, type ErrorBody, type ErrorSource } from './error-body.js';
 import { redactUrl, scrubSecrets } from './redaction.js';
 import { parseRetryAfter } from './retry-after.js';
 import { errorClassForStatus } from './status-errors.js';
@@ -21,12 +21,47 @@ export interface ResponseErrorInit {
   /** The request's parsed JSON body, so each cause can show the value its `field` points at. */
   requestBody?: unknown;
   /**
-   * Credential values sent with the request: wherever the server echoed one back, it is
-   * replaced by `[redacted]` before anything is kept.
+   * Credential values sent with the request or known to the client: wherever the server echoed
+   * one back (as is, JSON-escaped, percent- or form-encoded, or in Base64), it is replaced by
+   * `[redacted]` before anything is kept (see `scrubSecrets`).
    */
   secrets?: readonly string[] | undefined;
   /** The current time in ms, for a `Retry-After` date; `Date.now()` by default. */
   now?: number | undefined;
+}
+
+function scrubSource(source: ErrorSource | undefined, secrets: readonly string[]) {
+  if (source === undefined) return undefined;
+  const scrubbed: ErrorSource = {};
+  if (source.name !== undefined) scrubbed.name = scrubSecrets(source.name, secrets);
+  if (source.layer !== undefined) scrubbed.layer = scrubSecrets(source.layer, secrets);
+  return scrubbed;
+}
+
+/**
+ * Scrubs the fields of a parsed body again: JSON decoding may have turned an escape that hid a
+ * secret (a doubly escaped one, say) into a form the scrubber finds.
+ */
+function scrubBody(body: ErrorBody, secrets: readonly string[] | undefined): ErrorBody {
+  if (secrets === undefined) return body;
+  const scrubbed: ErrorBody = {
+    code: scrubSecrets(body.code, secrets),
+    message: scrubSecrets(body.message, secrets),
+    correlationId: scrubSecrets(body.correlationId, secrets),
+  };
+  const source = scrubSource(body.source, secrets);
+  if (source !== undefined) scrubbed.source = source;
+  if (body.causes !== undefined) {
+    scrubbed.causes = body.causes.map((cause) => {
+      const copy = { ...cause, message: scrubSecrets(cause.message, secrets) };
+      if (cause.code !== undefined) copy.code = scrubSecrets(cause.code, secrets);
+      if (cause.field !== undefined) copy.field = scrubSecrets(cause.field, secrets);
+      const causeSource = scrubSource(cause.source, secrets);
+      if (causeSource !== undefined) copy.source = causeSource;
+      return copy;
+    });
+  }
+  return scrubbed;
 }
 
 function headerCorrelationId(headers: Pick<Headers, 'get'>): string | undefined {
@@ -35,6 +70,10 @@ function headerCorrelationId(headers: Pick<Headers, 'get'>): string | undefined 
     if (value) return value;
   }
   return undefined;
+}
+
+function scrubCorrelationId(value: string | undefined, secrets: readonly string[] | undefined) {
+  return value === undefined ? undefined : scrubSecrets(value, secrets);
 }
 
 /**
@@ -64,13 +103,16 @@ export function apiErrorFromResponse(init: ResponseErrorInit): ApiError {
     requestBody: init.requestBody,
     retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), init.now ?? Date.now()),
   };
-  const body = parseErrorBody(text);
+  const parsed = parseErrorBody(text);
+  const body = parsed === undefined ? undefined : scrubBody(parsed, init.secrets);
   if (body !== undefined) {
     return new ErrorClass({
       ...common,
       code: body.code,
       message: `${body.message} (HTTP ${response.status}${where})`,
-      correlationId: body.correlationId || headerCorrelationId(response.headers),
+      correlationId:
+        body.correlationId ||
+        scrubCorrelationId(headerCorrelationId(response.headers), init.secrets),
       causes: body.causes,
       source: body.source,
     });
@@ -82,7 +124,7 @@ export function apiErrorFromResponse(init: ResponseErrorInit): ApiError {
     ...common,
     code: 'unexpected_response',
     message: `HTTP ${response.status} ${statusText}`.trim() + `${where} with ${what}`,
-    correlationId: headerCorrelationId(response.headers),
+    correlationId: scrubCorrelationId(headerCorrelationId(response.headers), init.secrets),
     rawBody: text.length === 0 ? undefined : text.slice(0, MAX_RAW_BODY_LENGTH),
   });
 }

@@ -13,12 +13,19 @@ interface ErrorClass {
   readonly kind: string;
 }
 
+/**
+ * The kinds of the classes in a class chain that declare their own `kind` (the classes of this
+ * package, and any subclass that chooses to), most general first. A subclass without its own
+ * `kind` (`class MyError extends ApiError {}`) adds nothing: its instances carry the brand of
+ * its nearest declared ancestor, and `instanceof MyError` is the ordinary prototype check.
+ */
 function kindsOf(target: unknown): readonly string[] {
   const kinds: string[] = [];
-  let current = target as (ErrorClass & object) | null;
-  while (current !== null && Object.hasOwn(current, 'kind')) {
-    kinds.unshift(current.kind);
-    current = Object.getPrototypeOf(current) as (ErrorClass & object) | null;
+  let current = target as object | null;
+  while (current !== null && current !== Function.prototype) {
+    const { kind } = current as Partial<ErrorClass>;
+    if (Object.hasOwn(current, 'kind') && typeof kind === 'string') kinds.unshift(kind);
+    current = Object.getPrototypeOf(current) as object | null;
   }
   return kinds;
 }
@@ -50,6 +57,10 @@ export class PartnerApisError extends Error {
   static readonly kind: string = 'PartnerApisError';
 
   static override [Symbol.hasInstance](value: unknown): boolean {
+    // A class that declares its own kind is checked by brand, so copies of the package agree;
+    // a subclass that does not (one a user wrote) is checked along the prototype chain.
+    if (!Object.hasOwn(this, 'kind'))
+      return Function.prototype[Symbol.hasInstance].call(this, value);
     return brandOf(value)?.includes(this.kind) ?? false;
   }
 
@@ -59,8 +70,10 @@ export class PartnerApisError extends Error {
     super(message, options);
     const kinds = kindsOf(new.target);
     Object.defineProperty(this, ERROR_BRAND, { value: kinds, enumerable: false });
+    const ownKind = Object.hasOwn(new.target, 'kind');
     Object.defineProperty(this, 'name', {
-      value: kinds[kinds.length - 1] ?? 'PartnerApisError',
+      value:
+        (ownKind ? undefined : new.target.name) || (kinds[kinds.length - 1] ?? 'PartnerApisError'),
       enumerable: false,
       configurable: true,
       writable: true,

@@ -1,6 +1,8 @@
 /** What replaces anything that must not be shown. */
 export const REDACTED = '[redacted]';
 
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
 /**
  * A URL fit for messages and logs: user info is dropped and the query string and fragment are
  * replaced by `[redacted]`, since filters and identifiers of the caller's data sit there.
@@ -14,21 +16,131 @@ export function redactUrl(url: string): string {
   const cut = url.search(/[?#]/);
   const head = cut === -1 ? url : url.slice(0, cut);
   const tail = cut === -1 ? '' : `${url[cut]}${REDACTED}`;
-  return head.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1') + tail;
+  const scheme = SCHEME.exec(head)?.[0];
+  if (scheme === undefined) return head + tail;
+  const rest = head.slice(scheme.length);
+  // User info ends at the last `@` of the authority (a password may hold `@`). When the text is
+  // not a valid URL the authority's end is unknown, so everything up to the last `@` goes.
+  const authorityEnd = URL.canParse(head) ? rest.search(/[/\\]/) : -1;
+  const authority = authorityEnd === -1 ? rest : rest.slice(0, authorityEnd);
+  const at = authority.lastIndexOf('@');
+  return scheme + (at === -1 ? rest : rest.slice(at + 1)) + tail;
+}
+
+const HEX = '0123456789abcdef';
+
+/** A hex digit in either case, as a regular expression. */
+function hexPattern(digits: string): string {
+  return [...digits]
+    .map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit))
+    .join('');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+const JSON_SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '\\\\"',
+  '\\': '\\\\\\\\',
+  '/': '\\\\/',
+  '\b': '\\\\b',
+  '\f': '\\\\f',
+  '\n': '\\\\n',
+  '\r': '\\\\r',
+  '\t': '\\\\t',
+};
+
+/**
+ * Every way one character of a secret may come back: as is, JSON-escaped (`\/`, `\"`, or
+ * `\uXXXX` for any character), percent-encoded (its UTF-8 bytes, either hex case), or `+` for a
+ * space in a form body.
+ */
+function characterPattern(character: string): string {
+  const alternatives = [escapeRegExp(character)];
+  const short = JSON_SHORT_ESCAPES[character];
+  if (short !== undefined) alternatives.push(short);
+  const units = [...Array(character.length).keys()].map((i) =>
+    character.charCodeAt(i).toString(16).padStart(4, '0'),
+  );
+  alternatives.push(units.map((unit) => `\\\\u${hexPattern(unit)}`).join(''));
+  const bytes = [...Buffer.from(character, 'utf8')].map((byte) =>
+    hexPattern(HEX[byte >> 4]! + HEX[byte & 15]!),
+  );
+  alternatives.push(bytes.map((byte) => `%${byte}`).join(''));
+  if (character === ' ') alternatives.push('\\+');
+  return `(?:${alternatives.join('|')})`;
+}
+
+/** Matches a secret in its plain form and in the common encodings, even mixed. */
+function secretPattern(secret: string): RegExp {
+  return new RegExp([...secret].map(characterPattern).join(''), 'g');
+}
+
+/** Runs of Base64 or Base64url text long enough to hide a credential. */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{6,}={0,2}/g;
+
+/** True when some alignment of a Base64 (or Base64url) run decodes to text holding a secret. */
+function base64Hides(run: string, secrets: readonly string[]): boolean {
+  for (let offset = 0; offset < 4 && run.length - offset >= 4; offset++) {
+    const decoded = Buffer.from(run.slice(offset), 'base64').toString('utf8');
+    if (secrets.some((secret) => decoded.includes(secret))) return true;
+  }
+  return false;
+}
+
+/**
+ * The secrets with what an `Authorization` value among them hides: the token of `Bearer <token>`,
+ * and the `id:secret` pair of `Basic <base64>` with its secret, as is and form-decoded (an
+ * OAuth 2.0 client form-encodes both before Base64).
+ */
+function withHiddenSecrets(secrets: readonly string[]): string[] {
+  const all: string[] = [];
+  for (const secret of secrets) {
+    if (typeof secret !== 'string' || secret.length === 0) continue;
+    all.push(secret);
+    const bearer = /^Bearer\s+(\S+)$/i.exec(secret)?.[1];
+    if (bearer !== undefined) all.push(bearer);
+    const basic = /^Basic\s+([A-Za-z0-9+/_-]+=*)$/i.exec(secret)?.[1];
+    if (basic === undefined) continue;
+    all.push(basic);
+    const pair = Buffer.from(basic, 'base64').toString('utf8');
+    const colon = pair.indexOf(':');
+    if (colon === -1) continue;
+    const password = pair.slice(colon + 1);
+    all.push(pair, password);
+    try {
+      all.push(decodeURIComponent(password.replace(/\+/g, ' ')));
+    } catch {
+      // Not form-encoded after all; the secret as sent is already in the list.
+    }
+  }
+  return all.filter((secret) => secret.length > 0);
 }
 
 /**
  * Replaces every occurrence of each secret in `text` by `[redacted]`, for text a server may
- * have echoed back. Empty secrets are ignored.
+ * have echoed back. A secret is found as is and in the encodings a server may echo it in:
+ * JSON string escapes (`\/`, `\u002B`, any character as `\uXXXX`), percent-encoding, form
+ * encoding (`+` for a space), and Base64 or Base64url of any text holding it (so the value of a
+ * `Basic` header, `base64(clientId:secret)`, is found without knowing the client ID). An
+ * `Authorization` value among the secrets (`Basic …`, `Bearer …`) also hides the secret and
+ * token inside it. Empty secrets are ignored.
  *
  * @example
  * scrubSecrets('echo: client_secret=s3cr3t', ['s3cr3t']); // → 'echo: client_secret=[redacted]'
+ * scrubSecrets('{"echo":"a\\u002Bb"}', ['a+b']);         // → '{"echo":"[redacted]"}'
  */
 export function scrubSecrets(text: string, secrets: readonly string[] | undefined): string {
-  if (secrets === undefined) return text;
+  if (secrets === undefined || text.length === 0) return text;
+  // The longest first, so a secret that contains another is replaced whole.
+  const all = [...new Set(withHiddenSecrets(secrets))].sort((a, b) => b.length - a.length);
+  if (all.length === 0) return text;
   let result = text;
-  for (const secret of secrets) {
-    if (secret.length > 0) result = result.split(secret).join(REDACTED);
-  }
-  return result;
+  for (const secret of all) result = result.replace(secretPattern(secret), REDACTED);
+  // A Base64 run is at least 4/3 as long as what it encodes, which is at least the shortest secret.
+  const shortest = Math.ceil((all[all.length - 1]!.length * 4) / 3);
+  return result.replace(BASE64_RUN, (run) =>
+    run.length >= shortest && base64Hides(run, all) ? REDACTED : run,
+  );
 }

@@ -50,17 +50,21 @@ export class TokenError extends PartnerApisError {
       init.errorDescription === undefined
         ? undefined
         : scrubSecrets(init.errorDescription, init.secrets);
-    const hint = HINTS[init.error];
+    // The server chose `error` and `error_uri` too, so it may have echoed a secret there as well.
+    const error = scrubSecrets(init.error, init.secrets);
+    const errorUri =
+      init.errorUri === undefined ? undefined : scrubSecrets(init.errorUri, init.secrets);
+    const hint = HINTS[error];
     const tokenUrl = redactUrl(init.tokenUrl);
     super(
-      `Token request to ${tokenUrl} refused with ${init.error} (HTTP ${init.status})` +
+      `Token request to ${tokenUrl} refused with ${error} (HTTP ${init.status})` +
         (description === undefined ? '' : `: ${description}`) +
         (hint === undefined ? '' : ` — ${hint}`),
     );
     this.status = init.status;
-    this.error = init.error;
+    this.error = error;
     this.errorDescription = description;
-    this.errorUri = init.errorUri;
+    this.errorUri = errorUri;
     this.tokenUrl = tokenUrl;
   }
 

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getApprovals } from './sandbox.fixture.js';
@@ -67,7 +69,76 @@ describe('approvals per employee', () => {
   });
 });
 
+describe('tracing headers', () => {
+  it('refuses a reused X-Z-Request-Id, as the liability service does', async () => {
+    const headers = { 'x-z-request-id': 'approvals-request-1' };
+    expect((await getApprovals(sb, '100234', headers)).status).toBe(200);
+    const reused = await getApprovals(sb, '100234', headers);
+    expect(reused.status).toBe(400);
+    expect(await reused.json()).toMatchObject({
+      code: 'data_validation',
+      causes: [{ code: 'duplicate', field: '/X-Z-Request-Id', message: expect.any(String) }],
+    });
+  });
+});
+
+/**
+ * A client in a process of its own: it sends `count` approvals calls at once when it reads a
+ * line on stdin, and prints the statuses it got.
+ */
+function clientProcess(sandbox: Sandbox, count: number) {
+  const { clientId, clientSecret } = sandbox.credentials.approvals;
+  const script = `
+    const { randomUUID } = await import('node:crypto');
+    process.stdout.write('ready\\n');
+    await new Promise((resolve) => process.stdin.once('data', resolve));
+    const calls = Array.from({ length: ${count} }, () =>
+      fetch(process.env.URL, { headers: {
+        client_id: process.env.ID, client_secret: process.env.SECRET, 'x-z-request-id': randomUUID(),
+      } }).then((r) => r.status));
+    process.stdout.write(JSON.stringify(await Promise.all(calls)));
+    process.exit(0);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    env: {
+      ...process.env,
+      URL: `${sandbox.urls.approvals}/approvals?employeeNumber=100234`,
+      ID: clientId,
+      SECRET: clientSecret,
+    },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  const ready = new Promise<void>((resolve) =>
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      if (output.startsWith('ready\n')) resolve();
+    }),
+  );
+  const statuses = once(child, 'exit').then(
+    () => JSON.parse(output.slice('ready\n'.length)) as number[],
+  );
+  return { ready, go: () => child.stdin.end('go\n'), statuses };
+}
+
 describe('tier limit', () => {
+  it('counts the calls of every client process against one tier, in the sandbox', async () => {
+    const bronze = await startSandbox({ credentials: { approvals: { tier: 'bronze' } } });
+    try {
+      const clients = [clientProcess(bronze, 2), clientProcess(bronze, 2)];
+      await Promise.all(clients.map((c) => c.ready));
+      for (const c of clients) c.go();
+      const statuses = (await Promise.all(clients.map((c) => c.statuses))).flat().sort();
+      // Four calls within a second from two processes: the bronze tier admits one of them.
+      expect(statuses).toEqual([200, 429, 429, 429]);
+      const route = bronze.stats().routes['approvals.getApprovals'];
+      expect(route?.requests).toBe(4);
+      expect(route?.tooManyRequests).toBe(3);
+    } finally {
+      await bronze.close();
+    }
+  });
+
   it('answers 429 with Retry-After once a bronze client calls twice within a second', async () => {
     const bronze = await startSandbox({ credentials: { approvals: { tier: 'bronze' } } });
     try {

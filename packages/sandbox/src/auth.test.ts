@@ -93,19 +93,43 @@ describe('token endpoint', () => {
         return {};
       },
     ],
-  ])('answers 401 from the gateway, not the token server, for %s', async (_, overrides) => {
+  ])('answers 401 invalid_client, as its spec allows, for %s', async (_, overrides) => {
     try {
       const response = await requestToken(sb, 'exposure', EXPOSURE_FORM, overrides());
       expect(response.status).toBe(401);
-      const body = (await response.json()) as Record<string, unknown>;
-      expect(body).toMatchObject({
-        code: 'authentication_error',
-        correlationId: expect.any(String),
+      expect(await response.json()).toEqual({
+        error: 'invalid_client',
+        error_description: expect.stringContaining('subscription key'),
       });
-      expect(body).not.toHaveProperty('error');
+      expect(sb.stats().responseViolations).toEqual([]);
+      expect(sb.stats().routes['auth.requestToken']?.statuses).toEqual({ 401: 1 });
     } finally {
       sb.restoreKeys();
     }
+  });
+
+  it('answers a token request with a JSON body 400 invalid_request (RFC 6749 has no 415)', async () => {
+    const response = await requestToken(
+      sb,
+      'exposure',
+      JSON.stringify({ grant_type: 'client_credentials', scope: EXPOSURE_SCOPES }),
+      { 'content-type': 'application/json' },
+    );
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toBe('invalid_request');
+  });
+
+  it('refuses client_secret in the form beside Basic (RFC 6749 §2.3: one method)', async () => {
+    const secret = sb.credentials.exposure.clientSecret;
+    const response = await requestToken(
+      sb,
+      'exposure',
+      `${EXPOSURE_FORM}&client_secret=${encodeURIComponent(secret)}`,
+    );
+    expect(response.status).toBe(400);
+    const text = await response.text();
+    expect(JSON.parse(text)).toMatchObject({ error: 'invalid_request' });
+    expect(text).not.toContain(secret);
   });
 
   it.each([

@@ -3,6 +3,7 @@ import type { TokenStore } from './auth/token-store.js';
 import type { PortalCredentials, SandboxCredentials } from './credentials.js';
 import type { GeneratedCollection } from './data/collection.js';
 import type { LiabilityStore } from './services/liability-store.js';
+import type { RequestIdLedger } from './services/request-ids.js';
 
 /** Everything the handlers of one running sandbox share. */
 export interface SandboxContext {
@@ -19,6 +20,8 @@ export interface SandboxContext {
   readonly employeesWithNothingOutstanding: ReadonlySet<string>;
   readonly approvalsLimit: SlidingWindowLimit;
   readonly liability: LiabilityStore;
+  /** The request ids each service has seen, to refuse a reused one. */
+  readonly requestIds: { readonly liability: RequestIdLedger; readonly approvals: RequestIdLedger };
 }
 
 /** The portal client (exposure or risk engineering) that owns a client ID, if any. */

@@ -81,10 +81,11 @@ describe('sellers and quotes', () => {
     expect(Date.parse(quote.createdAt)).not.toBeNaN();
   });
 
-  it('refers a quote that is forced into manual referral, without a price', async () => {
+  it('refers a quote that is forced into manual referral, and still prices it', async () => {
     const quote = await createQuote(quoteRequest(await createSeller(), undefined, true));
     expect(quote.status).toBe('referred');
-    expect(quote.price).toBeUndefined();
+    // "A quote request returns a valid price for the product and indicates any referrals."
+    expect(quote.price).toEqual({ amount: '1240.00', currency: 'EUR' });
     expect(quote.referrals).toEqual([
       { code: 'MANUAL_REFERRAL_REQUESTED', reason: expect.any(String) },
     ]);
@@ -97,6 +98,7 @@ describe('sellers and quotes', () => {
     const quote = await createQuote(quoteRequest(await createSeller(), answers));
     expect(quote.status).toBe('referred');
     expect(quote.referrals).toEqual([{ code, reason: expect.any(String) }]);
+    expect(quote.price).toEqual({ amount: expect.stringMatching(/^\d+\.\d{2}$/), currency: 'EUR' });
   });
 
   it('does not let a request choose its own quoteId', async () => {
@@ -151,6 +153,21 @@ describe('tracing headers', () => {
     expect(await reused.json()).toMatchObject({
       code: 'data_validation',
       causes: [{ code: 'duplicate', field: '/X-Z-Request-Id', message: expect.any(String) }],
+    });
+  });
+
+  it('answers a body nested 100,000 deep with a 400 and the common error body', async () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const response = await fetch(`${sb.urls.liability}/parties/sellers`, {
+      method: 'POST',
+      headers: liabilityHeaders(sb),
+      body: deep,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      code: 'data_validation',
+      correlationId: expect.any(String),
+      causes: [{ code: 'too_deep', field: '' }],
     });
   });
 

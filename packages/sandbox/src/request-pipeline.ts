@@ -165,7 +165,9 @@ export class RequestPipeline {
           });
         }
       } else if (!hasMediaType(request.headers['content-type'], spec)) {
-        return serviceError(service, 415, `The request body must be ${spec.mediaType}.`);
+        // RFC 6749 §5.2 has no 415: a token request in another format is an invalid_request.
+        const status = service.errorStyle === 'oauth' ? 400 : 415;
+        return serviceError(service, status, `The request body must be ${spec.mediaType}.`);
       } else {
         const parsed = parseBody(text, spec);
         if ('cause' in parsed) bodyCauses.push(parsed.cause);

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ADMIN_PREFIX, handleAdmin } from './admin.js';
 import { SlidingWindowLimit } from './auth/rate-limit.js';
+import { RequestIdLedger } from './services/request-ids.js';
 import { TokenStore } from './auth/token-store.js';
 import { SandboxConfigError } from './config-error.js';
 import type { SandboxContext } from './context.js';
@@ -136,6 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     employeesWithNothingOutstanding: new Set(resolved.employeesWithNothingOutstanding),
     approvalsLimit: new SlidingWindowLimit(APPROVALS_TIERS[credentials.approvals.tier]),
     liability: new LiabilityStore(),
+    requestIds: { liability: new RequestIdLedger(), approvals: new RequestIdLedger() },
   };
   const extraMajors = [...resolved.liabilityMajors].map(([major, document]) =>
     liabilityServiceOf(document, major),

@@ -9,3 +9,31 @@ export type {
 } from './fault-server.js';
 export { createVirtualTime } from './virtual-time.js';
 export type { VirtualTime } from './virtual-time.js';
+export {
+  MAX_GZIP_BOMB_BYTES,
+  clientIdOf,
+  hostile,
+  startHostileUpstream,
+} from './hostile-upstream.js';
+export type {
+  HostileRequest,
+  HostileRoutes,
+  HostileUpstream,
+  HostileUpstreamOptions,
+  Hostility,
+  PagedRecord,
+  WrongJsonKind,
+} from './hostile-upstream.js';
+export { createRollingWindowCounter } from './rolling-window.js';
+export type { RollingWindowCounter } from './rolling-window.js';
+export { SECRET_ENCODINGS, credentialsOf, encodeSecret } from './secret-encodings.js';
+export type { SecretEncoding } from './secret-encodings.js';
+export {
+  PRISM_ENV,
+  PRISM_SPECS,
+  prismSpecsFromEnv,
+  specPath,
+  startPrismProxy,
+  withPrism,
+} from './prism.js';
+export type { PrismJudged, PrismProxy, PrismSpec, PrismableSandbox, SandboxUrls } from './prism.js';

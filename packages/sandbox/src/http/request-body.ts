@@ -26,6 +26,27 @@ export function readBodyText(request: IncomingMessage): Promise<string | undefin
   });
 }
 
+/** JSON bodies nesting deeper than this are refused; no documented request comes close. */
+export const MAX_JSON_DEPTH = 64;
+
+/** The deepest nesting of arrays and objects in JSON text, counting only outside strings. */
+function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
 /** Whether the Content-Type header names the operation's media type. */
 export function hasMediaType(contentType: string | undefined, body: OperationRequestBody): boolean {
   if (contentType === undefined) return false;
@@ -50,6 +71,16 @@ export function parseBody(
       if (typeof value === 'string') form[field] = value.split(' ').filter((s) => s !== '');
     }
     return { value: form };
+  }
+  // Validating a deeply nested value recurses once per level; refuse it before it can overflow.
+  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+    return {
+      cause: {
+        code: 'too_deep',
+        message: `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`,
+        field: '',
+      },
+    };
   }
   try {
     return { value: JSON.parse(text) };

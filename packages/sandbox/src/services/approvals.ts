@@ -2,6 +2,7 @@ import { APPROVALS_TIERS } from '../credentials.js';
 import { approvalsOf } from '../data/approvals-records.js';
 import { openapiDocument } from '../generated/approvals.document.js';
 import { errorReply, json } from '../http/reply.js';
+import { withFreshRequestId } from './request-ids.js';
 import type { ServiceDefinition } from './service.js';
 
 /** The approvals service (`specs/approvals`): `client_id`/`client_secret` headers and a tier. */
@@ -30,15 +31,17 @@ export const approvalsService: ServiceDefinition = {
     return undefined;
   },
   handlers: {
-    getApprovals({ query }, context) {
-      return json(
-        200,
-        approvalsOf(
-          context.seed,
-          query.employeeNumber as string,
-          context.employeesWithNothingOutstanding,
+    getApprovals: withFreshRequestId(
+      (context) => context.requestIds.approvals,
+      ({ query }, context) =>
+        json(
+          200,
+          approvalsOf(
+            context.seed,
+            query.employeeNumber as string,
+            context.employeesWithNothingOutstanding,
+          ),
         ),
-      );
-    },
+    ),
   },
 };

@@ -1,6 +1,6 @@
 import { parseBasic } from '../auth/authorization-header.js';
 import { isActiveKey, portalClient, type SandboxContext } from '../context.js';
-import { errorReply, json, oauthErrorReply } from '../http/reply.js';
+import { json, oauthErrorReply } from '../http/reply.js';
 import { openapiDocument } from '../generated/auth.document.js';
 import type { ServiceDefinition } from './service.js';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -43,19 +43,28 @@ export const authService: ServiceDefinition = {
       });
     }
     if (hasActiveKey(headers, context, client)) return undefined;
-    // The subscription key is checked by the gateway in front of the token server, which
-    // answers with its own body rather than an RFC 6749 one.
-    const refused = errorReply(
+    // How the upstream refuses a key is not shown; the only 401 body the spec of this endpoint
+    // allows is RFC 6749's, so a refused key is an `invalid_client` like any refused credential.
+    return oauthErrorReply(
       401,
-      'authentication_error',
+      'invalid_client',
       'Access denied: the subscription key is missing, unknown or revoked.',
+      { 'www-authenticate': 'Basic realm="token"' },
     );
-    return { ...refused, fromGateway: true };
   },
   handlers: {
     requestToken(request, context) {
       const client = clientOf(request.headers, context)!;
-      const { scope } = request.body as { scope: string[] };
+      const form = request.body as { scope: string[]; client_secret?: unknown };
+      if (form.client_secret !== undefined) {
+        // RFC 6749 §2.3: a client uses one authentication method per request.
+        return oauthErrorReply(
+          400,
+          'invalid_request',
+          'The client authenticated twice: Basic and client_secret in the body; use Basic only.',
+        );
+      }
+      const { scope } = form;
       const grantable = GRANTABLE_SCOPES[client.service];
       const refused = scope.find((s) => !grantable.has(s));
       if (refused !== undefined) {

@@ -17,12 +17,8 @@ export interface QuoteFilters {
   createdTo?: string | undefined;
 }
 
-// Request ids are remembered to reject reuse; past this many the oldest are forgotten, so a
-// soak test cannot grow memory without bound.
-const REMEMBERED_REQUEST_IDS = 200_000;
-
 /**
- * The liability service's state: sellers, quotes and the request ids already seen.
+ * The liability service's state: sellers and quotes.
  *
  * @example
  * const store = new LiabilityStore();
@@ -32,17 +28,6 @@ const REMEMBERED_REQUEST_IDS = 200_000;
 export class LiabilityStore {
   readonly #sellers = new Map<string, StoredSeller>();
   readonly #quotes = new Map<string, StoredQuote>();
-  readonly #requestIds = new Set<string>();
-
-  /** Remembers a request id; `false` when it was used before. */
-  useRequestId(id: string): boolean {
-    if (this.#requestIds.has(id)) return false;
-    this.#requestIds.add(id);
-    if (this.#requestIds.size > REMEMBERED_REQUEST_IDS) {
-      this.#requestIds.delete(this.#requestIds.values().next().value as string);
-    }
-    return true;
-  }
 
   addSeller(seller: Record<string, unknown>): StoredSeller {
     const stored = {

@@ -1,7 +1,9 @@
 import { parseBasic } from '../auth/authorization-header.js';
+import type { SandboxContext } from '../context.js';
 import { openapiDocument } from '../generated/liability.document.js';
 import { errorReply, json, type ErrorCause, type Reply } from '../http/reply.js';
 import type { OpenApiDocument } from '../spec/operations.js';
+import { withFreshRequestId } from './request-ids.js';
 import type { Handler, ServiceDefinition } from './service.js';
 
 interface PolicyLine {
@@ -43,23 +45,6 @@ const REFERRALS = {
 
 function invalid(message: string, causes: ErrorCause[]): Reply {
   return errorReply(400, 'data_validation', message, { causes });
-}
-
-/** Every liability request carries a fresh `X-Z-Request-Id`; a reused one is refused. */
-function withFreshRequestId(handler: Handler): Handler {
-  return (request, context) => {
-    const id = request.headers['x-z-request-id'] as string;
-    if (!context.liability.useRequestId(id)) {
-      return invalid('X-Z-Request-Id was already used by an earlier request.', [
-        {
-          code: 'duplicate',
-          message: 'X-Z-Request-Id must be unique for every request.',
-          field: '/X-Z-Request-Id',
-        },
-      ]);
-    }
-    return handler(request, context);
-  };
 }
 
 /** The causes that make a quote request unusable beyond its schema: unknown sellers, missing answers. */
@@ -108,9 +93,13 @@ function assess(quote: QuoteRequest) {
       referrals.push(REFERRALS.otherCountries);
     }
   }
-  return referrals.length > 0
-    ? { status: 'referred', referrals }
-    : { status: 'quoted', price: { amount: premium.toFixed(2), currency: 'EUR' }, referrals };
+  // The document: a quote request "returns a valid price … and indicates any referrals", so a
+  // referred quote is priced as well.
+  return {
+    status: referrals.length > 0 ? 'referred' : 'quoted',
+    price: { amount: premium.toFixed(2), currency: 'EUR' },
+    referrals,
+  };
 }
 
 /**
@@ -128,6 +117,8 @@ export function liabilityBasePath(major: number): string {
   return `/liability/v${major}/sandbox`;
 }
 
+const ledger = (context: SandboxContext) => context.requestIds.liability;
+
 /** The liability service (`specs/liability`): Basic auth, stored sellers and quotes. */
 export const liabilityService: ServiceDefinition = {
   name: 'liability',
@@ -143,17 +134,17 @@ export const liabilityService: ServiceDefinition = {
     });
   },
   handlers: {
-    createSeller: withFreshRequestId(({ body }, context) =>
+    createSeller: withFreshRequestId(ledger, ({ body }, context) =>
       json(201, context.liability.addSeller(body as Record<string, unknown>)),
     ),
-    createQuote: withFreshRequestId(({ body }, context) => {
+    createQuote: withFreshRequestId(ledger, ({ body }, context) => {
       const request = body as QuoteRequest;
       const causes = quoteProblems(request, (id) => context.liability.hasSeller(id));
       if (causes.length > 0) return invalid('The quote request cannot be quoted.', causes);
       const quote = context.liability.addQuote({ ...request, ...assess(request) }, new Date());
       return json(201, quote);
     }),
-    searchQuotes: withFreshRequestId(({ query }, context) =>
+    searchQuotes: withFreshRequestId(ledger, ({ query }, context) =>
       json(
         200,
         context.liability.searchQuotes({
@@ -164,7 +155,7 @@ export const liabilityService: ServiceDefinition = {
         }),
       ),
     ),
-    getQuote: withFreshRequestId(({ path }, context) => {
+    getQuote: withFreshRequestId(ledger, ({ path }, context) => {
       const quote = context.liability.getQuote(path.quoteId!);
       return quote
         ? json(200, quote)

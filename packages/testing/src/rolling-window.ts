@@ -1,0 +1,57 @@
+/** Arrivals per client id, and the most of them that fell in any rolling window. */
+export interface RollingWindowCounter {
+  /** The window length in ms (1000 by default). */
+  readonly windowMs: number;
+  /** Records one arrival of `clientId` at `atMs` (any clock, ms). */
+  record(clientId: string, atMs: number): void;
+  /** The client ids seen so far. */
+  clients(): string[];
+  /** Every arrival time of one client, in order. */
+  arrivals(clientId: string): readonly number[];
+  /**
+   * The largest number of arrivals of `clientId` within any window `[t, t + windowMs)`, for any
+   * `t`: the number a server enforcing "N calls per second" in a sliding second would compare.
+   */
+  maxInAnyWindow(clientId: string): number;
+  /** Forgets every arrival. */
+  reset(): void;
+}
+
+/**
+ * Counts arrivals per client id in rolling windows, so a test can assert that a client never
+ * sent more than a tier allows in any second, whatever its bursts looked like.
+ *
+ * @example
+ * const counter = createRollingWindowCounter();
+ * for (const t of [0, 100, 999, 1000, 1999]) counter.record('client-a', t);
+ * counter.maxInAnyWindow('client-a'); // 3: the arrivals at 0, 100 and 999 (or 100, 999, 1000)
+ */
+export function createRollingWindowCounter(windowMs = 1000): RollingWindowCounter {
+  if (!Number.isFinite(windowMs) || windowMs <= 0) {
+    throw new RangeError('windowMs must be a positive number of ms');
+  }
+  const times = new Map<string, number[]>();
+  return {
+    windowMs,
+    record(clientId, atMs) {
+      const list = times.get(clientId) ?? [];
+      list.push(atMs);
+      // Arrivals come in order on one clock; keep them sorted if a caller mixes sources.
+      if (list.length > 1 && list[list.length - 2]! > atMs) list.sort((a, b) => a - b);
+      times.set(clientId, list);
+    },
+    clients: () => [...times.keys()],
+    arrivals: (clientId) => [...(times.get(clientId) ?? [])],
+    maxInAnyWindow(clientId) {
+      const list = times.get(clientId) ?? [];
+      let most = 0;
+      let first = 0;
+      for (let last = 0; last < list.length; last++) {
+        while (list[last]! - list[first]! >= windowMs) first++;
+        most = Math.max(most, last - first + 1);
+      }
+      return most;
+    },
+    reset: () => times.clear(),
+  };
+}
