@@ -4,7 +4,7 @@ import { openapiDocument } from '../generated/liability.document.js';
 import { errorReply, json, type ErrorCause, type Reply } from '../http/reply.js';
 import type { OpenApiDocument } from '../spec/operations.js';
 import { withFreshRequestId } from './request-ids.js';
-import type { Handler, ServiceDefinition } from './service.js';
+import type { ServiceDefinition } from './service.js';
 
 interface PolicyLine {
   id: string;
