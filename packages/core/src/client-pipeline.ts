@@ -293,7 +293,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
   });
   warnOfSecretExpiry(auth, clock(), (message) => {
     if (logger?.warn !== undefined) observer.warn(message);
-    else process.emitWarning(message, { code: 'PARTNER_APIS_SECRET_EXPIRY' });
+    else globalThis.process?.emitWarning(message, { code: 'PARTNER_APIS_SECRET_EXPIRY' });
   });
   return { fetch, baseUrl, conversationId };
 }
