@@ -11,6 +11,7 @@ import {
 } from './rate-limiter.js';
 import { abortableSleep } from './sleep.js';
 import { createTransport, type TransportSettings } from './transport.js';
+import { createClientTracing, type TracingOptions } from './tracing.js';
 
 /** When and how often failed attempts are sent again. */
 export interface RetryOptions {
@@ -59,6 +60,8 @@ export interface PipelineOptions {
   logger?: Logger | undefined;
   /** More headers whose values may be logged; credential headers never are. */
   logHeaders?: readonly string[] | undefined;
+  /** OpenTelemetry spans per call and per attempt; off by default (see the README). */
+  tracing?: boolean | TracingOptions | undefined;
   /** The `fetch` that sends; the global one by default. It must honour `redirect: 'manual'`. */
   fetch?: typeof globalThis.fetch | undefined;
   /** The clock, in ms since the epoch; `Date.now` by default. */
@@ -208,6 +211,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     );
   }
   const rate = resolveRate(options.rateLimit);
+  const tracing = createClientTracing(options.tracing);
   const secretHeaderNames = [
     ...new Set([
       'authorization',
@@ -282,6 +286,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
   const conversationId = conversation === 'per-client' ? randomUUID() : undefined;
   const fetch = createTransport({
     ...common,
+    fetch: tracing?.traceExchanges(common.fetch) ?? common.fetch,
     auth,
     tokenFetch,
     trustedPrefix: `${base.origin}/`,
@@ -295,5 +300,5 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     if (logger?.warn !== undefined) observer.warn(message);
     else globalThis.process?.emitWarning(message, { code: 'PARTNER_APIS_SECRET_EXPIRY' });
   });
-  return { fetch, baseUrl, conversationId };
+  return { fetch: tracing?.traceCalls(fetch) ?? fetch, baseUrl, conversationId };
 }
