@@ -25,7 +25,7 @@ function tierOf(value: string): ApprovalsTier {
  * @example
  * const client = createApprovalsClient({ ...fromEnv(), userAgent: 'approvals-digest/1.0' });
  */
-export function fromEnv(env: Env = process.env): ApprovalsClientOptions {
+export function fromEnv(env: Env = globalThis.process?.env ?? {}): ApprovalsClientOptions {
   const options: ApprovalsClientOptions = readServiceEnv('APPROVALS', env);
   const tier = readEnvVariable(env, TIER_VARIABLE);
   return tier === undefined ? options : { ...options, tier: tierOf(tier) };

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { checkSecretExpiry, parseSecureUrl, type AuthScheme } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import { DEFAULT_LOGGED_HEADERS, createHeaderRedactor } from './header-redactor.js';
@@ -236,7 +235,8 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     | 'throwHttpErrors'
     | 'retryWrites'
   > = {
-    fetch: fn('fetch', options.fetch, globalThis.fetch),
+    // Bound: workerd refuses a `fetch` called as a method of another object.
+    fetch: fn('fetch', options.fetch, globalThis.fetch.bind(globalThis)),
     attempts: number('retry.attempts', retry.attempts, {
       fallback: 3,
       min: 1,
@@ -283,7 +283,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     throwHttpErrors: false,
     retryWrites: true,
   });
-  const conversationId = conversation === 'per-client' ? randomUUID() : undefined;
+  const conversationId = conversation === 'per-client' ? globalThis.crypto.randomUUID() : undefined;
   const fetch = createTransport({
     ...common,
     fetch: tracing?.traceExchanges(common.fetch) ?? common.fetch,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError } from '@partner-apis/errors';
 
 /** What `fetchPage` is asked for. */
@@ -89,7 +88,7 @@ export function paginate<T>(options: PaginateOptions<T>): Paginated<T> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
-    const conversationId = randomUUID();
+    const conversationId = globalThis.crypto.randomUUID();
     const inFlight: Array<{ offset: number; records: Promise<readonly T[]> }> = [];
     let nextOffset = startOffset;
     try {

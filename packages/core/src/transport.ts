@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { isLoopbackHost, type AuthContext, type AuthScheme } from '@partner-apis/auth';
 import {
   ApiError,
@@ -183,7 +182,7 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
     const conversationId = !s.tracing
       ? undefined
       : (request.headers.get(CONVERSATION_ID_HEADER) ??
-        (s.conversationId === 'per-call' ? randomUUID() : s.conversationId));
+        (s.conversationId === 'per-call' ? globalThis.crypto.randomUUID() : s.conversationId));
     const mayResend = s.retryWrites || !NON_IDEMPOTENT_METHODS.has(method);
     const authContext: AuthContext | undefined =
       s.auth === undefined || s.tokenFetch === undefined
@@ -205,7 +204,7 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
       // The request is this call's own (openapi-fetch builds one per call), so its headers are
       // set in place rather than copied for every attempt.
       const { headers } = request;
-      const requestId = s.tracing ? randomUUID() : undefined;
+      const requestId = s.tracing ? globalThis.crypto.randomUUID() : undefined;
       if (requestId !== undefined) headers.set(REQUEST_ID_HEADER, requestId);
       if (conversationId !== undefined) headers.set(CONVERSATION_ID_HEADER, conversationId);
       if (s.auth !== undefined && authContext !== undefined) {

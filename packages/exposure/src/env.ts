@@ -12,6 +12,6 @@ import type { ExposureClientOptions } from './client.js';
  * @example
  * const exposure = createExposureClient({ ...fromEnv(), prefetch: 8 });
  */
-export function fromEnv(env: Env = process.env): ExposureClientOptions {
+export function fromEnv(env: Env = globalThis.process?.env ?? {}): ExposureClientOptions {
   return readServiceEnv('EXPOSURE', env, 'oauth2');
 }

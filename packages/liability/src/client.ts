@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { basicAuth, type ClientCredentials } from '@partner-apis/auth';
 import {
   createServiceClientFromOptions,
@@ -69,7 +68,7 @@ function bind(raw: LiabilityRaw, conversationId: string): LiabilityConversation 
  * const { sellerId } = await client.sellers.create({ name: 'Nordlicht Home GmbH', address: { country: 'DE' } });
  */
 export function createLiabilityClient(options: LiabilityClientOptions): LiabilityClient {
-  const conversationId = options?.conversationId ?? randomUUID();
+  const conversationId = options?.conversationId ?? globalThis.crypto.randomUUID();
   if (!isHeaderValue(conversationId)) {
     throw new ConfigurationError(
       'conversationId',
@@ -84,7 +83,7 @@ export function createLiabilityClient(options: LiabilityClientOptions): Liabilit
   return {
     ...bind(raw, conversationId),
     raw,
-    conversation(id = randomUUID()) {
+    conversation(id = globalThis.crypto.randomUUID()) {
       if (!isHeaderValue(id)) {
         throw new InvalidArgumentError(
           'conversationId',

@@ -10,6 +10,6 @@ import type { LiabilityClientOptions } from './client.js';
  * @example
  * const client = createLiabilityClient({ ...fromEnv(), timeout: { attemptMs: 10_000 } });
  */
-export function fromEnv(env: Env = process.env): LiabilityClientOptions {
+export function fromEnv(env: Env = globalThis.process?.env ?? {}): LiabilityClientOptions {
   return readServiceEnv('LIABILITY', env);
 }

@@ -13,6 +13,6 @@ import type { RiskEngineeringClientOptions } from './client.js';
  * @example
  * const risk = createRiskEngineeringClient({ ...fromEnv(), pageSize: 1024 });
  */
-export function fromEnv(env: Env = process.env): RiskEngineeringClientOptions {
+export function fromEnv(env: Env = globalThis.process?.env ?? {}): RiskEngineeringClientOptions {
   return readServiceEnv('RISKENGINEERING', env, 'oauth2');
 }
