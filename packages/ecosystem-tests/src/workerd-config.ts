@@ -25,26 +25,3 @@ const readmeWorker :Workerd.Worker = (
 );
 `;
 }
-
-/** The worker's entry: runs the example's tests when `workerd test` calls it. */
-export const WORKER_ENTRY = `import { runReadmeTests, useSandbox } from './harness.ts';
-import './example.ts';
-
-export default {
-  async test(_controller, env) {
-    useSandbox(JSON.parse(env.SANDBOX));
-    const { failed } = await runReadmeTests();
-    if (failed > 0) throw new Error(failed + ' README test(s) failed');
-  },
-};
-`;
-
-/** The entry of Bun and Deno: the sandbox comes in an environment variable. */
-export const SCRIPT_ENTRY = `import { runReadmeTests, useSandbox } from './harness.ts';
-import './example.ts';
-
-const env = globalThis.Deno?.env.toObject() ?? globalThis.process.env;
-useSandbox(JSON.parse(env.PARTNER_APIS_SANDBOX));
-const { failed } = await runReadmeTests();
-if (failed > 0) throw new Error(failed + ' README test(s) failed');
-`;
