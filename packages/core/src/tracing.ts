@@ -41,7 +41,10 @@ const CONVERSATION_ID_ATTRIBUTE = 'http.request.header.x-z-conversation-id';
 
 let loading: Promise<typeof OTelApi> | undefined;
 
-/** `@opentelemetry/api`, imported on the first traced call of any client. */
+/**
+ * `@opentelemetry/api`, imported on the first traced call of any client. The `.catch` right on
+ * the `import()` lets esbuild (and so wrangler) bundle a project that does not install it.
+ */
 function loadApi(): Promise<typeof OTelApi> {
   loading ??= import('@opentelemetry/api').catch(() => {
     loading = undefined;

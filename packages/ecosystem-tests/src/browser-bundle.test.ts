@@ -25,8 +25,6 @@ async function browserBundle(entry: string) {
     write: false,
     format: 'esm',
     platform: 'browser',
-    // Loaded only when a client asks for tracing; a user who does installs it.
-    external: ['@opentelemetry/api'],
     // esbuild replaces only free references to a global, never a property or a string.
     define: Object.fromEntries(NODE_GLOBALS.map((name) => [name, `${MARKER}${name}`])),
     plugins: [refuseNodeBuiltins],

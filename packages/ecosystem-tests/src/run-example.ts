@@ -91,8 +91,8 @@ export async function runReadmeExample(
     const allow = ['--allow-net=127.0.0.1', '--allow-env', '--allow-read'];
     return runChild(binary, ['run', '--no-prompt', ...allow, 'entry.ts'], { cwd: dir, env });
   }
-  // workerd runs bundles, as wrangler would build one: the workerd, worker and browser
-  // conditions. Tracing's optional peer is not installed, so it stays out of the bundle.
+  // workerd runs bundles, as wrangler (esbuild) would build one: the workerd, worker and
+  // browser conditions. Where tracing's optional peer is not installed, it stays out.
   await writeFile(join(dir, 'worker.ts'), WORKER_ENTRY);
   await build({
     entryPoints: [join(dir, 'worker.ts')],
@@ -101,7 +101,6 @@ export async function runReadmeExample(
     format: 'esm',
     platform: 'browser',
     conditions: ['workerd', 'worker', 'browser'],
-    external: ['@opentelemetry/api'],
     logLevel: 'error',
   });
   await writeFile(join(dir, 'config.capnp'), workerdConfig('worker.js', sandboxJson));
