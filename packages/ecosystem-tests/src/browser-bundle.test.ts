@@ -1,9 +1,18 @@
-// Each service package bundles for the browser with esbuild: no `node:` built-in is imported and
-// no free `process` or `Buffer` is referenced, anywhere in the package or its dependencies.
+// Each public package that is not for Node alone bundles for the browser with esbuild: no
+// `node:` built-in is imported and no free `process` or `Buffer` is referenced, anywhere in the
+// package or its dependencies.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findRepoRoot, listPublishablePackages } from '@partner-apis/release';
 import { build, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
-const SERVICES = ['approvals', 'exposure', 'liability', 'riskengineering'] as const;
+/** Node-only by design: the sandbox is a node:http server, transport-undici wraps undici. */
+const NODE_ONLY = new Set(['@partner-apis/sandbox', '@partner-apis/transport-undici']);
+const root = findRepoRoot(fileURLToPath(import.meta.url));
+const browserPackages = (await listPublishablePackages(root))
+  .filter((pkg) => !NODE_ONLY.has(pkg.name))
+  .map((pkg) => ({ name: pkg.name, entry: join(pkg.dir, pkg.manifest.exports['.'].default) }));
 /** Node's globals that browsers lack; `globalThis.process?.…` is fine, a free `process` is not. */
 const NODE_GLOBALS = ['process', 'Buffer', 'global', '__dirname', '__filename', 'require'];
 const MARKER = 'NODE_GLOBAL_IN_BROWSER_BUNDLE_';
@@ -32,9 +41,17 @@ async function browserBundle(entry: string) {
   });
 }
 
-describe.each(SERVICES)('@partner-apis/%s for the browser', (service) => {
+it('covers every service package', () => {
+  expect(browserPackages.map((pkg) => pkg.name)).toEqual(
+    expect.arrayContaining(
+      ['approvals', 'exposure', 'liability', 'riskengineering'].map((s) => `@partner-apis/${s}`),
+    ),
+  );
+});
+
+describe.each(browserPackages)('$name for the browser', ({ entry }) => {
   it('bundles without a Node built-in or a Node global', async () => {
-    const result = await browserBundle(`@partner-apis/${service}`);
+    const result = await browserBundle(entry);
     const code = result.outputFiles[0]?.text ?? '';
     expect(code.length).toBeGreaterThan(1000);
     // A use on a line that tests `typeof` the global first is guarded (openapi-fetch looks for
