@@ -67,7 +67,14 @@ export async function runReadmeExample(
   readmePath: string,
   sandboxJson: string,
 ): Promise<RunOutput> {
-  const env = { ...process.env, PARTNER_APIS_SANDBOX: sandboxJson };
+  const env = {
+    ...process.env,
+    PARTNER_APIS_SANDBOX: sandboxJson,
+    // Nothing but 127.0.0.1 is contacted: no update checks, no telemetry, a cache of the run's own.
+    DENO_NO_UPDATE_CHECK: '1',
+    DENO_DIR: join(dir, '.deno'),
+    DO_NOT_TRACK: '1',
+  };
   if (target === 'node-esm' || target === 'node-cjs') {
     const format = target === 'node-esm' ? 'esm' : 'cjs';
     const extension = format === 'esm' ? '.mjs' : '.cjs';
