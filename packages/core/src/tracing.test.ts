@@ -15,7 +15,7 @@ import {
   type FaultServer,
 } from '@partner-apis/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createClientPipeline, type PipelineOptions } from './index.js';
+import { createClientPipeline, createServiceClient, type PipelineOptions } from './index.js';
 
 const SECRET = 'client-secret-7731';
 const QUERY_SECRET = 'query-token-5512';
@@ -107,6 +107,22 @@ describe('OpenTelemetry tracing', () => {
     });
     expect(second?.attributes['error.type']).toBeUndefined();
     expect(second?.status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it('traces the calls of a service client built on openapi-fetch', async () => {
+    server = await startFaultServer([{ status: 502 }, { body: { items: [] } }]);
+    const time = createVirtualTime();
+    const { raw } = createServiceClient<{
+      '/items': { get: { responses: { 200: { content: { 'application/json': object } } } } };
+    }>({ baseUrl: server.url, clock: time.now, sleep: time.sleep, tracing: { tracerProvider } });
+    await raw.GET('/items');
+
+    const { calls, attempts } = spans();
+    expect(calls).toHaveLength(1);
+    expect(attempts.map((span) => span.attributes['http.response.status_code'])).toEqual([
+      502, 200,
+    ]);
+    for (const attempt of attempts) expect(parentId(attempt)).toBe(calls[0]?.spanContext().spanId);
   });
 
   it('records error.type and an error status on a failed call', async () => {
