@@ -1,5 +1,5 @@
-// The consumer's path: every public package goes to a local registry on 127.0.0.1, a fresh
-// project outside the workspace installs only @partner-apis/approvals from it with npm, and
+// The consumer's path: @partner-apis/approvals and the packages it depends on go to a local
+// registry on 127.0.0.1, a fresh project outside the workspace installs only it with npm, and
 // the approvals README example runs in that project on Node as ESM and through `require`, on
 // Bun, on Deno and on workerd, against the sandbox. Only 127.0.0.1 and the npm registry (for
 // third-party dependencies) are contacted.
@@ -28,9 +28,23 @@ let sandbox: Sandbox | undefined;
 let sandboxJson: string;
 let app: string;
 
-/** Packs every public package and publishes it to the local registry, three at a time. */
-async function publishAll(npmEnv: NodeJS.ProcessEnv) {
-  const packages = await listPublishablePackages(root);
+/** `name` and the workspace packages it depends on, transitively: what its install needs. */
+async function withWorkspaceDependencies(name: string) {
+  const all = new Map((await listPublishablePackages(root)).map((pkg) => [pkg.name, pkg]));
+  const needed = new Set<string>();
+  const visit = (next: string) => {
+    const pkg = all.get(next);
+    if (pkg === undefined || needed.has(next)) return;
+    needed.add(next);
+    for (const dependency of Object.keys(pkg.manifest.dependencies ?? {})) visit(dependency);
+  };
+  visit(name);
+  return [...needed].map((each) => all.get(each)).filter((pkg) => pkg !== undefined);
+}
+
+/** Packs `name` and its workspace dependencies and publishes them, three at a time. */
+async function publishWithDependencies(name: string, npmEnv: NodeJS.ProcessEnv) {
+  const packages = await withWorkspaceDependencies(name);
   const packs = join(scratch, 'packs');
   await mkdir(packs);
   const npmrc = join(scratch, 'publish.npmrc');
@@ -53,7 +67,7 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'consumer-install-'));
   registry = await startLocalRegistry(join(scratch, 'registry'));
   const npmEnv = npmEnvironment(join(scratch, 'npm-cache'));
-  await publishAll(npmEnv);
+  await publishWithDependencies('@partner-apis/approvals', npmEnv);
 
   app = join(scratch, 'app');
   await mkdir(app);
