@@ -14,6 +14,10 @@ describe('basicAuthorization', () => {
     expect(header).toBe(`Basic ${Buffer.from('client:a:b%c+d é', 'utf8').toString('base64')}`);
     expect(decode(header)).toBe('client:a:b%c+d é');
   });
+
+  it('encodes characters beyond Latin-1 as UTF-8', () => {
+    expect(basicAuthorization('id', 'pa€€', 'plain')).toBe('Basic aWQ6cGHigqzigqw=');
+  });
 });
 
 describe('basicAuth and clientIdHeaders', () => {

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '@partner-apis/errors';
+import { base64 } from './base64.js';
 import type { DateInput, SecretDates } from './secret-expiry.js';
 
 /** A client ID and secret, and optionally when the secret was set or expires. */
@@ -76,5 +77,5 @@ export function basicAuthorization(
     encoding === 'plain'
       ? `${clientId}:${clientSecret}`
       : `${formUrlEncode(clientId)}:${formUrlEncode(clientSecret)}`;
-  return `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
+  return `Basic ${base64(new TextEncoder().encode(pair))}`;
 }

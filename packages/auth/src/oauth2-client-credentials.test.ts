@@ -92,6 +92,29 @@ describe('oauth2ClientCredentials', () => {
     expect(scheme.secretHeaderNames).toEqual(['authorization', 'x-api-key']);
   });
 
+  it('keys the token cache by the digest of the secret, never the secret itself', async () => {
+    const token = { body: { access_token: 'tok', token_type: 'Bearer', expires_in: 60 } };
+    server = await startFaultServer({ '/token': [token, token] });
+    const cache = createTokenCache();
+    const keys: string[] = [];
+    const get = cache.get.bind(cache);
+    cache.get = (key) => {
+      keys.push(key);
+      return get(key);
+    };
+    const scheme = (clientSecret: string) =>
+      oauth2ClientCredentials(
+        options({ tokenUrl: `${server?.url}/token`, clientSecret, tokenCache: cache }),
+      );
+    await scheme('secret-5150').authorize(new Headers(), context());
+    await scheme('secret-5150').authorize(new Headers(), context());
+    expect(server.requests).toHaveLength(1);
+    await scheme('another-secret').authorize(new Headers(), context());
+    expect(server.requests).toHaveLength(2);
+    expect(new Set(keys).size).toBe(2);
+    for (const key of keys) expect(key).not.toMatch(/secret-5150|another-secret/);
+  });
+
   it('never shows a credential when the scheme is logged', () => {
     const scheme = oauth2ClientCredentials(options({ subscriptionKeys: { primary: 'key-9999' } }));
     expect(JSON.stringify(scheme)).not.toMatch(/secret-5150|key-9999/);

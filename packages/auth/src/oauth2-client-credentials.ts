@@ -14,6 +14,7 @@ import {
   type ClientCredentials,
 } from './credentials.js';
 import { parseSecureUrl } from './secure-url.js';
+import { tokenCacheKey } from './token-cache-key.js';
 import { sharedTokenCache, type CachedToken, type TokenCache } from './token-cache.js';
 import {
   parseTokenErrorBody,
@@ -160,12 +161,13 @@ export function oauth2ClientCredentials(
       : positiveNumber('auth.refreshMarginSeconds', options.refreshMarginSeconds, 0);
   const cache = options.tokenCache ?? sharedTokenCache;
 
-  // The secret's digest is part of the key, so a client with a wrong secret never borrows the
-  // token of a client with the right one.
-  // Loaded when a client is created, not when the package is imported.
-  const { createHash } = process.getBuiltinModule('node:crypto');
-  const secretDigest = createHash('sha256').update(clientSecret).digest('base64url');
-  const cacheKey = [tokenUrl, clientId, [...scopes].sort().join(' '), secretDigest].join('\n');
+  let cacheKeyDerived: Promise<string> | undefined;
+  /** The key once derived, for `secretValues`, which cannot wait for it. */
+  let cacheKeyKnown: string | undefined;
+  const cacheKeyOf = () =>
+    (cacheKeyDerived ??= tokenCacheKey({ tokenUrl, clientId, scopes, clientSecret }).then(
+      (key) => (cacheKeyKnown = key),
+    ));
   const redactedTokenUrl = redactUrl(tokenUrl);
   const basic = basicAuthorization(clientId, clientSecret, 'form-urlencoded');
   const formBody = new URLSearchParams({
@@ -284,19 +286,24 @@ export function oauth2ClientCredentials(
     });
   }
 
-  function refresh(context: AuthContext, reason: TokenRefreshReason): Promise<CachedToken> {
+  function refresh(
+    cacheKey: string,
+    context: AuthContext,
+    reason: TokenRefreshReason,
+  ): Promise<CachedToken> {
     // The flight is shared, so it must not die with the caller that happened to start it.
     const flight = cache.singleFlight(cacheKey, () => requestToken(context, reason));
     return untilAborted(flight, context.signal);
   }
 
   async function currentToken(context: AuthContext, state: CallState): Promise<CachedToken> {
+    const cacheKey = await cacheKeyOf();
     const now = context.now();
     const cached = cache.get(cacheKey);
     if (cached !== undefined && now < cached.refreshAt) return cached;
     if (cached !== undefined && now < cached.expiresAt) {
       try {
-        const token = await refresh(context, 'expiring');
+        const token = await refresh(cacheKey, context, 'expiring');
         state.fresh = true;
         return token;
       } catch (error) {
@@ -306,7 +313,7 @@ export function oauth2ClientCredentials(
         return cached;
       }
     }
-    const token = await refresh(context, cached === undefined ? 'initial' : 'expired');
+    const token = await refresh(cacheKey, context, cached === undefined ? 'initial' : 'expired');
     state.fresh = true;
     return token;
   }
@@ -316,7 +323,7 @@ export function oauth2ClientCredentials(
     clientId,
     secretDates: secretDatesOf(options),
     secretValues() {
-      const token = cache.get(cacheKey)?.accessToken;
+      const token = cacheKeyKnown === undefined ? undefined : cache.get(cacheKeyKnown)?.accessToken;
       return token === undefined ? secrets : [...secrets, token];
     },
     get activeSubscriptionKey() {
@@ -340,10 +347,11 @@ export function oauth2ClientCredentials(
       const state = calls.get(context);
       if (state?.token === undefined) return 'fail';
       if (!state.fresh && !state.refreshed) {
+        const cacheKey = await cacheKeyOf();
         state.refreshed = true;
         cache.invalidate(cacheKey, state.token);
         // Another call may already have replaced the token; then this one just uses it.
-        if (cache.get(cacheKey) === undefined) await refresh(context, 'unauthorized');
+        if (cache.get(cacheKey) === undefined) await refresh(cacheKey, context, 'unauthorized');
         state.fresh = true;
         return 'retry';
       }

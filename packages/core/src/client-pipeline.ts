@@ -14,6 +14,7 @@ import { createFetchSend } from './fetch-send.js';
 import type { NodeAgent } from './node-http-send.js';
 import { abortableSleep } from './sleep.js';
 import { createTransport, type TransportSettings } from './transport.js';
+import { createClientTracing, type TracingOptions } from './tracing.js';
 
 /** When and how often failed attempts are sent again. */
 export interface RetryOptions {
@@ -74,6 +75,8 @@ export interface PipelineOptions {
    * agent of the client's own by default. Node only, and not together with `fetch`.
    */
   agent?: NodeAgent | undefined;
+  /** OpenTelemetry spans per call and per attempt; off by default (see the README). */
+  tracing?: boolean | TracingOptions | undefined;
   /**
    * The `fetch` that sends, instead of the default transport (`node:http` in Node, the global
    * `fetch` elsewhere). It must honour `redirect: 'manual'`.
@@ -254,6 +257,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
   }
   const rate = resolveRate(options.rateLimit);
   const fleet = resolveFleet(options.fleet);
+  const tracing = createClientTracing(options.tracing);
   const secretHeaderNames = [
     ...new Set([
       'authorization',
@@ -353,6 +357,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
   const conversationId = conversation === 'per-client' ? globalThis.crypto.randomUUID() : undefined;
   const fetch = createTransport({
     ...common,
+    send: tracing?.traceExchanges(common.send) ?? common.send,
     auth,
     tokenFetch,
     trustedPrefix: `${base.origin}/`,
@@ -374,7 +379,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
   });
   warnOfSecretExpiry(auth, clock(), (message) => {
     if (logger?.warn !== undefined) observer.warn(message);
-    else process.emitWarning(message, { code: 'PARTNER_APIS_SECRET_EXPIRY' });
+    else globalThis.process?.emitWarning(message, { code: 'PARTNER_APIS_SECRET_EXPIRY' });
   });
-  return { fetch, baseUrl, conversationId };
+  return { fetch: tracing?.traceCalls(fetch) ?? fetch, baseUrl, conversationId };
 }

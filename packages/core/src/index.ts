@@ -5,6 +5,7 @@ export type {
   RetryOptions,
   TimeoutOptions,
 } from './client-pipeline.js';
+export type { TracerProviderLike, TracingOptions } from './tracing.js';
 export { createServiceClient, expectData } from './service-client.js';
 export type {
   CallArguments,
