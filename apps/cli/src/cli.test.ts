@@ -1039,7 +1039,7 @@ describe('embedded sandbox', () => {
       /^ {3}quote \(EU-ASIA, NON-US\) QTE-\d{4}-\d+: quoted, \d+\.\d{2} EUR, no referrals$/m,
     );
     expect(out).toMatch(
-      /^ {3}quote \(US-CA-UK-IL-CL-AU, US\) QTE-\d{4}-\d+: referred, no price, referrals: US_TERRITORY_OF_SALES — /m,
+      /^ {3}quote \(US-CA-UK-IL-CL-AU, US\) QTE-\d{4}-\d+: referred, \d+\.\d{2} EUR, referrals: US_TERRITORY_OF_SALES — /m,
     );
     expect(out).toMatch(/^ {3}quote search --seller SEL-\d+: 2 quotes$/m);
     expect(out).toMatch(
