@@ -11,7 +11,6 @@ import {
 } from './rate-limiter.js';
 import { createDefaultSend } from '#default-send';
 import { createFetchSend } from './fetch-send.js';
-import type { NodeAgent } from './node-http-send.js';
 import { abortableSleep } from './sleep.js';
 import { createTransport, type TransportSettings } from './transport.js';
 import { createClientTracing, type TracingOptions } from './tracing.js';
@@ -40,6 +39,15 @@ export interface TimeoutOptions {
   attemptMs?: number | undefined;
   /** The whole call, retries and waits included; 120000 ms by default, 2147483647 at most. */
   totalMs?: number | undefined;
+}
+
+/**
+ * An `http.Agent` or `https.Agent` of Node (any proxy agent is one). Typed by what the transport
+ * uses of it, so that these types do not need Node's: code for browsers and workers compiles
+ * without `@types/node`.
+ */
+export interface HttpAgentLike {
+  destroy(): void;
 }
 
 /** Options of `createClientPipeline`. */
@@ -74,7 +82,7 @@ export interface PipelineOptions {
    * The `http.Agent` or `https.Agent` of the Node transport, e.g. a proxy agent; a keep-alive
    * agent of the client's own by default. Node only, and not together with `fetch`.
    */
-  agent?: NodeAgent | undefined;
+  agent?: HttpAgentLike | undefined;
   /** OpenTelemetry spans per call and per attempt; off by default (see the README). */
   tracing?: boolean | TracingOptions | undefined;
   /**

@@ -1,6 +1,7 @@
 export { createClientPipeline } from './client-pipeline.js';
 export type {
   ClientPipeline,
+  HttpAgentLike,
   PipelineOptions,
   RetryOptions,
   TimeoutOptions,

@@ -64,12 +64,30 @@ function characterPattern(character: string): string {
     character.charCodeAt(i).toString(16).padStart(4, '0'),
   );
   alternatives.push(units.map((unit) => `\\\\u${hexPattern(unit)}`).join(''));
-  const bytes = [...Buffer.from(character, 'utf8')].map((byte) =>
+  const bytes = [...UTF8.encode(character)].map((byte) =>
     hexPattern(HEX[byte >> 4]! + HEX[byte & 15]!),
   );
   alternatives.push(bytes.map((byte) => `%${byte}`).join(''));
   if (character === ' ') alternatives.push('\\+');
   return `(?:${alternatives.join('|')})`;
+}
+
+const UTF8 = new TextEncoder();
+const UTF8_TEXT = new TextDecoder();
+
+/**
+ * Base64 or Base64url text as UTF-8, as leniently as Node's `Buffer` reads it (no padding
+ * needed, anything past `=` or outside the alphabet ignored), with only what every runtime has.
+ */
+function decodeBase64(text: string): string {
+  let clean = text
+    .replace(/=.*$/s, '')
+    .replaceAll('-', '+')
+    .replaceAll('_', '/')
+    .replace(/[^A-Za-z0-9+/]/g, '');
+  if (clean.length % 4 === 1) clean = clean.slice(0, -1);
+  const binary = atob(clean.padEnd(Math.ceil(clean.length / 4) * 4, '='));
+  return UTF8_TEXT.decode(Uint8Array.from(binary, (character) => character.charCodeAt(0)));
 }
 
 /** Matches a secret in its plain form and in the common encodings, even mixed. */
@@ -83,7 +101,7 @@ const BASE64_RUN = /[A-Za-z0-9+/_-]{6,}={0,2}/g;
 /** True when some alignment of a Base64 (or Base64url) run decodes to text holding a secret. */
 function base64Hides(run: string, secrets: readonly string[]): boolean {
   for (let offset = 0; offset < 4 && run.length - offset >= 4; offset++) {
-    const decoded = Buffer.from(run.slice(offset), 'base64').toString('utf8');
+    const decoded = decodeBase64(run.slice(offset));
     if (secrets.some((secret) => decoded.includes(secret))) return true;
   }
   return false;
@@ -104,7 +122,7 @@ function withHiddenSecrets(secrets: readonly string[]): string[] {
     const basic = /^Basic\s+([A-Za-z0-9+/_-]+=*)$/i.exec(secret)?.[1];
     if (basic === undefined) continue;
     all.push(basic);
-    const pair = Buffer.from(basic, 'base64').toString('utf8');
+    const pair = decodeBase64(basic);
     const colon = pair.indexOf(':');
     if (colon === -1) continue;
     const password = pair.slice(colon + 1);

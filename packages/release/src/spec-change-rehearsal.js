@@ -54,7 +54,9 @@ export async function copyWorkspace(services) {
   for (const file of ['package.json', 'pnpm-workspace.yaml', 'tsconfig.base.json', 'specs']) {
     await copy(file);
   }
-  for (const pkg of ['codegen', ...RUNTIME_PACKAGES, ...services]) await copy(`packages/${pkg}`);
+  for (const pkg of ['codegen', 'build', ...RUNTIME_PACKAGES, ...services]) {
+    await copy(`packages/${pkg}`);
+  }
   // Every package links its dependencies through the root's node_modules, as pnpm laid it out.
   await symlink(join(REPOSITORY_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
   const codegen = join(root, 'packages/codegen/src/cli.js');
