@@ -340,8 +340,14 @@ describe('exposure locations', () => {
 
 describe('output a terminal can trust', () => {
   const hostileName = 'Lyon\x1b]0;owned\x07\x1b[2J\u009b31m';
+  // The records, then empty pages for the pages asked ahead and the one confirming the end.
   const serve = (records: Record<string, unknown>[]) =>
-    sb.fault('exposure.listLocations', { sequence: [{ status: 200, body: records }] });
+    sb.fault('exposure.listLocations', {
+      sequence: [
+        { status: 200, body: records },
+        ...Array.from({ length: 8 }, () => ({ status: 200, body: [] })),
+      ],
+    });
 
   test('table: escape sequences in records are shown, never sent to the terminal', async () => {
     serve([{ locationId: 'LOC-1', name: hostileName }]);
