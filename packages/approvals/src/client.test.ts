@@ -77,6 +77,20 @@ function clientHeaders(request: RecordedRequest | undefined): Record<string, unk
 }
 
 describe('approvals.list on the wire', () => {
+  it('withResponse() gives the request id, correlation id and attempts beside the result', async () => {
+    const { requests } = await serve([
+      { status: 503, headers: { 'retry-after': '0' } },
+      { body: result, headers: { 'x-correlation-id': 'corr-7' } },
+    ]);
+    const { data, requestId, correlationId, attempts } = await client()
+      .approvals.list('100234', { retry: { attempts: 2 } })
+      .withResponse();
+    expect(data).toEqual(result);
+    expect(attempts).toBe(2);
+    expect(correlationId).toBe('corr-7');
+    expect(requestId).toBe(requests[1]?.headers['x-z-request-id']);
+  });
+
   it('sends exactly the documented headers, and the secret nowhere else', async () => {
     const { requests } = await serve();
     const approvals = client();

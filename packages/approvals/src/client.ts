@@ -1,7 +1,9 @@
 import { clientIdHeaders, type ClientCredentials } from '@partner-apis/auth';
 import {
+  apiPromise,
   createServiceClient,
   expectData,
+  type ApiPromise,
   type CallOptions,
   type ClientOptions,
   type CustomRateLimit,
@@ -47,7 +49,7 @@ export interface Approvals {
    * const result = await client.approvals.list('100234');
    * console.log(result.userFullname, result.contractApprovals?.length);
    */
-  list(employeeNumber: string, options?: ApprovalsCallOptions): Promise<ApprovalsResult>;
+  list(employeeNumber: string, options?: ApprovalsCallOptions): ApiPromise<ApprovalsResult>;
 }
 
 /** The openapi-fetch client of the approvals spec; the pipeline sets `X-Z-Request-Id`. */
@@ -63,7 +65,7 @@ export interface ApprovalsClient {
    * @example
    * const result = await client.getApprovals('100234');
    */
-  getApprovals(employeeNumber: string, options?: ApprovalsCallOptions): Promise<ApprovalsResult>;
+  getApprovals(employeeNumber: string, options?: ApprovalsCallOptions): ApiPromise<ApprovalsResult>;
   /** The openapi-fetch client for anything else in the spec; errors are thrown, typed. */
   readonly raw: ApprovalsRaw;
 }
@@ -104,15 +106,16 @@ export function createApprovalsClient(options: ApprovalsClientOptions): Approval
     optionNames: { rateLimit: 'tier' },
   });
   const approvals: Approvals = {
-    async list(employeeNumber, callOptions) {
+    list(employeeNumber, callOptions) {
       const name = 'approvals.list';
-      const result = await client.call(
-        getApprovals,
-        { query: { employeeNumber } },
-        callOptions,
-        name,
+      return apiPromise(
+        client
+          .call(getApprovals, { query: { employeeNumber } }, callOptions, name)
+          .then((result) => ({
+            ...result,
+            data: expectData(result as { data?: ApprovalsResult; response: Response }, name),
+          })),
       );
-      return expectData(result as { data?: ApprovalsResult; response: Response }, name);
     },
   };
   return { approvals, getApprovals: approvals.list, raw: client.raw };

@@ -1,9 +1,29 @@
 import { InvalidArgumentError } from '@partner-apis/errors';
 
+/** The timeouts of one call, where they differ from the client's. */
+export interface CallTimeoutOptions {
+  /** One attempt, from sending to the end of the body. */
+  attemptMs?: number | undefined;
+  /** The whole call, retries and waits included. */
+  totalMs?: number | undefined;
+}
+
+/** The retries of one call, where they differ from the client's. */
+export interface CallRetryOptions {
+  /** Attempts, the first included: 1–10. */
+  attempts?: number | undefined;
+  /** Also resend a write after it may have reached the server (if it is safe to repeat). */
+  retryWrites?: boolean | undefined;
+}
+
 /** What every resource method's options may carry. */
 export interface CallOptions {
   /** Aborts the call. */
   signal?: AbortSignal | undefined;
+  /** This call's timeouts; the client's by default. */
+  timeout?: CallTimeoutOptions | undefined;
+  /** This call's retries; the client's by default. */
+  retry?: CallRetryOptions | undefined;
   /**
    * The `X-Z-Conversation-Id` of this call, where the operation declares one, to tie it to a
    * flow that started elsewhere; the client's by default.
@@ -43,7 +63,7 @@ export function checkCallOptions<T extends CallOptions>(
   if (typeof options !== 'object' || options === null) {
     throw new InvalidArgumentError('options', 'must be an object', operation);
   }
-  const { signal, conversationId } = options;
+  const { signal, conversationId, timeout, retry } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new InvalidArgumentError('options.signal', 'must be an AbortSignal', operation);
   }
@@ -54,5 +74,49 @@ export function checkCallOptions<T extends CallOptions>(
       operation,
     );
   }
+  checkOverrides(timeout, retry, operation);
   return options;
+}
+
+/** Node's timers hold at most this many ms: a longer one would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+function section(value: unknown, name: string, operation: string): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null) {
+    throw new InvalidArgumentError(`options.${name}`, 'must be an object', operation);
+  }
+  return value as Record<string, unknown>;
+}
+
+function checkOverrides(timeout: unknown, retry: unknown, operation: string): void {
+  const times = section(timeout, 'timeout', operation);
+  for (const name of ['attemptMs', 'totalMs']) {
+    const value = times[name];
+    if (
+      value !== undefined &&
+      (typeof value !== 'number' || !Number.isFinite(value) || value < 1 || value > MAX_TIMER_MS)
+    ) {
+      throw new InvalidArgumentError(
+        `options.timeout.${name}`,
+        `must be a number from 1 to ${MAX_TIMER_MS} (got ${String(value)})`,
+        operation,
+      );
+    }
+  }
+  const retries = section(retry, 'retry', operation);
+  const { attempts, retryWrites } = retries;
+  if (
+    attempts !== undefined &&
+    (typeof attempts !== 'number' || !Number.isInteger(attempts) || attempts < 1 || attempts > 10)
+  ) {
+    throw new InvalidArgumentError(
+      'options.retry.attempts',
+      `must be an integer from 1 to 10 (got ${String(attempts)})`,
+      operation,
+    );
+  }
+  if (retryWrites !== undefined && typeof retryWrites !== 'boolean') {
+    throw new InvalidArgumentError('options.retry.retryWrites', 'must be true or false', operation);
+  }
 }

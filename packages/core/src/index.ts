@@ -24,7 +24,9 @@ export type {
   SubscriptionKeys,
 } from './oauth2-service-client.js';
 export { isHeaderValue } from './call-options.js';
-export type { CallOptions } from './call-options.js';
+export type { CallOptions, CallRetryOptions, CallTimeoutOptions } from './call-options.js';
+export { apiPromise } from './api-promise.js';
+export type { ApiPromise, ResponseMeta, WithResponse } from './api-promise.js';
 export type { AssumptionPolicy, OperationDescription, ParameterDescription } from './operation.js';
 export { paginate } from './paginate.js';
 export type { Page, PageContents, PageRequest, PaginateOptions, Paginated } from './paginate.js';

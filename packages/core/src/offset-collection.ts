@@ -1,4 +1,5 @@
 import { ConfigurationError, InvalidArgumentError } from '@partner-apis/errors';
+import { apiPromise, type ApiPromise, type WithResponse } from './api-promise.js';
 import { checkCallOptions, type CallOptions } from './call-options.js';
 import {
   checkQuery,
@@ -20,7 +21,7 @@ export const DEFAULT_PREFETCH = 4;
 export const MAX_PREFETCH = 32;
 
 /** The options of every call, beside the query parameters. */
-const CALL_OPTIONS = ['signal', 'conversationId'] as const;
+const CALL_OPTIONS = ['signal', 'conversationId', 'timeout', 'retry'] as const;
 /** The options of `list`, beside the query parameters. */
 const LIST_OPTIONS = [...CALL_OPTIONS, 'pageSize', 'prefetch', 'startOffset'] as const;
 
@@ -133,7 +134,7 @@ export interface OffsetCollection<
    */
   list(options?: ListOptions<Q, D>): Paginated<T>;
   /** One page: up to `limit` records from `offset`, and any other query parameter. */
-  page(options?: PageOptions<Q, D>): Promise<RecordsPage<T, E>>;
+  page(options?: PageOptions<Q, D>): ApiPromise<RecordsPage<T, E>>;
 }
 
 function integerIn(
@@ -213,9 +214,13 @@ export function createOffsetCollection<
     callOptions: CallOptions,
     callName: string,
   ) {
-    const { data, response } = await client.call(operation, { query }, callOptions, callName);
-    const answered = { operation: callName, method: operation.method, status: response.status };
-    return recordsOf(operation, data, answered);
+    const result = await client.call(operation, { query }, callOptions, callName);
+    const answered = {
+      operation: callName,
+      method: operation.method,
+      status: result.response.status,
+    };
+    return { ...recordsOf(operation, result.data, answered), result };
   }
 
   return {
@@ -227,6 +232,8 @@ export function createOffsetCollection<
         startOffset: start,
         signal,
         conversationId,
+        timeout,
+        retry,
         ...given
       } = o;
       const fail = (argument: string) => (problem: string) =>
@@ -259,10 +266,11 @@ export function createOffsetCollection<
       };
       const query = checkQuery(operation, given, 'options.', check, LIST_OPTIONS);
       // One conversation id covers every page of the iteration, where the operation has one.
-      const callOptions: CallOptions = {
-        signal: undefined,
+      const callOptions = {
         conversationId: (conversationId as string | undefined) ?? globalThis.crypto.randomUUID(),
-      };
+        timeout,
+        retry,
+      } as CallOptions;
       return paginate<T>({
         pageSize,
         prefetch,
@@ -284,28 +292,32 @@ export function createOffsetCollection<
       });
     },
 
-    async page(options) {
-      const o = checkCallOptions(options, pageName) as Record<string, unknown>;
-      const { signal, conversationId, ...given } = o;
-      const check: ParameterCheck = {
-        operation: pageName,
-        assumptions: client.assumptions,
-        warn: client.warn,
-      };
-      const query = checkQuery(
-        operation,
-        { ...given, [limitParameter.name]: given[limitParameter.name] ?? defaultPageSize },
-        'options.',
-        check,
-        CALL_OPTIONS,
-      );
-      const callOptions = { signal, conversationId } as CallOptions;
-      const { records, envelope } = await fetchRecords(query, callOptions, pageName);
-      const page = records as RecordsPage<T, E>;
-      if (envelope !== undefined) {
-        Object.defineProperty(page, 'envelope', { value: envelope, enumerable: false });
-      }
-      return page;
+    page(options) {
+      return apiPromise(readPage(options));
     },
   };
+
+  async function readPage(options: unknown): Promise<WithResponse<RecordsPage<T, E>>> {
+    const o = checkCallOptions(options as CallOptions, pageName) as Record<string, unknown>;
+    const { signal, conversationId, timeout, retry, ...given } = o;
+    const check: ParameterCheck = {
+      operation: pageName,
+      assumptions: client.assumptions,
+      warn: client.warn,
+    };
+    const query = checkQuery(
+      operation,
+      { ...given, [limitParameter.name]: given[limitParameter.name] ?? defaultPageSize },
+      'options.',
+      check,
+      CALL_OPTIONS,
+    );
+    const callOptions = { signal, conversationId, timeout, retry } as CallOptions;
+    const { records, envelope, result } = await fetchRecords(query, callOptions, pageName);
+    const page = records as RecordsPage<T, E>;
+    if (envelope !== undefined) {
+      Object.defineProperty(page, 'envelope', { value: envelope, enumerable: false });
+    }
+    return { ...result, data: page };
+  }
 }

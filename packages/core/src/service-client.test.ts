@@ -4,10 +4,12 @@ import {
   AuthenticationError,
   ConfigurationError,
   InvalidArgumentError,
+  TimeoutError,
 } from '@partner-apis/errors';
 import { startFaultServer, type FaultServer } from '@partner-apis/testing';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  apiPromise,
   createClientPipeline,
   createServiceClient,
   expectData,
@@ -293,6 +295,75 @@ describe('ServiceClient.call', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as Error).message).toContain('a number where the spec promises an object');
     expect((error as Error).message).toContain('may have taken effect');
+  });
+});
+
+describe('per-call options and withResponse()', () => {
+  it('withResponse() gives the data with the request id, the correlation id and the attempts', async () => {
+    server = await startFaultServer({
+      '/approvals': [
+        { status: 503, headers: { 'retry-after': '0' } },
+        { body: { n: 1 }, headers: { 'x-correlation-id': 'corr-42' } },
+      ],
+    });
+    const c = client(server.url);
+    const result = await apiPromise(
+      c
+        .call(getApprovals, { query: { employeeNumber: '42' } }, undefined, 'approvals.list')
+        .then((answer) => ({ ...answer, data: answer.data as { n: number } })),
+    ).withResponse();
+    expect(result.data).toEqual({ n: 1 });
+    expect(result.attempts).toBe(2);
+    expect(result.correlationId).toBe('corr-42');
+    expect(result.requestId).toBe(server.requests[1]?.headers['x-z-request-id']);
+    expect(result.response.status).toBe(200);
+  });
+
+  it('an ApiPromise resolves to the data, and a failure reaches both ways of asking', async () => {
+    server = await startFaultServer([{ body: { n: 2 } }, { status: 404, body: 'no' }]);
+    const c = client(server.url);
+    const ask = () =>
+      apiPromise(
+        c
+          .call(getApprovals, { query: { employeeNumber: '1' } }, undefined, 'approvals.list')
+          .then((answer) => ({ ...answer, data: answer.data })),
+      );
+    expect(await ask()).toEqual({ n: 2 });
+    await expect(ask().withResponse()).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('a call may have more attempts or a shorter timeout than its client', async () => {
+    server = await startFaultServer({
+      '/approvals': [
+        { status: 503, headers: { 'retry-after': '0' } },
+        { status: 503, headers: { 'retry-after': '0' } },
+        { body: { n: 3 } },
+      ],
+      '/quotes': [{ delayMs: 2_000, body: {} }],
+    });
+    const c = client(server.url, { retry: { attempts: 1 } });
+    const list = (options?: object) =>
+      c.call(getApprovals, { query: { employeeNumber: '1' } }, options, 'approvals.list');
+    await expect(list()).rejects.toBeInstanceOf(ApiError);
+    expect((await list({ retry: { attempts: 3 } })).data).toEqual({ n: 3 });
+    const slow = c.call(createQuote, { body: {} }, { timeout: { attemptMs: 50 } }, 'quotes.create');
+    await expect(slow).rejects.toBeInstanceOf(TimeoutError);
+  });
+
+  it.each([
+    [{ timeout: { attemptMs: 0 } }, 'options.timeout.attemptMs'],
+    [{ timeout: { totalMs: 2 ** 31 } }, 'options.timeout.totalMs'],
+    [{ retry: { attempts: 11 } }, 'options.retry.attempts'],
+    [{ retry: { retryWrites: 'yes' } }, 'options.retry.retryWrites'],
+    [{ retry: 3 }, 'options.retry'],
+  ])('refuses the call options %j, naming %s', async (options, argument) => {
+    server = await startFaultServer([{ body: {} }]);
+    const error = await client(server.url)
+      .call(getApprovals, { query: { employeeNumber: '1' } }, options as never, 'approvals.list')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error).toMatchObject({ argument });
+    expect(server.requests).toHaveLength(0);
   });
 });
 

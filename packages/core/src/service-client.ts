@@ -1,6 +1,12 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { AuthScheme } from '@partner-apis/auth';
-import { ApiError, ConfigurationError, InvalidArgumentError } from '@partner-apis/errors';
+import {
+  ApiError,
+  CORRELATION_ID_HEADERS,
+  ConfigurationError,
+  InvalidArgumentError,
+} from '@partner-apis/errors';
+import type { ResponseMeta } from './api-promise.js';
 import { checkCallOptions, isHeaderValue, type CallOptions } from './call-options.js';
 import { createClientPipeline, type PipelineOptions } from './client-pipeline.js';
 import {
@@ -12,6 +18,7 @@ import {
   type ParameterCheck,
 } from './operation.js';
 import { PipelineRequest } from './pipeline-request.js';
+import type { CallOverrides, CallRecord } from './transport.js';
 
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
@@ -96,10 +103,9 @@ export interface CallArguments {
   readonly body?: unknown;
 }
 
-/** What a resource method gets back: the parsed body (if any) and the response. */
-export interface CallResult {
+/** What a resource method gets back: the parsed body (if any), the response and its metadata. */
+export interface CallResult extends ResponseMeta {
   readonly data: unknown;
-  readonly response: Response;
 }
 
 /** What a service package builds its resources on. */
@@ -279,7 +285,12 @@ export function createServiceClient<Paths extends object>(
       callOptions: CallOptions | undefined,
       name: string,
     ): Promise<CallResult> {
-      const { signal, conversationId: callConversation } = checkCallOptions(callOptions, name);
+      const {
+        signal,
+        conversationId: callConversation,
+        timeout,
+        retry,
+      } = checkCallOptions(callOptions, name);
       const check: ParameterCheck = { operation: name, assumptions, warn };
       const path: Record<string, unknown> = {};
       const header: Record<string, string> = {};
@@ -308,21 +319,46 @@ export function createServiceClient<Paths extends object>(
       }
       const prefix = args.queryName === undefined ? '' : `${args.queryName}.`;
       const query = checkQuery(operation, args.query ?? {}, prefix, check);
-      const init: Record<string, unknown> = { params: { path, query, header }, signal };
+      const callRecord: CallRecord = {};
+      const init: Record<string, unknown> = { params: { path, query, header }, signal, callRecord };
+      if (timeout !== undefined || retry !== undefined) {
+        const callOverrides: CallOverrides = {
+          attemptTimeoutMs: timeout?.attemptMs,
+          totalTimeoutMs: timeout?.totalMs,
+          attempts: retry?.attempts,
+          retryWrites: retry?.retryWrites,
+        };
+        init.callOverrides = callOverrides;
+      }
       if (args.body !== undefined) {
         const json = serialisedBody(args.body, name);
         init.body = args.body;
         init.bodySerializer = () => json;
       }
-      const { data, response } = (await (
-        raw.request as unknown as (m: string, p: string, i: unknown) => Promise<CallResult>
-      )(operation.method.toLowerCase(), operation.path, init)) as CallResult;
+      const { data, response } = await (
+        raw.request as unknown as (
+          m: string,
+          p: string,
+          i: unknown,
+        ) => Promise<{ data: unknown; response: Response }>
+      )(operation.method.toLowerCase(), operation.path, init);
       checkBodyKind(operation, data, {
         operation: name,
         method: operation.method,
         status: response.status,
       });
-      return { data, response };
+      const correlationHeader = CORRELATION_ID_HEADERS.find((h) => response.headers.has(h));
+      return {
+        data,
+        response,
+        requestId: callRecord.requestId,
+        correlationId:
+          correlationHeader === undefined
+            ? undefined
+            : (response.headers.get(correlationHeader) ?? undefined),
+        conversationId: callRecord.conversationId,
+        attempts: callRecord.attempts ?? 1,
+      };
     }
 
     return { raw, conversationId, assumptions, warn, call };

@@ -128,8 +128,42 @@ function unusableAnswer(
  * reads the whole body (up to the size limit); `decideRetry` says what follows, and a final
  * failure becomes a typed error, thrown where the body text is still at hand.
  */
-export function createTransport(s: TransportSettings): (request: Request) => Promise<Response> {
+/** What one call may set differently from its client (`timeout` and `retry` call options). */
+export interface CallOverrides {
+  readonly attemptTimeoutMs?: number | undefined;
+  readonly totalTimeoutMs?: number | undefined;
+  readonly attempts?: number | undefined;
+  readonly retryWrites?: boolean | undefined;
+}
+
+/** What the pipeline tells the caller of one call that answered (`withResponse()`). */
+export interface CallRecord {
+  requestId?: string | undefined;
+  conversationId?: string | undefined;
+  /** Attempts sent, the last included; repairs of credentials do not count. */
+  attempts?: number | undefined;
+}
+
+/**
+ * The per-call settings openapi-fetch copies onto the request object from the call's init (as
+ * it does with any init field a request does not have).
+ */
+interface CallFields {
+  readonly callOverrides?: CallOverrides | undefined;
+  readonly callRecord?: CallRecord | undefined;
+}
+
+function withOverrides(s: TransportSettings, overrides: CallOverrides | undefined) {
+  if (overrides === undefined) return s;
+  const defined = Object.fromEntries(
+    Object.entries(overrides).filter(([, value]) => value !== undefined),
+  );
+  return { ...s, ...defined };
+}
+
+export function createTransport(base: TransportSettings): (request: Request) => Promise<Response> {
   async function attemptOnce(
+    s: TransportSettings,
     request: FailedRequest,
     headers: Headers,
     body: RequestBody | undefined,
@@ -190,7 +224,11 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
     }
   }
 
-  async function run(request: Request | PipelineRequest, call: CallScope): Promise<Response> {
+  async function run(
+    s: TransportSettings,
+    request: Request | PipelineRequest,
+    call: CallScope,
+  ): Promise<Response> {
     const { method, url } = request;
     const body = await replayableBody(request);
     const conversationId = !s.tracing
@@ -241,7 +279,7 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
       const started = s.clock();
       let outcome: Outcome;
       try {
-        outcome = await attemptOnce(info, headers, body, call, slot?.sent);
+        outcome = await attemptOnce(s, info, headers, body, call, slot?.sent);
       } finally {
         slot?.sent();
       }
@@ -311,6 +349,12 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
         decision = decideRetry(result, s, { ...state, canRepairAuth: false });
       }
       if (decision.action === 'return' && answer !== undefined) {
+        const record = (request as CallFields).callRecord;
+        if (record !== undefined) {
+          record.requestId = requestId;
+          record.conversationId = conversationId;
+          record.attempts = attempt;
+        }
         return bufferedResponse(answer, info, json ?? undefined);
       }
       failure ??= apiErrorFromResponse({
@@ -338,13 +382,14 @@ export function createTransport(s: TransportSettings): (request: Request) => Pro
   return async function send(input: Request): Promise<Response> {
     // openapi-fetch hands over a PipelineRequest when the client was built with it.
     const request: Request | PipelineRequest = input;
+    const s = withOverrides(base, (request as CallFields).callOverrides);
     assertSecure(request.url, s.trustedPrefix);
     const call = new CallScope(request.signal, s.totalTimeoutMs, s.clock(), {
       method: request.method,
       url: request.url,
     });
     try {
-      return await run(request, call);
+      return await run(s, request, call);
     } catch (error) {
       // A wait that ended because the call was aborted rejects with whatever the waiter chose;
       // the caller gets the call's reason: its own abort reason, or the deadline's TimeoutError.

@@ -1,7 +1,9 @@
 import {
+  apiPromise,
   createOffsetCollection,
   createServiceClient,
   oauth2Service,
+  type ApiPromise,
   type CallOptions,
   type EnvelopeOf,
   type OAuth2ServiceClientOptions,
@@ -53,7 +55,7 @@ export interface StatementOfValuesResource {
    * @example
    * const receipt = await exposure.statementOfValues.submit(portfolio);
    */
-  submit(portfolio: StatementOfValues, options?: CallOptions): Promise<StatementOfValuesReceipt>;
+  submit(portfolio: StatementOfValues, options?: CallOptions): ApiPromise<StatementOfValuesReceipt>;
 }
 
 /** A client of the property exposure API. */
@@ -96,16 +98,16 @@ export function createExposureClient(options: ExposureClientOptions): ExposureCl
       EnvelopeOf<operations['listLocations']>
     >(client, listLocations, 'locations', options),
     statementOfValues: {
-      async submit(portfolio, callOptions) {
+      submit(portfolio, callOptions) {
         const name = 'statementOfValues.submit';
-        const { data } = await client.call(
-          submitStatementOfValues,
-          { body: portfolio },
-          callOptions,
-          name,
+        const body = { body: portfolio };
+        return apiPromise(
+          client.call(submitStatementOfValues, body, callOptions, name).then((result) => ({
+            ...result,
+            // Any 2xx is an acceptance, with a body or without one (the response is not published).
+            data: (result.data ?? {}) as StatementOfValuesReceipt,
+          })),
         );
-        // Any 2xx is an acceptance, with a body or without one (the response is not published).
-        return (data ?? {}) as StatementOfValuesReceipt;
       },
     },
     raw: client.raw,

@@ -1,4 +1,11 @@
-import { expectData, type CallOptions, type ServiceClient } from '@partner-apis/core';
+import {
+  apiPromise,
+  expectData,
+  type ApiPromise,
+  type CallOptions,
+  type CallResult,
+  type ServiceClient,
+} from '@partner-apis/core';
 import { InvalidArgumentError } from '@partner-apis/errors';
 import { createQuote, getQuote, searchQuotes } from './generated/operations.js';
 import { requireObject } from './sellers.js';
@@ -30,7 +37,7 @@ export interface Quotes {
    *   { forceManualReferral: true },
    * );
    */
-  create(quote: QuoteRequest, options?: CreateQuoteOptions): Promise<Quote>;
+  create(quote: QuoteRequest, options?: CreateQuoteOptions): ApiPromise<Quote>;
   /**
    * The quotes that pass every given filter. The filters are the query parameters the spec
    * declares; an unknown name is an `InvalidArgumentError` before any request. Their names and
@@ -40,14 +47,14 @@ export interface Quotes {
    * @example
    * const quotes = await client.quotes.search({ sellerId, createdFrom: '2026-03-01T00:00:00Z' });
    */
-  search(filters?: QuoteSearchFilters, options?: CallOptions): Promise<QuoteSearchResult>;
+  search(filters?: QuoteSearchFilters, options?: CallOptions): ApiPromise<QuoteSearchResult>;
   /**
    * One quote by its `quoteId`; a `NotFoundError` when the service does not know it.
    *
    * @example
    * const quote = await client.quotes.get('QTE-2026-0004417');
    */
-  get(quoteId: string, options?: CallOptions): Promise<Quote>;
+  get(quoteId: string, options?: CallOptions): ApiPromise<Quote>;
 }
 
 function quoteBody(quote: QuoteRequest, options: CreateQuoteOptions | undefined): QuoteRequest {
@@ -74,34 +81,43 @@ function callOptionsOf(given: CreateQuoteOptions | undefined): CallOptions | und
   return callOptions;
 }
 
+/** The `ApiPromise` of a call whose 2xx answer must have a body. */
+function answer<T>(name: string, send: () => Promise<CallResult>): ApiPromise<T> {
+  return apiPromise(
+    send().then((result) => ({
+      ...result,
+      data: expectData(result as { data?: T; response: Response }, name),
+    })),
+  );
+}
+
 /** The quotes resource, sending `options(given)` with each call. */
 export function createQuotes(
   client: ServiceClient<object>,
   options: (given: CallOptions | undefined) => CallOptions | undefined,
 ): Quotes {
   return {
-    async create(quote, given) {
+    create(quote, given) {
       const name = 'quotes.create';
-      requireObject(quote, 'quote', name);
-      const body = quoteBody(quote, given);
-      const result = await client.call(createQuote, { body }, options(callOptionsOf(given)), name);
-      return expectData(result as { data?: Quote; response: Response }, name);
+      return answer<Quote>(name, async () => {
+        requireObject(quote, 'quote', name);
+        const body = quoteBody(quote, given);
+        return client.call(createQuote, { body }, options(callOptionsOf(given)), name);
+      });
     },
-    async search(filters, given) {
+    search(filters, given) {
       const name = 'quotes.search';
-      if (filters !== undefined) requireObject(filters, 'filters', name);
-      const result = await client.call(
-        searchQuotes,
-        { query: filters as Record<string, unknown> | undefined, queryName: 'filters' },
-        options(given),
-        name,
-      );
-      return expectData(result as { data?: QuoteSearchResult; response: Response }, name);
+      return answer<QuoteSearchResult>(name, async () => {
+        if (filters !== undefined) requireObject(filters, 'filters', name);
+        const query = filters as Record<string, unknown> | undefined;
+        return client.call(searchQuotes, { query, queryName: 'filters' }, options(given), name);
+      });
     },
-    async get(quoteId, given) {
+    get(quoteId, given) {
       const name = 'quotes.get';
-      const result = await client.call(getQuote, { path: { quoteId } }, options(given), name);
-      return expectData(result as { data?: Quote; response: Response }, name);
+      return answer<Quote>(name, () =>
+        client.call(getQuote, { path: { quoteId } }, options(given), name),
+      );
     },
   };
 }

@@ -1,4 +1,10 @@
-import { expectData, type CallOptions, type ServiceClient } from '@partner-apis/core';
+import {
+  apiPromise,
+  expectData,
+  type ApiPromise,
+  type CallOptions,
+  type ServiceClient,
+} from '@partner-apis/core';
 import { InvalidArgumentError } from '@partner-apis/errors';
 import { createSeller } from './generated/operations.js';
 import type { Seller, SellerCreated } from './types.js';
@@ -12,7 +18,7 @@ export interface Sellers {
    * @example
    * const { sellerId } = await client.sellers.create({ name: 'Nordlicht Home GmbH', address: { country: 'DE' } });
    */
-  create(seller: Seller, options?: CallOptions): Promise<SellerCreated>;
+  create(seller: Seller, options?: CallOptions): ApiPromise<SellerCreated>;
 }
 
 /** Refuses a request body that is not a plain object, before any request. */
@@ -28,11 +34,18 @@ export function createSellers(
   options: (given: CallOptions | undefined) => CallOptions | undefined,
 ): Sellers {
   return {
-    async create(seller, given) {
+    create(seller, given) {
       const name = 'sellers.create';
-      requireObject(seller, 'seller', name);
-      const result = await client.call(createSeller, { body: seller }, options(given), name);
-      return expectData(result as { data?: SellerCreated; response: Response }, name);
+      return apiPromise(
+        (async () => {
+          requireObject(seller, 'seller', name);
+          const result = await client.call(createSeller, { body: seller }, options(given), name);
+          return {
+            ...result,
+            data: expectData(result as { data?: SellerCreated; response: Response }, name),
+          };
+        })(),
+      );
     },
   };
 }

@@ -1,0 +1,41 @@
+/** What a call's response says besides its data: for logs, support requests and metrics. */
+export interface ResponseMeta {
+  /** The response, its body already read. */
+  readonly response: Response;
+  /** The `X-Z-Request-Id` of the attempt that answered. */
+  readonly requestId: string | undefined;
+  /** The service's correlation id of the answer, from its headers, when it sent one. */
+  readonly correlationId: string | undefined;
+  /** The `X-Z-Conversation-Id` the call sent, if any. */
+  readonly conversationId: string | undefined;
+  /** Attempts sent, the answering one included. */
+  readonly attempts: number;
+}
+
+/** The data of a call with its response metadata. */
+export type WithResponse<T> = { readonly data: T } & ResponseMeta;
+
+/** The promise of a resource call: its data, and `withResponse()` for the metadata too. */
+export interface ApiPromise<T> extends Promise<T> {
+  /**
+   * The data with the response, the request id, the correlation id and the number of attempts.
+   *
+   * @example
+   * const { data, requestId, attempts } = await client.approvals.list('100234').withResponse();
+   */
+  withResponse(): Promise<WithResponse<T>>;
+}
+
+/**
+ * The `ApiPromise` of a call whose data and metadata `pending` resolves to.
+ *
+ * @example
+ * return apiPromise(client.call(getQuote, args, options, 'quotes.get').then(withData));
+ */
+export function apiPromise<T>(pending: Promise<WithResponse<T>>): ApiPromise<T> {
+  const data = pending.then((result) => result.data) as ApiPromise<T>;
+  // A caller who only asks `withResponse()` still gets the error there; this copy needs no handler.
+  data.catch(() => undefined);
+  data.withResponse = () => pending;
+  return data;
+}
