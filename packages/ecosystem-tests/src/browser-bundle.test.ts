@@ -7,8 +7,15 @@ import { findRepoRoot, listPublishablePackages } from '@partner-apis/release';
 import { build, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
-/** Node-only by design: the sandbox is a node:http server, transport-undici wraps undici. */
-const NODE_ONLY = new Set(['@partner-apis/sandbox', '@partner-apis/transport-undici']);
+/**
+ * Node-only by design: the sandbox is a node:http server, transport-undici wraps undici, and the
+ * Redis fleet talks to Redis over TCP.
+ */
+const NODE_ONLY = new Set([
+  '@partner-apis/sandbox',
+  '@partner-apis/transport-undici',
+  '@partner-apis/redis',
+]);
 const root = findRepoRoot(fileURLToPath(import.meta.url));
 const browserPackages = (await listPublishablePackages(root))
   .filter((pkg) => !NODE_ONLY.has(pkg.name))
