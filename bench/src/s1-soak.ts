@@ -6,19 +6,28 @@ import type { SandboxHostInfo } from './sandbox-host.js';
 import { fixed, type RunOptions, type Scenario } from './scenario.js';
 
 const SIZES = { exposureLocations: 2000, riskLocations: 2000, gradings: 1500 };
+/** A gateway's maintenance page, answered with a 2xx as some proxies do. */
+const HTML_OK = {
+  status: 200,
+  body: '<!doctype html><title>Maintenance</title><p>Back soon.</p>',
+  headers: { 'content-type': 'text/html' },
+};
 const FAULTS = {
   every: [
     { n: 7, action: 503 },
     { n: 11, action: 'html502' },
     { n: 13, action: 'truncate' },
+    { n: 17, action: HTML_OK },
   ],
 };
+/** A token endpoint slower than the data routes. */
+const SLOW_TOKEN_MS = 300;
 const SERVICES = ['exposure', 'riskEngineering', 'liability', 'approvals'];
 const TOKEN_LIFETIME_SECONDS = 3;
 
 const METHOD = [
   'Mixed calls through the exposure, risk engineering, liability and approvals clients (48 workers, two more on approvals) against the sandbox in its own process,',
-  'with faults on every data route (503 every 7th request, HTML 502 every 11th, truncated body every 13th), tokens that live',
+  'with faults on every data route (503 every 7th request, HTML 502 every 11th, truncated body every 13th, an HTML page with 200 every 17th), a token endpoint that takes 300 ms, tokens that live',
   `${TOKEN_LIFETIME_SECONDS} s, and the primary subscription keys revoked halfway; the approvals client is configured with the tier the sandbox enforces (gold).`,
   "POST bodies are counted as they leave the clients' fetch; every log line, event and error (message, String, JSON, util.inspect) is scanned for the configured secrets and the Basic credentials built from them.",
 ].join(' ');
@@ -62,6 +71,7 @@ async function run(options: RunOptions): Promise<Section> {
   try {
     if (sandbox.info.unavailable !== undefined) return unavailable(sandbox.info.unavailable);
     for (const service of SERVICES) await sandbox.call('fault', `${service}.*`, FAULTS);
+    await sandbox.call('fault', 'auth.*', { latencyMs: SLOW_TOKEN_MS });
     const input: S1ClientInput = {
       sandbox: sandbox.info as S1ClientInput['sandbox'],
       targetRequests: target,
