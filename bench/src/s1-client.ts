@@ -163,6 +163,8 @@ export async function run(raw: unknown): Promise<S1ClientResult> {
     baseUrl: urls.approvals,
     credentials: approvalsCredentials,
     tier,
+    // S1 answers every 19th approvals call with a 300 kB body: it must end as response_too_large.
+    maxResponseBytes: 256 * 1024,
     ...common,
   });
 

@@ -20,6 +20,16 @@ const FAULTS = {
     { n: 17, action: HTML_OK },
   ],
 };
+/**
+ * A body past the approvals client's `maxResponseBytes` (256 KiB in s1-client.ts), on that
+ * service only: its results are small, so the cap never cuts a real one.
+ */
+const OVERSIZE = {
+  status: 200,
+  body: JSON.stringify({ padding: 'x'.repeat(300_000) }),
+  headers: { 'content-type': 'application/json' },
+};
+const APPROVALS_FAULTS = { every: [...FAULTS.every, { n: 19, action: OVERSIZE }] };
 /** A token endpoint slower than the data routes. */
 const SLOW_TOKEN_MS = 300;
 const SERVICES = ['exposure', 'riskEngineering', 'liability', 'approvals'];
@@ -27,7 +37,7 @@ const TOKEN_LIFETIME_SECONDS = 3;
 
 const METHOD = [
   'Mixed calls through the exposure, risk engineering, liability and approvals clients (48 workers, two more on approvals) against the sandbox in its own process,',
-  'with faults on every data route (503 every 7th request, HTML 502 every 11th, truncated body every 13th, an HTML page with 200 every 17th), a token endpoint that takes 300 ms, tokens that live',
+  'with faults on every data route (503 every 7th request, HTML 502 every 11th, truncated body every 13th, an HTML page with 200 every 17th, on approvals a body past its size limit every 19th), a token endpoint that takes 300 ms, tokens that live',
   `${TOKEN_LIFETIME_SECONDS} s, and the primary subscription keys revoked halfway; the approvals client is configured with the tier the sandbox enforces (gold).`,
   "POST bodies are counted as they leave the clients' fetch; every log line, event and error (message, String, JSON, util.inspect) is scanned for the configured secrets and the Basic credentials built from them.",
 ].join(' ');
@@ -70,7 +80,10 @@ async function run(options: RunOptions): Promise<Section> {
   );
   try {
     if (sandbox.info.unavailable !== undefined) return unavailable(sandbox.info.unavailable);
-    for (const service of SERVICES) await sandbox.call('fault', `${service}.*`, FAULTS);
+    for (const service of SERVICES) {
+      const faults = service === 'approvals' ? APPROVALS_FAULTS : FAULTS;
+      await sandbox.call('fault', `${service}.*`, faults);
+    }
     await sandbox.call('fault', 'auth.*', { latencyMs: SLOW_TOKEN_MS });
     const input: S1ClientInput = {
       sandbox: sandbox.info as S1ClientInput['sandbox'],
