@@ -22,6 +22,7 @@ const listRows = {
     { name: 'modifiedSince', in: 'query', required: false, type: 'string', format: 'date' },
     { name: 'region', in: 'query', required: false, type: 'string', enum: ['EU', 'US'] },
     { name: 'minScore', in: 'query', required: false, type: 'integer', minimum: 0, assumed: true },
+    { name: 'country', in: 'query', required: false, type: 'string', pattern: '^[A-Z]{2}$' },
     {
       name: 'limit',
       in: 'query',
@@ -177,9 +178,11 @@ describe('createOffsetCollection', () => {
       'options.region must be one of EU, US (got "ASIA")',
     );
     expect(listing({ regoin: 'EU' })).toThrow(
-      'options.regoin is not a parameter of rows.list (use modifiedSince, region, minScore, limit, offset, signal',
+      'options.regoin is not a parameter of rows.list (use modifiedSince, region, minScore, country, limit, offset, signal',
     );
     expect(listing({ limit: 5 })).toThrow('options.limit is set by list');
+    expect(listing({ country: 'nl' })).toThrow('options.country must match ^[A-Z]{2}$ (got "nl")');
+    expect(listing({ country: 'fr' })).toThrow('options.country must match');
     expect(listing({ signal: 'stop' })).toThrow('signal must be an AbortSignal');
     expect(listing({ conversationId: 'a\r\nb' })).toThrow('options.conversationId must be');
     await expect(rows.page({ limit: 0 })).rejects.toThrow('rows.page: options.limit must be');

@@ -87,6 +87,18 @@ function fromDate(parameter: ParameterDescription, value: unknown): unknown {
   return value;
 }
 
+/** The compiled `pattern` of each parameter, so a call does not compile it again. */
+const PATTERNS = new Map<string, RegExp>();
+
+function patternOf(pattern: string): RegExp {
+  let compiled = PATTERNS.get(pattern);
+  if (compiled === undefined) {
+    compiled = new RegExp(pattern, 'u');
+    PATTERNS.set(pattern, compiled);
+  }
+  return compiled;
+}
+
 /** Why `value` breaks the declared constraints of `parameter`, or `undefined`. */
 function constraintProblem(parameter: ParameterDescription, value: unknown): string | undefined {
   const p = parameter;
@@ -148,7 +160,7 @@ function constraintProblem(parameter: ParameterDescription, value: unknown): str
     if (p.format === 'date-time' && (!DATE_TIME.test(value) || Number.isNaN(Date.parse(value)))) {
       return `must be a Date or an RFC 3339 date-time such as 2026-03-01T00:00:00Z (got ${shown(value)})`;
     }
-    if (p.pattern !== undefined && !new RegExp(p.pattern, 'u').test(value)) {
+    if (p.pattern !== undefined && !patternOf(p.pattern).test(value)) {
       return `must match ${p.pattern} (got ${shown(value)})`;
     }
   }
