@@ -39,7 +39,8 @@ type Modules = {
 /**
  * The first request a user of each package makes, against the sandbox: a page of one record, a
  * quote search, the approvals of one employee (what openapi-fetch and the transport fetch too).
- * A portal client's first request also fetches its token.
+ * A portal client's first request also fetches its token. Request ids are fresh on every request,
+ * as the approvals API refuses one it has seen.
  */
 const firstRequests: {
   [Specifier in B4Imported]: (module: Modules[Specifier], input: B4ImportInput) => Promise<unknown>;
@@ -53,7 +54,7 @@ const firstRequests: {
     const { data } = await client.GET('/approvals', {
       params: {
         query: { employeeNumber: sandbox.fixtures.employeeWithApprovals },
-        header: { 'X-Z-Request-Id': 'b4-first-request' },
+        header: { 'X-Z-Request-Id': crypto.randomUUID() },
       },
     });
     if (data === undefined) throw new Error('openapi-fetch: the first request failed');
@@ -89,7 +90,11 @@ const firstRequests: {
     const fetch = createUndiciFetch();
     const url = `${sandbox.urls.approvals}/approvals?employeeNumber=${sandbox.fixtures.employeeWithApprovals}`;
     const response = await fetch(url, {
-      headers: { client_id: clientId, client_secret: clientSecret, 'x-z-request-id': 'b4' },
+      headers: {
+        client_id: clientId,
+        client_secret: clientSecret,
+        'x-z-request-id': crypto.randomUUID(),
+      },
     });
     if (!response.ok)
       throw new Error(`transport-undici: the first request answered ${response.status}`);
