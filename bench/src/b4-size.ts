@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -35,6 +36,26 @@ const SIZE_TARGETS_KB: Record<(typeof SERVICES)[number], number> = {
 const IMPORT_TARGET = 1.5;
 const FIRST_REQUEST_TARGET = 1.25;
 
+/**
+ * The optional peer dependencies of the workspace's packages (`@opentelemetry/api`): a user
+ * who wants them installs them, and one who does not has none in the bundle.
+ */
+function optionalPeers(): string[] {
+  const packages = fileURLToPath(new URL('../../packages/', import.meta.url));
+  return readdirSync(packages).flatMap((dir) => {
+    try {
+      const manifest = JSON.parse(readFileSync(`${packages}${dir}/package.json`, 'utf8')) as {
+        peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+      };
+      return Object.entries(manifest.peerDependenciesMeta ?? {})
+        .filter(([, meta]) => meta.optional === true)
+        .map(([name]) => name);
+    } catch {
+      return [];
+    }
+  });
+}
+
 interface Size {
   minified: number;
   gzipped: number;
@@ -49,6 +70,7 @@ async function bundleSize(specifier: string): Promise<Size | string> {
       format: 'esm',
       target: 'node20',
       minify: true,
+      external: optionalPeers(),
       write: false,
       logLevel: 'silent',
     });
@@ -173,7 +195,7 @@ async function runSizes(options: RunOptions): Promise<Section> {
     id: 'B4',
     title: 'Size and cold import',
     method: [
-      "Each package entry bundled with its dependencies by esbuild (platform node, ESM, minified; node: built-ins external), then gzip -9: what the package adds to a user's bundle.",
+      "Each package entry bundled with its dependencies by esbuild (platform node, ESM, minified; node: built-ins and optional peer dependencies external), then gzip -9: what the package adds to a user's bundle.",
       `Cold import is the time from before \`await import(pkg)\` to after it, measured inside a fresh \`node\` process that has loaded none of the packages;`,
       'in the same process the client is then created and makes its first request against the sandbox (in its own process), parsed:',
       "a page of one record (the portal clients fetch their token first), a quote search, or one employee's approvals (openapi-fetch and the undici transport make that same request).",

@@ -26,6 +26,7 @@ if (process.argv[2] === 'serve') {
   const require = createRequire(new URL('../../transport-undici/package.json', import.meta.url));
   const { Agent, request } = require('undici');
   const { createServiceClient, expectData } = await import('../dist/index.js');
+  const { clientIdHeaders } = await import('@partner-apis/auth');
   const { Agent: HttpAgent, get: httpGet } = await import('node:http');
 
   const child = fork(fileURLToPath(import.meta.url), ['serve']);
@@ -51,7 +52,11 @@ if (process.argv[2] === 'serve') {
         });
     })(),
     'our client': (() => {
-      const { raw } = createServiceClient({ baseUrl: base });
+      const credentials = { clientId: 'ratio', clientSecret: 'ratio-secret' };
+      const { raw } = createServiceClient(
+        { baseUrl: base, credentials },
+        { auth: () => clientIdHeaders(credentials) },
+      );
       const query = { employeeNumber: '100234' };
       return async () => expectData(await raw.GET('/approvals', { params: { query } }), 'GET');
     })(),

@@ -1,15 +1,9 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type * as NodeHttp from 'node:http';
+import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
-import {
-  constants,
-  createBrotliDecompress,
-  createGunzip,
-  createInflate,
-  type BrotliDecompress,
-  type Gunzip,
-  type Inflate,
-} from 'node:zlib';
+import type * as NodeZlib from 'node:zlib';
+import type { BrotliDecompress, Gunzip, Inflate } from 'node:zlib';
 import { ConfigurationError } from '@partner-apis/errors';
 import { NO_BYTES, ResponseTooLarge, type Answer, type Exchange, type Send } from './exchange.js';
 import type { RequestBody } from './pipeline-request.js';
@@ -17,34 +11,72 @@ import type { RequestBody } from './pipeline-request.js';
 /** What `http.request` accepts as `agent`: Node's agents and proxy agents built on them. */
 export type NodeAgent = HttpAgent | HttpsAgent;
 
-// Like fetch, tolerate a compressed body cut short instead of failing on the missing trailer.
-const LENIENT = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
-const LENIENT_BROTLI = {
-  flush: constants.BROTLI_OPERATION_FLUSH,
-  finishFlush: constants.BROTLI_OPERATION_FLUSH,
-};
+/** What this sender uses of `node:http` and `node:https`, which agree on it. */
+interface Transport {
+  request: typeof NodeHttp.request;
+  Agent: new (options: { keepAlive: boolean; timeout: number }) => NodeAgent;
+}
+type Zlib = typeof NodeZlib;
+
+/**
+ * Node's `http`, `https` and `zlib`, loaded by the first request rather than at import: they
+ * are most of the time an import of a client would otherwise take, and a process that never
+ * calls pays nothing for them.
+ */
+const loaded: { http?: Transport; https?: Transport; zlib?: Zlib } = {};
+
+interface Modules {
+  transport: Transport;
+  zlib: Zlib;
+}
+
+function loadedFor(secure: boolean): Modules | undefined {
+  const transport = secure ? loaded.https : loaded.http;
+  return transport === undefined || loaded.zlib === undefined
+    ? undefined
+    : { transport, zlib: loaded.zlib };
+}
+
+async function load(secure: boolean): Promise<Modules> {
+  const zlib = (loaded.zlib ??= await import('node:zlib'));
+  const transport = secure
+    ? (loaded.https ??= await import('node:https'))
+    : (loaded.http ??= await import('node:http'));
+  return { transport, zlib };
+}
 
 /** Idle connections close after 4 s, before most servers (5 s in Node) close them first. */
 const KEEP_ALIVE = { keepAlive: true, timeout: 4000 };
 
 type Decoder = Gunzip | Inflate | BrotliDecompress;
 
-function decoderFor(coding: string): Decoder | undefined {
+// Like fetch, tolerate a compressed body cut short instead of failing on the missing trailer.
+function decoderFor(zlib: Zlib, coding: string): Decoder | undefined {
+  const { constants } = zlib;
   switch (coding) {
     case 'gzip':
     case 'x-gzip':
-      return createGunzip(LENIENT);
+      return zlib.createGunzip({
+        flush: constants.Z_SYNC_FLUSH,
+        finishFlush: constants.Z_SYNC_FLUSH,
+      });
     case 'deflate':
-      return createInflate(LENIENT);
+      return zlib.createInflate({
+        flush: constants.Z_SYNC_FLUSH,
+        finishFlush: constants.Z_SYNC_FLUSH,
+      });
     case 'br':
-      return createBrotliDecompress(LENIENT_BROTLI);
+      return zlib.createBrotliDecompress({
+        flush: constants.BROTLI_OPERATION_FLUSH,
+        finishFlush: constants.BROTLI_OPERATION_FLUSH,
+      });
     default:
       return undefined;
   }
 }
 
 /** The decoders of a `Content-Encoding`, in the order they apply; none when a coding is unknown. */
-function decodersFor(contentEncoding: string | undefined): Decoder[] {
+function decodersFor(zlib: Zlib, contentEncoding: string | undefined): Decoder[] {
   if (contentEncoding === undefined) return [];
   const codings = contentEncoding
     .toLowerCase()
@@ -52,7 +84,7 @@ function decodersFor(contentEncoding: string | undefined): Decoder[] {
     .map((coding) => coding.trim())
     .filter((coding) => coding !== '' && coding !== 'identity')
     .reverse();
-  const decoders = codings.map(decoderFor);
+  const decoders = codings.map((coding) => decoderFor(zlib, coding));
   if (decoders.some((decoder) => decoder === undefined)) {
     for (const decoder of decoders) decoder?.destroy();
     return [];
@@ -213,10 +245,10 @@ export function createNodeHttpSend(agent: NodeAgent | undefined): Send {
     headers.accept ??= '*/*';
     headers['accept-encoding'] ??= 'gzip, deflate, br';
     headers['user-agent'] ??= 'node';
-    const send = secure ? httpsRequest : httpRequest;
+    const { transport, zlib } = loadedFor(secure) ?? (await load(secure));
     const via = secure
-      ? (httpsAgent ??= new HttpsAgent(KEEP_ALIVE))
-      : (httpAgent ??= new HttpAgent(KEEP_ALIVE));
+      ? (httpsAgent ??= new transport.Agent(KEEP_ALIVE))
+      : (httpAgent ??= new transport.Agent(KEEP_ALIVE));
 
     // Node's agent closes an idle connection before the server's `Keep-Alive: timeout` hint
     // ends, so a request rarely meets a connection the server has just closed.
@@ -231,7 +263,7 @@ export function createNodeHttpSend(agent: NodeAgent | undefined): Send {
         if (answer !== undefined) resolve(answer);
         else reject(aborted === undefined ? error : aborted.reason);
       };
-      const request = send({ hostname, port, path, method, headers, agent: via });
+      const request = transport.request({ hostname, port, path, method, headers, agent: via });
       stopListening = exchange.onAbort((reason) => {
         aborted = { reason };
         request.destroy();
@@ -246,7 +278,7 @@ export function createNodeHttpSend(agent: NodeAgent | undefined): Send {
         const statusText = response.statusMessage ?? '';
         const limit = exchange.maxResponseBytes;
         const declared = Number(response.headers['content-length']);
-        const decoders = decodersFor(response.headers['content-encoding']);
+        const decoders = decodersFor(zlib, response.headers['content-encoding']);
         if (decoders.length === 0 && declared > limit) {
           response.destroy();
           settle(new ResponseTooLarge(status, responseHeaders(response.rawHeaders), limit));
