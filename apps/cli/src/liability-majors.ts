@@ -9,7 +9,9 @@ export type LiabilityMajors = Readonly<Record<number, () => Promise<LiabilityPac
 /**
  * The majors of the liability API the CLI can call (`--major`); the highest is the default.
  * While the upstream runs two majors in parallel, the old one's maintenance line is installed
- * under an npm alias (see CONTRIBUTING.md) and added here, and nothing else changes:
+ * under an npm alias (see CONTRIBUTING.md) and added here, and nothing else changes. (The
+ * commands build requests with the newest major's types: should the old major's package not
+ * fit them, this file does not compile, and the commands need to learn that major's shapes.)
  *
  * @example
  * // package.json: "liability-v1": "npm:@partner-apis/liability@maintenance-v1"
