@@ -253,6 +253,7 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
         examples([
           'partner-apis liability quote search --seller SEL-000001',
           'partner-apis liability quote search --created-from 2026-03-01T00:00:00Z --columns quoteId,status,price.amount',
+          'partner-apis liability quote search --seller SEL-000001 --major 1',
         ]),
       ),
   ).action(async (options: SearchOptions, command: Command) => {
