@@ -3,8 +3,10 @@ import { ConfigurationError } from '@partner-apis/errors';
 import type { ExposureClient } from '@partner-apis/exposure';
 import type { LiabilityClient } from '@partner-apis/liability';
 import type { RiskEngineeringClient } from '@partner-apis/riskengineering';
+import { chooseLiabilityMajor, liabilityEndpoint } from './config/liability-major.js';
 import { VARIABLE_PREFIX, type ServiceName } from './config/services.js';
 import { settingName } from './config/settings.js';
+import type { LiabilityMajors } from './liability-majors.js';
 import type { ServiceSession } from './service-session.js';
 
 /** Sent as `User-Agent`, so the service teams can tell the CLI's calls apart. */
@@ -34,8 +36,16 @@ function common(session: ServiceSession) {
 // Each service package is loaded when a command first needs it, so `--help` and a command of
 // one service start without loading the other three.
 
-/** Creates a client; a bad option is reported under the variable (or config setting) it came from. */
-function create<T>(session: ServiceSession, service: ServiceName, build: () => T): T {
+/**
+ * Creates a client; a bad option is reported under the variable (or config setting) it came
+ * from: `variables` names those not read from `PARTNER_APIS_<SERVICE>_<SUFFIX>`.
+ */
+function create<T>(
+  session: ServiceSession,
+  service: ServiceName,
+  build: () => T,
+  variables: Readonly<Record<string, string>> = {},
+): T {
   try {
     return build();
   } catch (error) {
@@ -43,7 +53,7 @@ function create<T>(session: ServiceSession, service: ServiceName, build: () => T
     const suffix = OPTION_VARIABLES[error.option];
     if (suffix === undefined) throw error;
     const problem = error.message.slice(error.option.length + 2);
-    const variable = `${VARIABLE_PREFIX[service]}${suffix}`;
+    const variable = variables[error.option] ?? `${VARIABLE_PREFIX[service]}${suffix}`;
     throw new ConfigurationError(settingName(session.settings, variable), problem);
   }
 }
@@ -79,16 +89,31 @@ export async function riskEngineeringClient(
 }
 
 /**
- * The liability client of a command run.
+ * The liability client of a command run, of the major chosen by `major` (`--major`), the
+ * configuration or the default (the highest in `majors`), at the base URL of that major.
  *
  * @example
- * const liability = await liabilityClient(session);
+ * const liability = await liabilityClient(session, LIABILITY_MAJORS, options.major);
  */
-export async function liabilityClient(session: ServiceSession): Promise<LiabilityClient> {
-  const { createLiabilityClient, fromEnv } = await import('@partner-apis/liability');
+export async function liabilityClient(
+  session: ServiceSession,
+  majors: LiabilityMajors,
+  major?: string,
+): Promise<LiabilityClient> {
+  const choice = chooseLiabilityMajor(Object.keys(majors).map(Number), major, session.settings);
   const variables = await session.variables();
-  return create(session, 'liability', () =>
-    createLiabilityClient({ ...fromEnv(variables), ...common(session) }),
+  const endpoint = liabilityEndpoint(choice, variables, session.settings, session.sandboxUrls);
+  const { createLiabilityClient, fromEnv } = await majors[choice.major]!();
+  return create(
+    session,
+    'liability',
+    () =>
+      createLiabilityClient({
+        ...fromEnv(variables),
+        ...(endpoint === undefined ? {} : { baseUrl: endpoint.baseUrl }),
+        ...common(session),
+      }),
+    endpoint === undefined ? {} : { baseUrl: endpoint.variable },
   );
 }
 

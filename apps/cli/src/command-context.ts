@@ -4,6 +4,7 @@ import { ENVIRONMENTS } from './config/config-file.js';
 import { resolveSettings } from './config/settings.js';
 import { reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
+import { LIABILITY_MAJORS, type LiabilityMajors } from './liability-majors.js';
 import { openOutput, type OutputSink } from './output/output-sink.js';
 import { createProgress, type Progress } from './output/progress.js';
 import { OUTPUT_FORMATS, type OutputFormat, type WriteOptions } from './output/record-writer.js';
@@ -26,9 +27,17 @@ export interface GlobalOptions {
   debug?: boolean;
 }
 
+/** What a CLI run may be given instead of its defaults; tests add a fixture major this way. */
+export interface CliDependencies {
+  /** The majors of the liability API the CLI can call (default `LIABILITY_MAJORS`). */
+  readonly liabilityMajors?: LiabilityMajors;
+}
+
 /** What the actions of the commands share: the process around them and the exit code. */
 export interface CommandContext {
   readonly io: CliIo;
+  /** The majors of the liability API `--major` chooses from. */
+  readonly liabilityMajors: LiabilityMajors;
   exitCode: ExitCode;
   /**
    * Runs an action with the session of the command's global options: resolves the settings,
@@ -64,10 +73,14 @@ function terminalWidth(io: CliIo): number | undefined {
  * @example
  * const context = createCommandContext({ stdout, stderr, env: process.env, cwd: process.cwd() });
  */
-export function createCommandContext(io: CliIo): CommandContext {
+export function createCommandContext(
+  io: CliIo,
+  { liabilityMajors = LIABILITY_MAJORS }: CliDependencies = {},
+): CommandContext {
   const sinks: OutputSink[] = [];
   const context: CommandContext = {
     io,
+    liabilityMajors,
     exitCode: ExitCode.ok,
     async run(command, action) {
       let session: ServiceSession | undefined;

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { CliIo } from './cli-io.js';
-import { createCommandContext, environmentOption, examples } from './command-context.js';
+import {
+  createCommandContext,
+  environmentOption,
+  examples,
+  type CliDependencies,
+} from './command-context.js';
 import { registerApprovalsCommands } from './commands/approvals.js';
 import {
   COMPLETE_COMMAND,
@@ -43,8 +48,8 @@ function cliVersion(): string {
  * const { program, context } = createProgram(io);
  * await program.parseAsync(['approvals', 'list', '--employee', '100234'], { from: 'user' });
  */
-export function createProgram(io: CliIo) {
-  const context = createCommandContext(io);
+export function createProgram(io: CliIo, dependencies: CliDependencies = {}) {
+  const context = createCommandContext(io, dependencies);
   const program = new Command('partner-apis')
     .description(
       'Exposure, risk engineering, liability and approvals APIs of the partner platform from the command line.',
@@ -102,8 +107,12 @@ export function createProgram(io: CliIo) {
  *   stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(),
  * });
  */
-export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
-  const { program, context } = createProgram(io);
+export async function runCli(
+  args: readonly string[],
+  io: CliIo,
+  dependencies: CliDependencies = {},
+): Promise<number> {
+  const { program, context } = createProgram(io, dependencies);
   if (args[0] === COMPLETE_COMMAND) {
     const candidates = completeWords(program, args.slice(1));
     io.stdout.write(candidates.map((candidate) => `${candidate}\n`).join(''));

@@ -1,4 +1,4 @@
-import type { Sandbox } from '@partner-apis/sandbox';
+import type { Sandbox, SandboxUrls } from '@partner-apis/sandbox';
 import type { CliIo } from './cli-io.js';
 import { sandboxVariables } from './config/sandbox-variables.js';
 import { createDebugLogger, type WireLogger } from './debug-log.js';
@@ -16,6 +16,11 @@ export interface ServiceSession {
   variables(): Promise<Variables>;
   /** The embedded sandbox, once started. */
   readonly sandbox: Sandbox | undefined;
+  /**
+   * The URLs of the sandbox the command uses, embedded or started by `partner-apis sandbox
+   * start`, once `variables()` has found or started it; undefined for a configured environment.
+   */
+  readonly sandboxUrls: SandboxUrls | undefined;
   /** Credential values in use, so that no message shows one. */
   secrets(): readonly string[];
   /** The `--debug` wire log the clients write to, if asked for. */
@@ -47,6 +52,7 @@ export function openSession(
   } = {},
 ): ServiceSession {
   let sandbox: Sandbox | undefined;
+  let sandboxUrls: SandboxUrls | undefined;
   let variables: Variables = settings.variables;
   let starting: Promise<Variables> | undefined;
   const start = async (): Promise<Variables> => {
@@ -58,6 +64,7 @@ export function openSession(
         `No credentials configured: using the sandbox at ${running.urls.origin} that \`partner-apis sandbox start\` started ` +
           `(its sellers and quotes stay until \`partner-apis sandbox stop\`).\n`,
       );
+      sandboxUrls = running.urls;
       variables = { ...sandboxVariables(running), ...settings.variables };
       return variables;
     }
@@ -83,6 +90,7 @@ export function openSession(
       `No credentials configured: using the embedded sandbox at http://127.0.0.1:${sandbox.port} ` +
         `(local sample data; see partner-apis --help to configure an environment).\n`,
     );
+    sandboxUrls = sandbox.urls;
     variables = { ...sandboxVariables(sandbox), ...settings.variables };
     return variables;
   };
@@ -91,6 +99,9 @@ export function openSession(
     settings,
     get sandbox() {
       return sandbox;
+    },
+    get sandboxUrls() {
+      return sandboxUrls;
     },
     variables() {
       if (!settings.embeddedSandbox) return Promise.resolve(settings.variables);

@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { parse as parseYaml } from 'yaml';
 import { SandboxConfigError } from './config-error.js';
 import type { ApprovalsTier } from './credentials.js';
 import type { SandboxOptions } from './options.js';
@@ -20,6 +22,8 @@ Options:
   --approvals-tier <tier>    bronze, silver or gold (default gold)
   --latency <ms>             wait this long before every response
   --validate-responses       check every response against the spec before sending it
+  --liability-spec <file>    also serve this major of the liability API, from a bundled OpenAPI
+                             document (YAML or JSON; the major is its info.version); repeatable
   --help                     show this text
 `;
 
@@ -36,7 +40,76 @@ function count(value: string | undefined, option: string): number | undefined {
   return Number(value);
 }
 
-function toOptions(argv: readonly string[]): SandboxOptions | 'help' {
+/** Finds a `$ref` into another file: the sandbox serves only bundled documents. */
+function externalRef(value: unknown): string | undefined {
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const found = externalRef(item);
+      if (found !== undefined) return found;
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '$ref' && typeof item === 'string' && !item.startsWith('#')) return item;
+      const found = externalRef(item);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/** Reads the OpenAPI document of `--liability-spec`; any problem is one line naming the file. */
+async function readLiabilitySpec(file: string): Promise<unknown> {
+  const problem = (text: string) => new SandboxConfigError(`--liability-spec ${file}: ${text}`);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    throw problem(
+      code === 'ENOENT'
+        ? 'there is no such file'
+        : code === 'EISDIR'
+          ? 'is a directory, not a file'
+          : `cannot be read (${code ?? String(error)})`,
+    );
+  }
+  let document: unknown;
+  try {
+    // YAML 1.2 reads JSON as well.
+    document = parseYaml(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    const [firstLine = ''] = (error as Error).message.split('\n');
+    throw problem(`is neither YAML nor JSON: ${firstLine.replace(/:$/, '')}`);
+  }
+  const ref = externalRef(document);
+  if (ref !== undefined) {
+    throw problem(
+      `its $ref "${ref}" points into another file; bundle it into one document first ` +
+        `(npx @redocly/cli bundle ${file} -o liability-bundled.yaml)`,
+    );
+  }
+  return document;
+}
+
+/** Starts the sandbox; a refused `liabilityMajors[i]` is reported as the file it came from. */
+async function start(options: SandboxOptions, specFiles: readonly string[]): Promise<Sandbox> {
+  try {
+    return await startSandbox(options);
+  } catch (error) {
+    if (!(error instanceof SandboxConfigError)) throw error;
+    const match = /^liabilityMajors\[(\d+)\](.*)$/s.exec(error.message);
+    const file = match === null ? undefined : specFiles[Number(match[1])];
+    if (match === null || file === undefined) throw error;
+    throw new SandboxConfigError(`--liability-spec ${file}${match[2]}`);
+  }
+}
+
+interface CliOptions {
+  options: SandboxOptions;
+  specFiles: readonly string[];
+}
+
+async function toOptions(argv: readonly string[]): Promise<CliOptions | 'help'> {
   const { values } = parseArgs({
     args: [...argv],
     strict: true,
@@ -51,12 +124,15 @@ function toOptions(argv: readonly string[]): SandboxOptions | 'help' {
       'approvals-tier': { type: 'string' },
       latency: { type: 'string' },
       'validate-responses': { type: 'boolean' },
+      'liability-spec': { type: 'string', multiple: true },
       help: { type: 'boolean' },
     },
   });
   if (values.help) return 'help';
   const latencyMs = count(values.latency, 'latency');
-  return {
+  const specFiles = values['liability-spec'] ?? [];
+  const liabilityMajors = await Promise.all(specFiles.map(readLiabilitySpec));
+  const options: SandboxOptions = {
     port: count(values.port, 'port') ?? 4010,
     ...(values.host === undefined ? {} : { host: values.host }),
     ...(values.seed === undefined ? {} : { seed: count(values.seed, 'seed')! }),
@@ -71,7 +147,9 @@ function toOptions(argv: readonly string[]): SandboxOptions | 'help' {
     },
     faults: latencyMs === undefined ? {} : { '*': { latencyMs } },
     validateResponses: values['validate-responses'] ?? false,
+    liabilityMajors: liabilityMajors as object[],
   };
+  return { options, specFiles };
 }
 
 function describe(sandbox: Sandbox): string[] {
@@ -82,7 +160,9 @@ function describe(sandbox: Sandbox): string[] {
     `  token URL         ${urls.tokenUrl}`,
     `  exposure          ${urls.exposure}`,
     `  risk engineering  ${urls.riskEngineering}`,
-    `  liability         ${urls.liability}`,
+    ...Object.entries(urls.liabilityMajors).map(
+      ([major, url]) => `  ${`liability v${major}`.padEnd(18)}${url}`,
+    ),
     `  approvals         ${urls.approvals}`,
     `  admin             ${urls.admin}/stats`,
     '',
@@ -110,12 +190,12 @@ export async function runCli(
 ): Promise<number> {
   let sandbox: Sandbox;
   try {
-    const options = toOptions(argv);
-    if (options === 'help') {
+    const parsed = await toOptions(argv);
+    if (parsed === 'help') {
       io.out(USAGE);
       return 0;
     }
-    sandbox = await startSandbox(options);
+    sandbox = await start(parsed.options, parsed.specFiles);
   } catch (error) {
     io.err(error instanceof Error ? error.message : String(error));
     io.err('Run partner-apis-sandbox --help for the options.');

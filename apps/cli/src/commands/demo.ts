@@ -183,7 +183,7 @@ async function runDemo(context: CommandContext, session: ReturnType<typeof openS
 
   out();
   out('3. Liability: a seller and its quotes, in one conversation');
-  const liability = (await liabilityClient(session)).conversation();
+  const liability = (await liabilityClient(session, context.liabilityMajors)).conversation();
   const seller = await liability.sellers.create({
     name: 'Nordlicht Home GmbH',
     address: { street: 'Lindenstraße 12', city: 'Hamburg', postalCode: '20095', country: 'DE' },

@@ -17,10 +17,17 @@ import {
   type CommandContext,
   type OutputOptions,
 } from '../command-context.js';
+import type { LiabilityMajors } from '../liability-majors.js';
 import { writeRecord, writeRecords } from '../output/record-writer.js';
 import { collect } from './option-parsers.js';
 
-interface SellerOptions extends OutputOptions {
+/** The option every liability command has. */
+interface MajorOptions {
+  /** `--major`: the major version of the liability API to call. */
+  major?: string;
+}
+
+interface SellerOptions extends OutputOptions, MajorOptions {
   name: string;
   country: string;
   street?: string;
@@ -31,7 +38,7 @@ interface SellerOptions extends OutputOptions {
   marketplace: string[];
 }
 
-interface QuoteOptions extends OutputOptions {
+interface QuoteOptions extends OutputOptions, MajorOptions {
   seller: string[];
   countryOfSales: CountryOfSales;
   territory: TerritoryOfSales;
@@ -42,7 +49,7 @@ interface QuoteOptions extends OutputOptions {
   agencyName?: string;
 }
 
-interface SearchOptions extends OutputOptions {
+interface SearchOptions extends OutputOptions, MajorOptions {
   seller?: string;
   productId?: string;
   createdFrom?: string;
@@ -82,6 +89,16 @@ function quoteFrom(options: QuoteOptions): QuoteRequest {
     };
   }
   return quote;
+}
+
+/** `--major`: which major version of the API a command calls while the upstream runs two. */
+function majorOption(majors: LiabilityMajors): Option {
+  const available = Object.keys(majors);
+  const highest = Math.max(...available.map(Number));
+  return new Option(
+    '--major <n>',
+    `major version of the liability API to call (default: PARTNER_APIS_LIABILITY_MAJOR, else liability.major of the config, else the highest, ${highest})`,
+  ).choices(available);
 }
 
 /**
@@ -127,6 +144,7 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
         collect,
         [],
       )
+      .addOption(majorOption(context.liabilityMajors))
       .addHelpText(
         'after',
         examples([
@@ -136,7 +154,7 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
       ),
   ).action(async (options: SellerOptions, command: Command) => {
     await context.run(command, async (session) => {
-      const client = await liabilityClient(session);
+      const client = await liabilityClient(session, context.liabilityMajors, options.major);
       const created = await client.sellers.create(sellerFrom(options));
       const sink = await context.output(options);
       await writeRecord(created, options.format, sink, context.writeOptions(options));
@@ -181,6 +199,7 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
       .option('--agent <username>', 'agent username in the underwriting system')
       .option('--agency-id <id>', 'the agency for which the quote is created')
       .option('--agency-name <name>', 'name of that agency')
+      .addOption(majorOption(context.liabilityMajors))
       .addHelpText(
         'after',
         examples([
@@ -190,7 +209,7 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
       ),
   ).action(async (options: QuoteOptions, command: Command) => {
     await context.run(command, async (session) => {
-      const client = await liabilityClient(session);
+      const client = await liabilityClient(session, context.liabilityMajors, options.major);
       const created = await client.quotes.create(quoteFrom(options), {
         ...(options.forceManualReferral === true ? { forceManualReferral: true } : {}),
       });
@@ -205,13 +224,14 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
       .command('get')
       .description('one quote by its quoteId')
       .argument('<quoteId>', 'the quote, e.g. QTE-2026-0000001')
+      .addOption(majorOption(context.liabilityMajors))
       .addHelpText(
         'after',
         examples(['partner-apis liability quote get QTE-2026-0000001 --format json']),
       ),
-  ).action(async (quoteId: string, options: OutputOptions, command: Command) => {
+  ).action(async (quoteId: string, options: OutputOptions & MajorOptions, command: Command) => {
     await context.run(command, async (session) => {
-      const client = await liabilityClient(session);
+      const client = await liabilityClient(session, context.liabilityMajors, options.major);
       const found = await client.quotes.get(quoteId);
       const sink = await context.output(options);
       await writeRecord(found, options.format, sink, context.writeOptions(options));
@@ -227,16 +247,18 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
       .option('--product-id <id>', 'quotes of this commercial package')
       .option('--created-from <date-time>', 'created at or after, RFC 3339 (2026-03-01T00:00:00Z)')
       .option('--created-to <date-time>', 'created before, RFC 3339')
+      .addOption(majorOption(context.liabilityMajors))
       .addHelpText(
         'after',
         examples([
           'partner-apis liability quote search --seller SEL-000001',
           'partner-apis liability quote search --created-from 2026-03-01T00:00:00Z --columns quoteId,status,price.amount',
+          'partner-apis liability quote search --seller SEL-000001 --major 1',
         ]),
       ),
   ).action(async (options: SearchOptions, command: Command) => {
     await context.run(command, async (session) => {
-      const client = await liabilityClient(session);
+      const client = await liabilityClient(session, context.liabilityMajors, options.major);
       const filters: QuoteSearchFilters = {};
       if (options.seller !== undefined) filters.sellerId = options.seller;
       if (options.productId !== undefined) filters.productId = options.productId;

@@ -10,8 +10,9 @@ import {
   writeBackgroundSandbox,
   type BackgroundSandbox,
 } from '../sandbox/background-sandbox.js';
+import { readLiabilitySpecFile } from '../sandbox/liability-spec-file.js';
 import { UsageError } from '../usage-error.js';
-import { integerOption } from './option-parsers.js';
+import { collect, integerOption } from './option-parsers.js';
 
 /** How long a start may take before it is given up; the sandbox itself starts in well under a second. */
 const START_TIMEOUT_MS = 60_000;
@@ -23,6 +24,8 @@ const STOP_POLLS = 100;
 interface StartOptions {
   port: number;
   foreground?: boolean;
+  /** Files of further liability majors to serve. */
+  liabilitySpec: string[];
 }
 
 /**
@@ -31,11 +34,17 @@ interface StartOptions {
  */
 function asProfile(state: BackgroundSandbox): Record<string, unknown> {
   const { urls, credentials } = state;
+  // With further majors (`--liability-spec`), the base URL of each, as `--major` finds them.
+  const majors = Object.keys(urls.liabilityMajors).length > 1;
   return {
     tokenUrl: urls.tokenUrl,
     exposure: { baseUrl: urls.exposure, ...credentials.exposure },
     riskEngineering: { baseUrl: urls.riskEngineering, ...credentials.riskEngineering },
-    liability: { baseUrl: urls.liability, ...credentials.liability },
+    liability: {
+      baseUrl: urls.liability,
+      ...(majors ? { baseUrls: urls.liabilityMajors } : {}),
+      ...credentials.liability,
+    },
     approvals: { baseUrl: urls.approvals, ...credentials.approvals },
   };
 }
@@ -66,9 +75,11 @@ function alive(pid: number): boolean {
 /** Starts this CLI again as `sandbox start --foreground`, detached, and waits until it listens. */
 async function startInBackground(context: CommandContext, options: StartOptions, args: string[]) {
   const bin = fileURLToPath(new URL('../bin.js', import.meta.url));
+  // The files as given: the child runs in the same directory, and its messages name them so.
+  const specs = options.liabilitySpec.flatMap((file) => ['--liability-spec', file]);
   const child = spawn(
     process.execPath,
-    [bin, ...args, 'sandbox', 'start', '--foreground', '--port', String(options.port)],
+    [bin, ...args, 'sandbox', 'start', '--foreground', '--port', String(options.port), ...specs],
     {
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -137,15 +148,23 @@ export function registerSandboxCommands(program: Command, context: CommandContex
     )
     .option('--port <n>', 'port on 127.0.0.1 (default: a free one)', integerOption(0, 65_535), 0)
     .option('--foreground', 'run in this terminal until Ctrl+C instead')
+    .option(
+      '--liability-spec <file>',
+      'also serve this major of the liability API, from its bundled OpenAPI document (YAML or JSON; the major is its info.version); repeat for several',
+      collect,
+      [],
+    )
     .addHelpText(
       'after',
       examples([
         'partner-apis sandbox start',
         'partner-apis sandbox start --port 4010 --foreground',
         'PARTNER_APIS_SANDBOX_SIZE=200 partner-apis sandbox start',
+        'partner-apis sandbox start --liability-spec liability-v1.yaml',
       ]) +
         '\n\nPARTNER_APIS_SANDBOX_SIZE and _SEED (or sandbox.size / .seed of a config file) shape its data.' +
-        '\nIt prints its settings in the shape of a profile of ~/.config/partner-apis/config.json.',
+        '\nIt prints its settings in the shape of a profile of ~/.config/partner-apis/config.json.' +
+        '\nWith --liability-spec, liability commands call each major it serves with --major N.',
     )
     .action(async (options: StartOptions, command: Command) => {
       await context.run(command, async (session) => {
@@ -166,19 +185,27 @@ export function registerSandboxCommands(program: Command, context: CommandContex
         }
         const { startSandbox, SandboxConfigError } = await import('@partner-apis/sandbox');
         const { size, seed } = session.settings.sandbox;
+        const liabilityMajors = await Promise.all(
+          options.liabilitySpec.map((file) => readLiabilitySpecFile(file, context.io.cwd)),
+        );
         const started = await startSandbox({
           port: options.port,
           ...(seed === undefined ? {} : { seed }),
           ...(size === undefined
             ? {}
             : { sizes: { exposureLocations: size, riskLocations: size, gradings: size } }),
+          liabilityMajors: liabilityMajors as object[],
         }).catch((error: unknown) => {
-          if (error instanceof SandboxConfigError) {
-            throw new UsageError(
-              `the sandbox refused PARTNER_APIS_SANDBOX_SIZE / _SEED (or the config's sandbox settings): ${error.message}`,
-            );
+          if (!(error instanceof SandboxConfigError)) throw error;
+          // `liabilityMajors[i] …` is about the i-th --liability-spec file.
+          const spec = /^liabilityMajors\[(\d+)\](.*)$/s.exec(error.message);
+          const file = spec === null ? undefined : options.liabilitySpec[Number(spec[1])];
+          if (spec !== null && file !== undefined) {
+            throw new UsageError(`--liability-spec ${file}${spec[2]}`);
           }
-          throw error;
+          throw new UsageError(
+            `the sandbox refused PARTNER_APIS_SANDBOX_SIZE / _SEED (or the config's sandbox settings): ${error.message}`,
+          );
         });
         const state: BackgroundSandbox = {
           pid: process.pid,

@@ -2,10 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../usage-error.js';
 import {
+  LIABILITY_MAJOR_VARIABLE,
   SERVICES,
   SETTING_SUFFIX,
   SHARED_TOKEN_URL_VARIABLE,
   VARIABLE_PREFIX,
+  liabilityMajorBaseUrlVariable,
   type SettingName,
 } from './services.js';
 
@@ -84,6 +86,13 @@ class ConfigShape {
     return value as T;
   }
 
+  major(value: unknown, path: string): number {
+    if (!Number.isInteger(value) || (value as number) < 1) {
+      this.fail(path, 'must be a major version, a whole number of at least 1');
+    }
+    return value as number;
+  }
+
   count(value: unknown, path: string): number {
     if (!Number.isInteger(value) || (value as number) < 0) {
       this.fail(path, 'must be a whole number of at least 0');
@@ -94,6 +103,9 @@ class ConfigShape {
 
 /** The keys of a service's settings: the flat names, and `subscriptionKeys` as the sandbox prints it. */
 const SERVICE_KEYS = [...(Object.keys(SETTING_SUFFIX) as SettingName[]), 'subscriptionKeys'];
+
+/** Liability also has the major to call, and the base URL of each major where it differs. */
+const LIABILITY_KEYS = [...SERVICE_KEYS, 'major', 'baseUrls'];
 
 function checkEnvironment(shape: ConfigShape, value: unknown, path: string): FileSettings {
   const record = shape.record(value, path, ['tokenUrl', ...SERVICES]);
@@ -111,9 +123,30 @@ function checkEnvironment(shape: ConfigShape, value: unknown, path: string): Fil
   for (const service of SERVICES) {
     if (record[service] === undefined) continue;
     const servicePath = `${path}.${service}`;
-    const settings = shape.record(record[service], servicePath, SERVICE_KEYS);
+    const settings = shape.record(
+      record[service],
+      servicePath,
+      service === 'liability' ? LIABILITY_KEYS : SERVICE_KEYS,
+    );
     const prefix = VARIABLE_PREFIX[service];
     for (const [key, setting] of Object.entries(settings)) {
+      if (key === 'major') {
+        const major = shape.major(setting, `${servicePath}.major`);
+        set(LIABILITY_MAJOR_VARIABLE, String(major), `${servicePath}.major`);
+        continue;
+      }
+      if (key === 'baseUrls') {
+        // `{ "2": "https://…/v2/uat" }`, the shape `partner-apis sandbox start` prints.
+        const majors = isRecord(setting) ? Object.keys(setting) : [];
+        const urls = shape.record(setting, `${servicePath}.baseUrls`, majors);
+        for (const [major, url] of Object.entries(urls)) {
+          if (!/^[1-9]\d*$/.test(major)) {
+            shape.fail(`${servicePath}.baseUrls.${major}`, 'is not a major version such as 2');
+          }
+          set(liabilityMajorBaseUrlVariable(major), url, `${servicePath}.baseUrls.${major}`);
+        }
+        continue;
+      }
       if (key !== 'subscriptionKeys') {
         set(`${prefix}${SETTING_SUFFIX[key as SettingName]}`, setting, `${servicePath}.${key}`);
         continue;

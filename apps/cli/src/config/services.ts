@@ -22,6 +22,24 @@ export const SERVICE_TITLE: Readonly<Record<ServiceName, string>> = {
 /** The token endpoint shared by exposure and risk engineering when neither names its own. */
 export const SHARED_TOKEN_URL_VARIABLE = 'PARTNER_APIS_TOKEN_URL';
 
+/**
+ * Chooses the major version of the liability API a command calls (`liability.major` in a config
+ * file). It says nothing about where requests go, so on its own it configures nothing.
+ */
+export const LIABILITY_MAJOR_VARIABLE = 'PARTNER_APIS_LIABILITY_MAJOR';
+
+/**
+ * The variable of the base URL of one major of the liability API (`liability.baseUrls.<major>`
+ * in a config file), for an environment where it is not the base URL with its `/v<k>` segment
+ * swapped for `/v<major>`.
+ *
+ * @example
+ * liabilityMajorBaseUrlVariable(2); // → 'PARTNER_APIS_LIABILITY_V2_BASE_URL'
+ */
+export function liabilityMajorBaseUrlVariable(major: number | string): string {
+  return `PARTNER_APIS_LIABILITY_V${major}_BASE_URL`;
+}
+
 /** The config file's setting names and the variable suffix each stands for. */
 export const SETTING_SUFFIX = {
   baseUrl: 'BASE_URL',

@@ -260,6 +260,64 @@ describe('profiles of the user config file', () => {
   });
 });
 
+describe('the liability major in settings', () => {
+  test('PARTNER_APIS_LIABILITY_MAJOR alone chooses a client, not a place: commands stay on the sandbox', async () => {
+    const settings = await resolveSettings({
+      env: { HOME: '/home/x', PARTNER_APIS_LIABILITY_MAJOR: '1' },
+      cwd,
+    });
+    expect(settings).toMatchObject({ embeddedSandbox: true, configuredServices: [] });
+    expect(settings.variables).toEqual({ PARTNER_APIS_LIABILITY_MAJOR: '1' });
+  });
+
+  test('liability.major and liability.baseUrls of a config file stand for their variables', async () => {
+    await writeConfig({
+      environments: {
+        uat: {
+          liability: {
+            baseUrl: 'https://l.example/gateway',
+            baseUrls: { 2: 'https://l2.example/v2/uat' },
+            major: 2,
+          },
+        },
+      },
+    });
+    const settings = await resolveSettings({ env: {}, cwd, environment: 'uat' });
+    expect(settings.variables).toEqual({
+      PARTNER_APIS_LIABILITY_BASE_URL: 'https://l.example/gateway',
+      PARTNER_APIS_LIABILITY_V2_BASE_URL: 'https://l2.example/v2/uat',
+      PARTNER_APIS_LIABILITY_MAJOR: '2',
+    });
+    expect(settings.sources.PARTNER_APIS_LIABILITY_MAJOR).toMatch(
+      /partner-apis\.config\.json: environments\.uat\.liability\.major$/,
+    );
+    expect(settings.sources.PARTNER_APIS_LIABILITY_V2_BASE_URL).toMatch(
+      /: environments\.uat\.liability\.baseUrls\.2$/,
+    );
+  });
+
+  test.each([
+    [{ major: 0 }, 'environments.uat.liability.major must be a major version'],
+    [{ major: '2' }, 'environments.uat.liability.major must be a major version'],
+    [{ baseUrls: { v2: 'https://x' } }, 'environments.uat.liability.baseUrls.v2 is not a major'],
+    [{ baseUrls: { 2: '' } }, 'environments.uat.liability.baseUrls.2 must be a non-empty string'],
+    [{ baseUrls: null }, 'environments.uat.liability.baseUrls must be an object'],
+    [{ major: 1, baseUrl: 'https://x/v1' }, undefined],
+  ])('liability %j', async (liability, message) => {
+    await writeConfig({ environments: { uat: { liability } } });
+    const settings = resolveSettings({ env: {}, cwd, environment: 'uat' });
+    if (message === undefined) await expect(settings).resolves.toBeDefined();
+    else await expect(settings).rejects.toThrow(message);
+  });
+
+  test('major and baseUrls are settings of liability only', async () => {
+    await writeConfig({ environments: { uat: { approvals: { major: 1 } } } });
+    await expect(resolveSettings({ env: {}, cwd, environment: 'uat' })).rejects.toThrow(
+      'environments.uat.approvals.major is not a known setting',
+    );
+  });
+});
+
 test('secretValues lists client secrets and subscription keys, nothing else', () => {
   expect(
     secretValues({

@@ -10,6 +10,7 @@ import {
   type FileSettings,
 } from './config-file.js';
 import {
+  LIABILITY_MAJOR_VARIABLE,
   SECRET_SUFFIXES,
   SERVICES,
   SHARED_TOKEN_URL_VARIABLE,
@@ -161,8 +162,11 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
     sources[name] = `${origin?.file}: ${setting}`;
   }
   for (const name of Object.keys(fromEnv)) sources[name] = name;
+  // The liability major chooses a client, not a place: alone it leaves commands on the sandbox.
   const configuredServices = SERVICES.filter((service) =>
-    Object.keys(variables).some((name) => name.startsWith(VARIABLE_PREFIX[service])),
+    Object.keys(variables).some(
+      (name) => name.startsWith(VARIABLE_PREFIX[service]) && name !== LIABILITY_MAJOR_VARIABLE,
+    ),
   );
   if (configuredServices.length === 0 && (environment === 'production' || environment === 'uat')) {
     throw new UsageError(
