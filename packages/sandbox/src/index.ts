@@ -12,3 +12,4 @@ export type {
 export type { FaultAction, FaultPlan, PeriodicFault } from './faults.js';
 export type { ResponseViolation, RouteStats, SandboxStats } from './stats.js';
 export { SandboxConfigError } from './config-error.js';
+export { startSandboxWithLiabilitySpecs } from './liability-spec-files.js';

@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { parse as parseYaml } from 'yaml';
 import { SandboxConfigError } from './config-error.js';
 import type { ApprovalsTier } from './credentials.js';
 import type { SandboxOptions } from './options.js';
-import { startSandbox, type Sandbox } from './start-sandbox.js';
+import { startSandboxWithLiabilitySpecs } from './liability-spec-files.js';
+import type { Sandbox } from './start-sandbox.js';
 
 export const USAGE = `Usage: partner-apis-sandbox [options]
 
@@ -40,76 +39,12 @@ function count(value: string | undefined, option: string): number | undefined {
   return Number(value);
 }
 
-/** Finds a `$ref` into another file: the sandbox serves only bundled documents. */
-function externalRef(value: unknown): string | undefined {
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = externalRef(item);
-      if (found !== undefined) return found;
-    }
-  } else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      if (key === '$ref' && typeof item === 'string' && !item.startsWith('#')) return item;
-      const found = externalRef(item);
-      if (found !== undefined) return found;
-    }
-  }
-  return undefined;
-}
-
-/** Reads the OpenAPI document of `--liability-spec`; any problem is one line naming the file. */
-async function readLiabilitySpec(file: string): Promise<unknown> {
-  const problem = (text: string) => new SandboxConfigError(`--liability-spec ${file}: ${text}`);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const { code } = error as NodeJS.ErrnoException;
-    throw problem(
-      code === 'ENOENT'
-        ? 'there is no such file'
-        : code === 'EISDIR'
-          ? 'is a directory, not a file'
-          : `cannot be read (${code ?? String(error)})`,
-    );
-  }
-  let document: unknown;
-  try {
-    // YAML 1.2 reads JSON as well.
-    document = parseYaml(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    const [firstLine = ''] = (error as Error).message.split('\n');
-    throw problem(`is neither YAML nor JSON: ${firstLine.replace(/:$/, '')}`);
-  }
-  const ref = externalRef(document);
-  if (ref !== undefined) {
-    throw problem(
-      `its $ref "${ref}" points into another file; bundle it into one document first ` +
-        `(npx @redocly/cli bundle ${file} -o liability-bundled.yaml)`,
-    );
-  }
-  return document;
-}
-
-/** Starts the sandbox; a refused `liabilityMajors[i]` is reported as the file it came from. */
-async function start(options: SandboxOptions, specFiles: readonly string[]): Promise<Sandbox> {
-  try {
-    return await startSandbox(options);
-  } catch (error) {
-    if (!(error instanceof SandboxConfigError)) throw error;
-    const match = /^liabilityMajors\[(\d+)\](.*)$/s.exec(error.message);
-    const file = match === null ? undefined : specFiles[Number(match[1])];
-    if (match === null || file === undefined) throw error;
-    throw new SandboxConfigError(`--liability-spec ${file}${match[2]}`);
-  }
-}
-
 interface CliOptions {
   options: SandboxOptions;
   specFiles: readonly string[];
 }
 
-async function toOptions(argv: readonly string[]): Promise<CliOptions | 'help'> {
+function toOptions(argv: readonly string[]): CliOptions | 'help' {
   const { values } = parseArgs({
     args: [...argv],
     strict: true,
@@ -131,7 +66,6 @@ async function toOptions(argv: readonly string[]): Promise<CliOptions | 'help'> 
   if (values.help) return 'help';
   const latencyMs = count(values.latency, 'latency');
   const specFiles = values['liability-spec'] ?? [];
-  const liabilityMajors = await Promise.all(specFiles.map(readLiabilitySpec));
   const options: SandboxOptions = {
     port: count(values.port, 'port') ?? 4010,
     ...(values.host === undefined ? {} : { host: values.host }),
@@ -147,7 +81,6 @@ async function toOptions(argv: readonly string[]): Promise<CliOptions | 'help'> 
     },
     faults: latencyMs === undefined ? {} : { '*': { latencyMs } },
     validateResponses: values['validate-responses'] ?? false,
-    liabilityMajors: liabilityMajors as object[],
   };
   return { options, specFiles };
 }
@@ -190,12 +123,12 @@ export async function runCli(
 ): Promise<number> {
   let sandbox: Sandbox;
   try {
-    const parsed = await toOptions(argv);
+    const parsed = toOptions(argv);
     if (parsed === 'help') {
       io.out(USAGE);
       return 0;
     }
-    sandbox = await start(parsed.options, parsed.specFiles);
+    sandbox = await startSandboxWithLiabilitySpecs(parsed.options, parsed.specFiles);
   } catch (error) {
     io.err(error instanceof Error ? error.message : String(error));
     io.err('Run partner-apis-sandbox --help for the options.');

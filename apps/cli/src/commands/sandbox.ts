@@ -10,7 +10,6 @@ import {
   writeBackgroundSandbox,
   type BackgroundSandbox,
 } from '../sandbox/background-sandbox.js';
-import { readLiabilitySpecFile } from '../sandbox/liability-spec-file.js';
 import { UsageError } from '../usage-error.js';
 import { collect, integerOption } from './option-parsers.js';
 
@@ -183,26 +182,23 @@ export function registerSandboxCommands(program: Command, context: CommandContex
           context.io.stdout.write(`${JSON.stringify(asProfile(state), null, 2)}\n`);
           return;
         }
-        const { startSandbox, SandboxConfigError } = await import('@partner-apis/sandbox');
+        const { startSandboxWithLiabilitySpecs, SandboxConfigError } =
+          await import('@partner-apis/sandbox');
         const { size, seed } = session.settings.sandbox;
-        const liabilityMajors = await Promise.all(
-          options.liabilitySpec.map((file) => readLiabilitySpecFile(file, context.io.cwd)),
-        );
-        const started = await startSandbox({
-          port: options.port,
-          ...(seed === undefined ? {} : { seed }),
-          ...(size === undefined
-            ? {}
-            : { sizes: { exposureLocations: size, riskLocations: size, gradings: size } }),
-          liabilityMajors: liabilityMajors as object[],
-        }).catch((error: unknown) => {
+        const started = await startSandboxWithLiabilitySpecs(
+          {
+            port: options.port,
+            ...(seed === undefined ? {} : { seed }),
+            ...(size === undefined
+              ? {}
+              : { sizes: { exposureLocations: size, riskLocations: size, gradings: size } }),
+          },
+          options.liabilitySpec,
+          context.io.cwd,
+        ).catch((error: unknown) => {
           if (!(error instanceof SandboxConfigError)) throw error;
-          // `liabilityMajors[i] …` is about the i-th --liability-spec file.
-          const spec = /^liabilityMajors\[(\d+)\](.*)$/s.exec(error.message);
-          const file = spec === null ? undefined : options.liabilitySpec[Number(spec[1])];
-          if (spec !== null && file !== undefined) {
-            throw new UsageError(`--liability-spec ${file}${spec[2]}`);
-          }
+          // A file's problem names the file; any other is about the size or seed settings.
+          if (error.message.startsWith('--liability-spec ')) throw new UsageError(error.message);
           throw new UsageError(
             `the sandbox refused PARTNER_APIS_SANDBOX_SIZE / _SEED (or the config's sandbox settings): ${error.message}`,
           );

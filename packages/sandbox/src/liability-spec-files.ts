@@ -1,0 +1,75 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { SandboxConfigError } from './config-error.js';
+import type { SandboxOptions } from './options.js';
+import { startSandbox, type Sandbox } from './start-sandbox.js';
+
+/** Finds a `$ref` into another file: the sandbox serves only bundled documents. */
+function externalRef(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (key === '$ref' && typeof item === 'string' && !item.startsWith('#')) return item;
+    const found = externalRef(item);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Reads the OpenAPI document of one `--liability-spec` file; any problem is one line naming it. */
+async function readLiabilitySpec(file: string, cwd: string): Promise<object> {
+  const problem = (text: string) => new SandboxConfigError(`--liability-spec ${file}: ${text}`);
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, file), 'utf8');
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'ENOENT') throw problem('there is no such file');
+    if (code === 'EISDIR') throw problem('is a directory, not a file');
+    throw problem(`cannot be read (${code ?? String(error)})`);
+  }
+  let document: unknown;
+  try {
+    // YAML 1.2 reads JSON as well.
+    document = parseYaml(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    const [firstLine = ''] = (error as Error).message.split('\n');
+    throw problem(`is neither YAML nor JSON: ${firstLine.replace(/:$/, '')}`);
+  }
+  const ref = externalRef(document);
+  if (ref !== undefined) {
+    throw problem(
+      `its $ref "${ref}" points into another file; bundle it into one document first ` +
+        `(npx @redocly/cli bundle ${file} -o liability-bundled.yaml)`,
+    );
+  }
+  return document as object;
+}
+
+/**
+ * Starts the sandbox serving, beside its own, the liability majors of OpenAPI files (bundled
+ * YAML or JSON, paths relative to `cwd`): what `--liability-spec` of the sandbox command and of
+ * `partner-apis sandbox start` do. A file that cannot be read or served is a
+ * `SandboxConfigError` of one line naming it.
+ *
+ * @example
+ * const sb = await startSandboxWithLiabilitySpecs({ port: 0 }, ['liability-v2.yaml']);
+ * console.log(sb.urls.liabilityMajors[2]);
+ */
+export async function startSandboxWithLiabilitySpecs(
+  options: SandboxOptions,
+  files: readonly string[],
+  cwd: string = process.cwd(),
+): Promise<Sandbox> {
+  const liabilityMajors = await Promise.all(files.map((file) => readLiabilitySpec(file, cwd)));
+  try {
+    return await startSandbox({ ...options, liabilityMajors });
+  } catch (error) {
+    if (!(error instanceof SandboxConfigError)) throw error;
+    // `liabilityMajors[i] …` is about the i-th file.
+    const match = /^liabilityMajors\[(\d+)\](.*)$/s.exec(error.message);
+    const file = match === null ? undefined : files[Number(match[1])];
+    if (match === null || file === undefined) throw error;
+    throw new SandboxConfigError(`--liability-spec ${file}${match[2]}`);
+  }
+}
