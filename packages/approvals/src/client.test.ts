@@ -289,3 +289,18 @@ describe('createApprovalsClient refuses bad options, naming them', () => {
     expect(String(error)).not.toContain(credentials.clientSecret);
   });
 });
+
+describe('createApprovalsClient and options it does not know', () => {
+  it('tells the logger of a slip, and knows tier', () => {
+    const warnings: string[] = [];
+    const options = {
+      baseUrl: 'https://approvals.example.com/v1',
+      credentials,
+      tier: 'silver' as const,
+      logger: { warn: (message: string) => warnings.push(message) },
+      tire: 'gold',
+    };
+    createApprovalsClient(options);
+    expect(warnings).toEqual(['unknown option tire is ignored; did you mean tier?']);
+  });
+});

@@ -86,6 +86,12 @@ function tierRate(tier: unknown): CustomRateLimit | undefined {
   );
 }
 
+/** The options of this client beyond those of every client. */
+const APPROVALS_OPTIONS: Record<
+  Exclude<keyof ApprovalsClientOptions, keyof ClientOptions>,
+  true
+> = { baseUrl: true, credentials: true, tier: true };
+
 /**
  * Creates a client of the procurement approvals API: the `client_id` and `client_secret`
  * headers, a fresh `X-Z-Request-Id` on every request, the tier's rate, retries and typed
@@ -104,6 +110,7 @@ export function createApprovalsClient(options: ApprovalsClientOptions): Approval
     auth: (credentials) => clientIdHeaders(credentials as unknown as ClientCredentials),
     rateLimit: tierRate(options?.tier),
     optionNames: { rateLimit: 'tier' },
+    serviceOptions: APPROVALS_OPTIONS,
   });
   const approvals: Approvals = {
     list(employeeNumber, callOptions) {

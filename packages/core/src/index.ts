@@ -31,6 +31,7 @@ export type { AssumptionPolicy, OperationDescription, ParameterDescription } fro
 export { paginate } from './paginate.js';
 export type { Page, PageContents, PageRequest, PaginateOptions, Paginated } from './paginate.js';
 export { createOffsetCollection } from './offset-collection.js';
+export { PAGING_OPTION_NAMES } from './unknown-options.js';
 export type {
   DescribedQuery,
   EnvelopeOf,

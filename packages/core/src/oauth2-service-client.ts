@@ -8,6 +8,7 @@ import { ConfigurationError } from '@partner-apis/errors';
 import { resolveFleet } from './fleet.js';
 import type { CustomRateLimit, RateLimitTier } from './rate-limiter.js';
 import type { ClientOptions, ServiceWiring } from './service-client.js';
+import { OAUTH2_SERVICE_OPTION_NAMES } from './unknown-options.js';
 
 /** The subscription key pair issued per API scope; either key works. */
 export interface SubscriptionKeys {
@@ -84,6 +85,7 @@ export function oauth2Service(
       });
     },
     optionNames: OPTION_NAMES,
+    serviceOptions: OAUTH2_SERVICE_OPTION_NAMES,
     // `?.`: a caller without types may pass no object; that is reported as `options` inside.
     rateLimit: options?.rateLimit,
   };

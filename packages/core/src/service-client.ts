@@ -18,6 +18,7 @@ import {
   type ParameterCheck,
 } from './operation.js';
 import { PipelineRequest } from './pipeline-request.js';
+import { clientOptionNames, unknownOptions } from './unknown-options.js';
 import type { CallOverrides, CallRecord } from './transport.js';
 
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
@@ -92,6 +93,11 @@ export interface ServiceWiring {
    * operations that declare the header get a fresh UUID per client, and `raw` calls none.
    */
   conversationId?: string | undefined;
+  /**
+   * The service's own option names beyond `ClientOptions`, `baseUrl` and `credentials` (e.g.
+   * `{ tier: true }`); an option the client does not know is reported once, and ignored.
+   */
+  serviceOptions?: Readonly<Record<string, true>> | undefined;
 }
 
 /** The parameters and body of one call, as the spec names them. */
@@ -178,18 +184,21 @@ const ASSUMPTION_POLICIES: readonly AssumptionPolicy[] = ['warn', 'refuse', 'off
 /** How many distinct warnings one client reports; a loop cannot fill memory with them. */
 const MAX_WARNINGS = 100;
 
-function warner(logger: unknown): (message: string) => void {
+/** Process warning codes: a value breaking an assumption, and an option the client ignores. */
+type WarningCode = 'PARTNER_APIS_ASSUMPTION' | 'PARTNER_APIS_UNKNOWN_OPTION';
+
+function warner(logger: unknown): (message: string, code?: WarningCode) => void {
   const told = new Set<string>();
   const log =
     typeof (logger as { warn?: unknown } | undefined)?.warn === 'function'
       ? (message: string) => (logger as { warn(m: string): void }).warn(message)
-      : (message: string) =>
-          globalThis.process?.emitWarning?.(message, { code: 'PARTNER_APIS_ASSUMPTION' });
-  return (message) => {
+      : (message: string, code: WarningCode) =>
+          globalThis.process?.emitWarning?.(message, { code });
+  return (message, code = 'PARTNER_APIS_ASSUMPTION') => {
     if (told.has(message) || told.size >= MAX_WARNINGS) return;
     told.add(message);
     try {
-      log(message);
+      log(message, code);
     } catch {
       // A logger that throws must not change the outcome of a call.
     }
@@ -278,6 +287,9 @@ export function createServiceClient<Paths extends object>(
       bodySerializer: (body: unknown) => serialisedBody(body, 'request'),
     });
     const warn = warner(options.logger);
+    for (const message of unknownOptions(options, clientOptionNames(wiring.serviceOptions))) {
+      warn(message, 'PARTNER_APIS_UNKNOWN_OPTION');
+    }
 
     async function call(
       operation: OperationDescription,

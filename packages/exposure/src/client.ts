@@ -2,6 +2,7 @@ import {
   apiPromise,
   createOffsetCollection,
   createServiceClient,
+  PAGING_OPTION_NAMES,
   oauth2Service,
   type ApiPromise,
   type CallOptions,
@@ -89,7 +90,11 @@ export interface ExposureClient {
  * }
  */
 export function createExposureClient(options: ExposureClientOptions): ExposureClient {
-  const client = createServiceClient<paths>(options, oauth2Service(options, EXPOSURE_SCOPES));
+  const wiring = oauth2Service(options, EXPOSURE_SCOPES);
+  const client = createServiceClient<paths>(options, {
+    ...wiring,
+    serviceOptions: { ...wiring.serviceOptions, ...PAGING_OPTION_NAMES },
+  });
   return {
     locations: createOffsetCollection<
       Location,

@@ -321,3 +321,21 @@ describe('errors from the sandbox', () => {
     expect(unsupported).toBeInstanceOf(UnsupportedMediaTypeError);
   });
 });
+
+describe('createLiabilityClient and options it does not know', () => {
+  it('tells the logger of a slip, and knows conversationId and rateLimit', () => {
+    const warnings: string[] = [];
+    const options = {
+      baseUrl: sb.urls.liability,
+      credentials: sb.credentials.liability,
+      conversationId: 'conversation-1',
+      rateLimit: 'gold' as const,
+      logger: { warn: (message: string) => warnings.push(message) },
+      conversationID: 'conversation-2',
+    };
+    createLiabilityClient(options);
+    expect(warnings).toEqual([
+      'unknown option conversationID is ignored; did you mean conversationId?',
+    ]);
+  });
+});

@@ -70,6 +70,12 @@ function bind(client: ServiceClient<object>, conversationId: string): LiabilityC
   };
 }
 
+/** The options of this client beyond those of every client. */
+const LIABILITY_OPTIONS: Record<
+  Exclude<keyof LiabilityClientOptions, keyof ClientOptions>,
+  true
+> = { baseUrl: true, credentials: true, conversationId: true, rateLimit: true };
+
 /**
  * Creates a client of the third party liability quote API: HTTP Basic with the client ID and
  * secret, a fresh `X-Z-Request-Id` on every request and one `X-Z-Conversation-Id` per client
@@ -88,6 +94,7 @@ export function createLiabilityClient(options: LiabilityClientOptions): Liabilit
     auth: (credentials) => basicAuth(credentials as unknown as ClientCredentials),
     rateLimit: options?.rateLimit,
     conversationId: options?.conversationId ?? globalThis.crypto.randomUUID(),
+    serviceOptions: LIABILITY_OPTIONS,
   });
   return {
     ...bind(client, client.conversationId),

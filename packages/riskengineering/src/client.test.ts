@@ -286,3 +286,21 @@ describe('errors', () => {
     await expect(client().locations.page()).rejects.toBeInstanceOf(ConnectionError);
   });
 });
+
+describe('createRiskEngineeringClient and options it does not know', () => {
+  it('tells the logger of a slip, and knows the token, key and paging options', () => {
+    const warnings: string[] = [];
+    createRiskEngineeringClient(
+      options({
+        rateLimit: 'gold',
+        scopeSeparator: ' ',
+        subscriptionKeyHeader: 'Ocp-Apim-Subscription-Key',
+        pageSize: 100,
+        prefetch: 2,
+        logger: { warn: (message: string) => warnings.push(message) },
+        ...{ pagesize: 50 },
+      }),
+    );
+    expect(warnings).toEqual(['unknown option pagesize is ignored; did you mean pageSize?']);
+  });
+});

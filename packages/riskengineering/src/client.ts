@@ -1,6 +1,7 @@
 import {
   createOffsetCollection,
   createServiceClient,
+  PAGING_OPTION_NAMES,
   oauth2Service,
   type EnvelopeOf,
   type OAuth2ServiceClientOptions,
@@ -80,10 +81,11 @@ export interface RiskEngineeringClient {
 export function createRiskEngineeringClient(
   options: RiskEngineeringClientOptions,
 ): RiskEngineeringClient {
-  const client = createServiceClient<paths>(
-    options,
-    oauth2Service(options, RISK_ENGINEERING_SCOPES),
-  );
+  const wiring = oauth2Service(options, RISK_ENGINEERING_SCOPES);
+  const client = createServiceClient<paths>(options, {
+    ...wiring,
+    serviceOptions: { ...wiring.serviceOptions, ...PAGING_OPTION_NAMES },
+  });
   return {
     gradings: createOffsetCollection<
       Grading,

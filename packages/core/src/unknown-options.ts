@@ -1,0 +1,134 @@
+import type { RetryOptions, TimeoutOptions } from './client-pipeline.js';
+import type { OAuth2ServiceClientOptions } from './oauth2-service-client.js';
+import type { PagingOptions } from './offset-collection.js';
+import type { ClientOptions } from './service-client.js';
+import type { TracingOptions } from './tracing.js';
+
+/**
+ * The option names of an object, and of the objects it nests. Each list is checked against its
+ * type where it is written (`satisfies Record<keyof …, true>`), so a new option cannot be
+ * forgotten here.
+ */
+export interface OptionNames {
+  readonly names: Readonly<Record<string, true>>;
+  readonly nested?: Readonly<Record<string, OptionNames>>;
+}
+
+const RETRY: Record<keyof RetryOptions, true> = {
+  attempts: true,
+  baseDelayMs: true,
+  maxDelayMs: true,
+  maxRetryAfterMs: true,
+  retryWrites: true,
+};
+const TIMEOUT: Record<keyof TimeoutOptions, true> = { attemptMs: true, totalMs: true };
+const TRACING: Record<keyof TracingOptions, true> = { tracerProvider: true, propagate: true };
+
+/** What every `create…Client` takes: `ClientOptions`, its address and its credentials. */
+const CLIENT: Record<keyof ClientOptions | 'baseUrl' | 'credentials', true> = {
+  baseUrl: true,
+  credentials: true,
+  retry: true,
+  timeout: true,
+  fleet: true,
+  maxRedirects: true,
+  events: true,
+  logger: true,
+  logHeaders: true,
+  maxResponseBytes: true,
+  agent: true,
+  tracing: true,
+  fetch: true,
+  clock: true,
+  sleep: true,
+  random: true,
+  userAgent: true,
+  assumptions: true,
+};
+
+/** The options of an OAuth 2.0 service's client beyond `ClientOptions`. */
+export const OAUTH2_SERVICE_OPTION_NAMES: Record<
+  Exclude<keyof OAuth2ServiceClientOptions, keyof ClientOptions>,
+  true
+> = {
+  baseUrl: true,
+  tokenUrl: true,
+  credentials: true,
+  rateLimit: true,
+  scopeSeparator: true,
+  subscriptionKeyHeader: true,
+  tokenCache: true,
+};
+
+/** The options of a client that lists records (`pageSize`, `prefetch`). */
+export const PAGING_OPTION_NAMES: Record<keyof PagingOptions, true> = {
+  pageSize: true,
+  prefetch: true,
+};
+
+/**
+ * The option names a client of a service takes: those of every client, and the service's own.
+ *
+ * @example
+ * clientOptionNames({ tier: true }); // ClientOptions, baseUrl, credentials and tier
+ */
+export function clientOptionNames(own: Readonly<Record<string, true>> = {}): OptionNames {
+  return {
+    names: { ...CLIENT, ...own },
+    nested: { retry: { names: RETRY }, timeout: { names: TIMEOUT }, tracing: { names: TRACING } },
+  };
+}
+
+/** Edits (insert, delete, replace) that turn `a` into `b`, case ignored; at most `limit + 1`. */
+function distance(a: string, b: string, limit: number): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  if (Math.abs(x.length - y.length) > limit) return limit + 1;
+  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= y.length; j++) {
+      const replace = (previous[j - 1] as number) + (x[i - 1] === y[j - 1] ? 0 : 1);
+      row.push(Math.min(replace, (previous[j] as number) + 1, (row[j - 1] as number) + 1));
+    }
+    previous = row;
+  }
+  return previous[y.length] as number;
+}
+
+/** The known name `name` is most likely a slip for, if one is close enough. */
+function meant(name: string, known: readonly string[]): string | undefined {
+  let best: { name: string; edits: number } | undefined;
+  for (const candidate of known) {
+    const edits = distance(name, candidate, 2);
+    if (edits <= 2 && (best === undefined || edits < best.edits)) best = { name: candidate, edits };
+  }
+  return best?.name;
+}
+
+/**
+ * One sentence per option the client does not know, in `options` and the objects it nests
+ * (`retry`, `timeout`, `tracing`), naming what it most likely meant. Such an option is ignored,
+ * which in JavaScript (where no type checks the names) would otherwise go unnoticed.
+ *
+ * @example
+ * unknownOptions({ retry: { attempt: 2 } }, clientOptionNames());
+ * // ['unknown option retry.attempt is ignored; did you mean retry.attempts?']
+ */
+export function unknownOptions(options: object, shape: OptionNames, prefix = ''): string[] {
+  const known = Object.keys(shape.names);
+  return Object.entries(options).flatMap(([name, value]): string[] => {
+    const path = `${prefix}${name}`;
+    if (!Object.hasOwn(shape.names, name)) {
+      const guess = meant(name, known);
+      return [
+        `unknown option ${path} is ignored` +
+          (guess === undefined ? '' : `; did you mean ${prefix}${guess}?`),
+      ];
+    }
+    const nested = shape.nested?.[name];
+    return nested !== undefined && typeof value === 'object' && value !== null
+      ? unknownOptions(value, nested, `${path}.`)
+      : [];
+  });
+}
