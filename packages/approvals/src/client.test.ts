@@ -303,4 +303,16 @@ describe('createApprovalsClient and options it does not know', () => {
     createApprovalsClient(options);
     expect(warnings).toEqual(['unknown option tire is ignored; did you mean tier?']);
   });
+
+  it("tells the logger of a call's unknown option, and makes the call as without it", async () => {
+    const { requests } = await serve();
+    const warnings: string[] = [];
+    const approvals = client({ logger: { warn: (message: string) => warnings.push(message) } });
+    const slip = { timeout: { totalMS: 5 } } as Parameters<typeof approvals.approvals.list>[1];
+    await expect(approvals.approvals.list('100234', slip)).resolves.toEqual(result);
+    expect(requests).toHaveLength(1);
+    expect(warnings).toEqual([
+      'approvals.list: unknown option timeout.totalMS is ignored; did you mean timeout.totalMs?',
+    ]);
+  });
 });

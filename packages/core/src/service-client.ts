@@ -18,7 +18,7 @@ import {
   type ParameterCheck,
 } from './operation.js';
 import { PipelineRequest } from './pipeline-request.js';
-import { clientOptionNames, unknownOptions } from './unknown-options.js';
+import { CALL_OPTION_NAMES, clientOptionNames, unknownOptions } from './unknown-options.js';
 import type { CallOverrides, CallRecord } from './transport.js';
 
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
@@ -303,6 +303,11 @@ export function createServiceClient<Paths extends object>(
         timeout,
         retry,
       } = checkCallOptions(callOptions, name);
+      if (callOptions !== undefined) {
+        for (const message of unknownOptions(callOptions, CALL_OPTION_NAMES)) {
+          warn(`${name}: ${message}`, 'PARTNER_APIS_UNKNOWN_OPTION');
+        }
+      }
       const check: ParameterCheck = { operation: name, assumptions, warn };
       const path: Record<string, unknown> = {};
       const header: Record<string, string> = {};

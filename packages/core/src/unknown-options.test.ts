@@ -1,7 +1,7 @@
 import { clientIdHeaders } from '@partner-apis/auth';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServiceClient, oauth2Service, PAGING_OPTION_NAMES } from './index.js';
-import { clientOptionNames, unknownOptions } from './unknown-options.js';
+import { CALL_OPTION_NAMES, clientOptionNames, unknownOptions } from './unknown-options.js';
 
 const credentials = { clientId: 'client-1', clientSecret: 'secret-1' };
 const baseUrl = 'http://127.0.0.1:9';
@@ -40,6 +40,18 @@ describe('unknownOptions', () => {
     expect(
       unknownOptions({ tier: 'gold', tire: 'gold' }, clientOptionNames({ tier: true })),
     ).toEqual(['unknown option tire is ignored; did you mean tier?']);
+  });
+
+  it("knows a call's options, and not the client's in their place", () => {
+    const call = {
+      signal: new AbortController().signal,
+      conversationId: 'flow-42',
+      timeout: { attemptMs: 1, totalMs: 2 },
+      retry: { attempts: 1, retryWrites: true, baseDelayMs: 5 },
+    };
+    expect(unknownOptions(call, CALL_OPTION_NAMES)).toEqual([
+      'unknown option retry.baseDelayMs is ignored',
+    ]);
   });
 
   it('leaves a nested option that is no object to the check of its value', () => {

@@ -1,3 +1,4 @@
+import type { CallOptions, CallRetryOptions, CallTimeoutOptions } from './call-options.js';
 import type { RetryOptions, TimeoutOptions } from './client-pipeline.js';
 import type { OAuth2ServiceClientOptions } from './oauth2-service-client.js';
 import type { PagingOptions } from './offset-collection.js';
@@ -78,6 +79,18 @@ export function clientOptionNames(own: Readonly<Record<string, true>> = {}): Opt
     nested: { retry: { names: RETRY }, timeout: { names: TIMEOUT }, tracing: { names: TRACING } },
   };
 }
+
+const CALL_TIMEOUT: Record<keyof CallTimeoutOptions, true> = { attemptMs: true, totalMs: true };
+const CALL_RETRY: Record<keyof CallRetryOptions, true> = { attempts: true, retryWrites: true };
+
+/** What the options of one call may carry (`signal`, `timeout`, `retry`, `conversationId`). */
+export const CALL_OPTION_NAMES: OptionNames = {
+  names: { signal: true, timeout: true, retry: true, conversationId: true } satisfies Record<
+    keyof CallOptions,
+    true
+  >,
+  nested: { timeout: { names: CALL_TIMEOUT }, retry: { names: CALL_RETRY } },
+};
 
 /** Edits (insert, delete, replace) that turn `a` into `b`, case ignored; at most `limit + 1`. */
 function distance(a: string, b: string, limit: number): number {
