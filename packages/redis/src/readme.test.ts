@@ -27,14 +27,11 @@ beforeAll(async () => {
   if (!runRedisTests) return;
   redis = await startRedisServer();
   sb = await startSandbox({ port: 0, credentials: { approvals: { tier: 'silver' } } });
-  // The sandbox compiles its validators on the first call and answers it late; warm it up and
-  // let its window empty, so that it counts the example's calls when they are sent.
+  // The sandbox compiles its validators on the first call and answers it late: warm it up.
   await createApprovalsClient({
     baseUrl: sb.urls.approvals,
     credentials: sb.credentials.approvals,
   }).approvals.list(sb.fixtures.employeeWithApprovals);
-  await new Promise((resolve) => setTimeout(resolve, 1100));
-  sb.resetStats();
 });
 afterAll(async () => {
   await sb?.close();
@@ -42,7 +39,15 @@ afterAll(async () => {
 });
 
 describe.skipIf(!runRedisTests)('README example', () => {
-  it('runs in two processes that keep to one tier together', async () => {
+  // The sandbox counts a call when its own event loop gets to it. On a machine short of CPU,
+  // a stall of this process (or of a worker between its slot and its send) longer than the
+  // fleet's 50 ms margin can bunch calls sent in their slots, now and then; so the example gets
+  // three tries. Two processes that did not share the tier meet 429s in every one (4 in this
+  // run, measured), and bench F1 counts the fleet's 429s on an idle machine: none.
+  it('runs in two processes that keep to one tier together', { retry: 2 }, async () => {
+    // Let the sandbox's window empty, so that it counts only the example's calls.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    sb.resetStats();
     // A folder outside the repository whose node_modules holds the two packages the example
     // imports, so they resolve as they do for a user.
     const folder = await mkdtemp(join(tmpdir(), 'partner-apis-fleet-readme-'));
