@@ -61,7 +61,7 @@ interface Size {
   gzipped: number;
 }
 
-async function bundleSize(specifier: string): Promise<Size | string> {
+async function bundleSize(specifier: string, external: string[]): Promise<Size | string> {
   try {
     const result = await build({
       stdin: { contents: `export * from '${specifier}';`, resolveDir: benchRoot, loader: 'js' },
@@ -70,7 +70,7 @@ async function bundleSize(specifier: string): Promise<Size | string> {
       format: 'esm',
       target: 'node20',
       minify: true,
-      external: optionalPeers(),
+      external,
       write: false,
       logLevel: 'silent',
     });
@@ -99,8 +99,9 @@ async function runSizes(options: RunOptions): Promise<Section> {
   const rounds = options.quick ? 3 : 9;
   const sizes = new Map<string, Size>();
   const notes: string[] = [];
+  const external = optionalPeers();
   for (const specifier of SIZED) {
-    const size = await bundleSize(specifier);
+    const size = await bundleSize(specifier, external);
     if (typeof size === 'string') notes.push(size);
     else sizes.set(specifier, size);
   }

@@ -4,22 +4,15 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { BIN, runBuiltCli, type Run } from './cli.fixture.js';
 import { sandboxVariables } from './config/sandbox-variables.js';
 
 // These tests run the built CLI as a user does: `node dist/bin.js …` in a child process.
-const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const SIZES = { exposureLocations: 1234, riskLocations: 321, gradings: 210 };
 const NOTICE =
   /^No credentials configured: using the embedded sandbox at http:\/\/127\.0\.0\.1:\d+ /;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 let sb: Sandbox;
 let dir: string;
@@ -31,17 +24,7 @@ function baseEnv(): Record<string, string> {
 }
 
 function run(args: string[], env: Record<string, string> = sandboxEnv, cwd = dir): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { ...baseEnv(), ...env }, cwd, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
+  return runBuiltCli(args, { ...baseEnv(), ...env }, cwd);
 }
 
 function shell(command: string, env: Record<string, string>): Promise<Run> {

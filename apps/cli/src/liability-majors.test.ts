@@ -1,13 +1,12 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { startSandbox, type Sandbox, type SandboxStats } from '@partner-apis/sandbox';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { runBuiltCli, type Run } from './cli.fixture.js';
 import { sandboxVariables } from './config/sandbox-variables.js';
 import type { LiabilityMajors } from './liability-majors.js';
 import { runCli } from './program.js';
@@ -55,14 +54,6 @@ const MAJORS: LiabilityMajors = {
   2: () => import('@partner-apis/liability'),
 };
 
-const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 let sb: Sandbox;
 let dir: string;
 let v2File: string;
@@ -104,17 +95,7 @@ async function cli(
 
 /** Runs the built CLI in a child process: what `sandbox start` spawns needs a real binary. */
 function bin(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { PATH: process.env.PATH ?? '', HOME: dir, ...env }, cwd: dir, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
+  return runBuiltCli(args, { PATH: process.env.PATH ?? '', HOME: dir, ...env }, dir);
 }
 
 const createSeller = (...extra: string[]) => [

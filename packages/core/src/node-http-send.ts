@@ -53,18 +53,13 @@ type Decoder = Gunzip | Inflate | BrotliDecompress;
 // Like fetch, tolerate a compressed body cut short instead of failing on the missing trailer.
 function decoderFor(zlib: Zlib, coding: string): Decoder | undefined {
   const { constants } = zlib;
+  const lenient = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
   switch (coding) {
     case 'gzip':
     case 'x-gzip':
-      return zlib.createGunzip({
-        flush: constants.Z_SYNC_FLUSH,
-        finishFlush: constants.Z_SYNC_FLUSH,
-      });
+      return zlib.createGunzip(lenient);
     case 'deflate':
-      return zlib.createInflate({
-        flush: constants.Z_SYNC_FLUSH,
-        finishFlush: constants.Z_SYNC_FLUSH,
-      });
+      return zlib.createInflate(lenient);
     case 'br':
       return zlib.createBrotliDecompress({
         flush: constants.BROTLI_OPERATION_FLUSH,

@@ -22,7 +22,9 @@ const RETRY: Record<keyof RetryOptions, true> = {
   maxRetryAfterMs: true,
   retryWrites: true,
 };
-const TIMEOUT: Record<keyof TimeoutOptions, true> = { attemptMs: true, totalMs: true };
+/** A client's timeouts and a call's have the same names. */
+const TIMEOUT = { attemptMs: true, totalMs: true } satisfies Record<keyof TimeoutOptions, true> &
+  Record<keyof CallTimeoutOptions, true>;
 const TRACING: Record<keyof TracingOptions, true> = { tracerProvider: true, propagate: true };
 
 /** What every `create…Client` takes: `ClientOptions`, its address and its credentials. */
@@ -80,7 +82,6 @@ export function clientOptionNames(own: Readonly<Record<string, true>> = {}): Opt
   };
 }
 
-const CALL_TIMEOUT: Record<keyof CallTimeoutOptions, true> = { attemptMs: true, totalMs: true };
 const CALL_RETRY: Record<keyof CallRetryOptions, true> = { attempts: true, retryWrites: true };
 
 /** What the options of one call may carry (`signal`, `timeout`, `retry`, `conversationId`). */
@@ -89,7 +90,7 @@ export const CALL_OPTION_NAMES: OptionNames = {
     keyof CallOptions,
     true
   >,
-  nested: { timeout: { names: CALL_TIMEOUT }, retry: { names: CALL_RETRY } },
+  nested: { timeout: { names: TIMEOUT }, retry: { names: CALL_RETRY } },
 };
 
 /** Edits (insert, delete, replace) that turn `a` into `b`, case ignored; at most `limit + 1`. */

@@ -15,6 +15,7 @@ import {
 import {
   createFixtureWorkspace,
   removeFixtureWorkspaces,
+  writeChangesetConfig,
   writeFixtureFile,
 } from './fixture-workspace.js';
 import { findRepoRoot } from './workspace.js';
@@ -140,14 +141,7 @@ describe('regroupLatestRelease', () => {
 describe('pnpm version-packages', () => {
   it('writes a CHANGELOG release under the headings, without dependency noise', async () => {
     const root = await createFixtureWorkspace({ fixture: 'description-only', version: '0.3.0' });
-    await writeFixtureFile(join(root, '.changeset/config.json'), {
-      changelog: changelogModule,
-      commit: false,
-      access: 'public',
-      baseBranch: 'main',
-      updateInternalDependencies: 'patch',
-      ignore: [],
-    });
+    await writeChangesetConfig(root, changelogModule);
     await writeFixtureFile(
       join(root, '.changeset/orders-v2.md'),
       `---\n'@fixture/orders': minor\n---\n\n### Breaking Changes\n\n` +

@@ -47,6 +47,26 @@ export async function writeFixtureFile(path, content) {
 }
 
 /**
+ * Writes the changesets config of a fixture workspace: the repository's settings, with
+ * `changelog` the module that writes CHANGELOG entries, or `false` for none.
+ *
+ * @example
+ * await writeChangesetConfig(root, false);
+ * @param {string} root
+ * @param {string | false} changelog
+ */
+export async function writeChangesetConfig(root, changelog) {
+  await writeFixtureFile(join(root, '.changeset/config.json'), {
+    changelog,
+    commit: false,
+    access: 'public',
+    baseBranch: 'main',
+    updateInternalDependencies: 'patch',
+    ignore: [],
+  });
+}
+
+/**
  * Copies a fixture spec, with its `info.version` set to `specVersion`.
  * @param {string} from
  * @param {string} to
@@ -94,14 +114,7 @@ export async function createFixtureWorkspace({
     private: true,
   });
   await writeFixtureFile(join(root, 'pnpm-workspace.yaml'), "packages:\n  - 'packages/*'\n");
-  await writeFixtureFile(join(root, '.changeset/config.json'), {
-    changelog: false,
-    commit: false,
-    access: 'public',
-    baseBranch: 'main',
-    updateInternalDependencies: 'patch',
-    ignore: [],
-  });
+  await writeChangesetConfig(root, false);
   const specsOf = (/** @type {string} */ pkg) => (pkg === 'billing' ? 'billing' : 'orders');
   for (const pkg of [...packages, 'billing']) {
     await writeFixtureFile(join(root, `packages/${pkg}/package.json`), {

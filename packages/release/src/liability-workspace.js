@@ -8,7 +8,7 @@ import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseYaml } from '@redocly/openapi-core';
-import { writeFixtureFile } from './fixture-workspace.js';
+import { writeChangesetConfig, writeFixtureFile } from './fixture-workspace.js';
 
 const changelogModule = fileURLToPath(new URL('./changelog.js', import.meta.url));
 
@@ -88,14 +88,7 @@ export async function createLiabilityWorkspace(repoRoot, dir, version) {
   });
   await writeFixtureFile(join(dir, 'pnpm-workspace.yaml'), "packages:\n  - 'packages/*'\n");
   await writeFixtureFile(join(dir, '.gitignore'), 'node_modules\n');
-  await writeFixtureFile(join(dir, '.changeset/config.json'), {
-    changelog: changelogModule,
-    commit: false,
-    access: 'public',
-    baseBranch: 'main',
-    updateInternalDependencies: 'patch',
-    ignore: [],
-  });
+  await writeChangesetConfig(dir, changelogModule);
   await cp(join(repoRoot, 'tsconfig.base.json'), join(dir, 'tsconfig.base.json'));
   for (const spec of ['common', 'liability']) {
     await cp(join(repoRoot, 'specs', spec), join(dir, 'specs', spec), { recursive: true });

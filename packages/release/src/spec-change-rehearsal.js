@@ -19,6 +19,24 @@ export const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.ur
 const RUNTIME_PACKAGES = ['errors', 'auth', 'core'];
 
 /**
+ * Makes `dir` an ESM project whose `node_modules/@partner-apis` links the packages `names` of
+ * `packagesDir`, as an install of them would.
+ *
+ * @example
+ * await linkConsumer(dir, join(REPOSITORY_ROOT, 'packages'), ['errors', 'auth', 'core']);
+ * @param {string} dir
+ * @param {string} packagesDir
+ * @param {readonly string[]} names
+ */
+export async function linkConsumer(dir, packagesDir, names) {
+  await mkdir(join(dir, 'node_modules/@partner-apis'), { recursive: true });
+  for (const name of names) {
+    await symlink(join(packagesDir, name), join(dir, 'node_modules/@partner-apis', name), 'dir');
+  }
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+}
+
+/**
  * @typedef {object} RehearsalWorkspace
  * @property {string} root the copy
  * @property {(spec: string, edit: (document: import('yaml').Document) => void) => Promise<void>} editSpec
@@ -88,15 +106,7 @@ export async function copyWorkspace(services) {
     },
     async runConsumer(source) {
       const dir = join(root, 'consumer');
-      await mkdir(join(dir, 'node_modules/@partner-apis'), { recursive: true });
-      for (const pkg of [...RUNTIME_PACKAGES, ...services]) {
-        await symlink(
-          join(root, 'packages', pkg),
-          join(dir, 'node_modules/@partner-apis', pkg),
-          'dir',
-        );
-      }
-      await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+      await linkConsumer(dir, join(root, 'packages'), [...RUNTIME_PACKAGES, ...services]);
       await writeFile(
         join(dir, 'tsconfig.json'),
         JSON.stringify({

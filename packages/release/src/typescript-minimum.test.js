@@ -1,12 +1,12 @@
 // @ts-check
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPOSITORY_ROOT } from './spec-change-rehearsal.js';
+import { linkConsumer, REPOSITORY_ROOT } from './spec-change-rehearsal.js';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -45,8 +45,7 @@ afterAll(() => (dir === undefined ? undefined : rm(dir, { recursive: true, force
 describe('the minimum TypeScript version', () => {
   it('compiles a consumer of every service package with TypeScript 5.4, strict, lib checked', async () => {
     dir = await mkdtemp(join(tmpdir(), 'typescript-minimum-'));
-    await mkdir(join(dir, 'node_modules/@partner-apis'), { recursive: true });
-    for (const pkg of [
+    await linkConsumer(dir, join(REPOSITORY_ROOT, 'packages'), [
       'errors',
       'auth',
       'core',
@@ -54,14 +53,7 @@ describe('the minimum TypeScript version', () => {
       'exposure',
       'liability',
       'riskengineering',
-    ]) {
-      await symlink(
-        join(REPOSITORY_ROOT, 'packages', pkg),
-        join(dir, 'node_modules/@partner-apis', pkg),
-        'dir',
-      );
-    }
-    await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+    ]);
     await writeFile(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
