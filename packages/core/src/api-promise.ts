@@ -26,6 +26,39 @@ export interface ApiPromise<T> extends Promise<T> {
   withResponse(): Promise<WithResponse<T>>;
 }
 
+const ignore = () => undefined;
+
+/**
+ * An `ApiPromise` as a subclass of `Promise`, `withResponse` on its prototype. Adding the method
+ * to each call's promise instead changes the promise's shape per call, which makes V8 allocate
+ * the objects of later calls straight into the old generation; then every young collection
+ * copies the bodies of hundreds of finished calls, and a call costs a fifth more CPU.
+ */
+class ResponsePromise<T> extends Promise<T> implements ApiPromise<T> {
+  readonly #pending: Promise<WithResponse<T>>;
+
+  constructor(pending: Promise<WithResponse<T>>) {
+    let settle: { resolve: (data: T) => void; reject: (reason: unknown) => void } | undefined;
+    super((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    this.#pending = pending;
+    const { resolve, reject } = settle as NonNullable<typeof settle>;
+    pending.then((result) => resolve(result.data), reject);
+    // A caller who only asks `withResponse()` still gets the error there; this copy needs no handler.
+    this.then(undefined, ignore);
+  }
+
+  /** Derived promises (`then`, `catch`, `finally`) are plain ones. */
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
+  withResponse(): Promise<WithResponse<T>> {
+    return this.#pending;
+  }
+}
+
 /**
  * The `ApiPromise` of a call whose data and metadata `pending` resolves to.
  *
@@ -33,9 +66,5 @@ export interface ApiPromise<T> extends Promise<T> {
  * return apiPromise(client.call(getQuote, args, options, 'quotes.get').then(withData));
  */
 export function apiPromise<T>(pending: Promise<WithResponse<T>>): ApiPromise<T> {
-  const data = pending.then((result) => result.data) as ApiPromise<T>;
-  // A caller who only asks `withResponse()` still gets the error there; this copy needs no handler.
-  data.catch(() => undefined);
-  data.withResponse = () => pending;
-  return data;
+  return new ResponsePromise(pending);
 }
