@@ -20,8 +20,8 @@ export default {
     entryPoints: ['src/index.ts'],
     // The build config: what is published, without the tests.
     tsconfig: 'tsconfig.build.json',
-    // openapi-typescript writes `@description` into the generated types.
-    blockTags: [...OptionDefaults.blockTags, '@description'],
+    // openapi-typescript writes `@description` and `@constant` into the generated types.
+    blockTags: [...OptionDefaults.blockTags, '@description', '@constant'],
     excludePrivate: true,
     excludeInternal: true,
     // The reference is built locally and not published, so it links no sources.
