@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import {
   B4_IMPORTED,
+  BUNDLED_APPROVALS,
   type B4Imported,
   type B4ImportInput,
   type B4ImportResult,
@@ -18,7 +19,10 @@ const benchRoot = fileURLToPath(new URL('..', import.meta.url));
 
 const REFERENCE = 'openapi-fetch';
 /** Measured for size; the subpath entry only once the package has it. */
-const SIZED = [...B4_IMPORTED, '@partner-apis/exposure/statement-of-values'] as const;
+const SIZED = [
+  ...B4_IMPORTED.filter((specifier) => specifier !== BUNDLED_APPROVALS),
+  '@partner-apis/exposure/statement-of-values',
+] as const;
 const SERVICES = [
   '@partner-apis/exposure',
   '@partner-apis/riskengineering',
@@ -84,6 +88,40 @@ async function bundleSize(specifier: string, external: string[]): Promise<Size |
   }
 }
 
+/**
+ * Writes `BUNDLED_APPROVALS` into the bench's `node_modules`: the approvals package and its
+ * dependencies in one unminified file, built for Node, so that importing it resolves one package
+ * as a user's import would. Returns why it could not be built, if it could not.
+ */
+async function buildBundledApprovals(external: string[]): Promise<string | undefined> {
+  const dir = fileURLToPath(new URL(`../node_modules/${BUNDLED_APPROVALS}/`, import.meta.url));
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      `${dir}package.json`,
+      JSON.stringify({ name: BUNDLED_APPROVALS, type: 'module', exports: './index.js' }),
+    );
+    await build({
+      stdin: {
+        contents: `export * from '@partner-apis/approvals';`,
+        resolveDir: benchRoot,
+        loader: 'js',
+      },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      external,
+      outfile: `${dir}index.js`,
+      logLevel: 'silent',
+    });
+    return undefined;
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    return `${BUNDLED_APPROVALS} could not be built: ${text.split('\n')[0]}`;
+  }
+}
+
 const kilobytes = (bytes: number) => fixed(bytes / 1024, 1);
 
 function atMost(name: string, value: number, target: number, format: (v: number) => string): Goal {
@@ -106,6 +144,7 @@ async function runSizes(options: RunOptions): Promise<Section> {
     else sizes.set(specifier, size);
   }
 
+  const notBundled = await buildBundledApprovals(external);
   const sandbox = await startService<SandboxHostInfo>('sandbox-host', {}, { timeoutMs: 20_000 });
   const importMs = new Map<B4Imported, number[]>(B4_IMPORTED.map((name) => [name, []]));
   const firstRequestMs = new Map<B4Imported, number[]>(B4_IMPORTED.map((name) => [name, []]));
@@ -124,6 +163,10 @@ async function runSizes(options: RunOptions): Promise<Section> {
       );
       for (const specifier of order) {
         if (unavailable.has(specifier)) continue;
+        if (specifier === BUNDLED_APPROVALS && notBundled !== undefined) {
+          unavailable.set(specifier, notBundled);
+          continue;
+        }
         const input: B4ImportInput = { specifier, sandbox: info };
         const result = await runTask<B4ImportResult>('b4-import', input, { timeoutMs: 20_000 });
         if ('unavailable' in result) {
@@ -220,6 +263,11 @@ async function runSizes(options: RunOptions): Promise<Section> {
     ],
     goals,
     notes: [
+      ...(unavailable.has(BUNDLED_APPROVALS)
+        ? []
+        : [
+            `${BUNDLED_APPROVALS}, the approvals package with its dependencies in its one file (no goal; what carrying them would give): import ${times(ratio(importMs, BUNDLED_APPROVALS))}, import + first request ${times(ratio(firstRequestMs, BUNDLED_APPROVALS))} openapi-fetch's`,
+          ]),
       ...SERVICES.map(
         (specifier) =>
           `by CPU time, ${specifier}: import ${times(ratio(importCpuMs, specifier))}, import + first request ${times(ratio(firstRequestCpuMs, specifier))} openapi-fetch's`,
