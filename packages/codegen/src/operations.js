@@ -274,7 +274,11 @@ function literal(value, indent = '') {
  */
 export function renderOperations(document) {
   const operations = describeOperations(document);
-  const lines = ["import type { OperationDescription } from '@partner-apis/core';", ''];
+  // A spec without operations (the shared components, generated into core) imports nothing.
+  const lines =
+    Object.keys(operations).length === 0
+      ? []
+      : ["import type { OperationDescription } from '@partner-apis/core';", ''];
   for (const [id, description] of Object.entries(operations)) {
     const summary = resolve(document, resolve(document, document.paths)[String(description.path)]);
     const operation = resolve(document, summary[String(description.method).toLowerCase()]);

@@ -132,4 +132,12 @@ describe('the other runtime facts', () => {
     expect(source).toContain('export const rateLimitTiers = {\n  bronze: 1,\n} as const;');
     expect(source).toContain('export const oauth2Scopes = ["Api", "Api.Things"] as const;');
   });
+
+  it('renders the tiers of a spec without operations, importing nothing', () => {
+    const shared = { ...document(things), paths: {} };
+    const source = renderOperations(shared);
+    expect(source).not.toContain('import ');
+    expect(source).not.toContain('OperationDescription');
+    expect(source).toContain('export const rateLimitTiers = {\n  bronze: 1,\n} as const;');
+  });
 });

@@ -1,5 +1,7 @@
-/** Calls per second of the upstream tiers (the approvals document's table). */
-export const RATE_LIMIT_TIERS = { bronze: 1, silver: 10, gold: 100 } as const;
+import { rateLimitTiers } from './generated/operations.js';
+
+/** Calls per second of the platform's tiers: `x-rate-limit-tiers` of the shared components spec. */
+export const RATE_LIMIT_TIERS = rateLimitTiers;
 
 /** A tier name of `RATE_LIMIT_TIERS`. */
 export type RateLimitTier = keyof typeof RATE_LIMIT_TIERS;
