@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getApprovals } from './sandbox.fixture.js';
+import { APPROVALS_TIERS, type ApprovalsTier } from './credentials.js';
 import { startSandbox, type Sandbox } from './index.js';
 
 const LISTS = [
@@ -122,6 +123,13 @@ function clientProcess(sandbox: Sandbox, count: number) {
 }
 
 describe('tier limit', () => {
+  it('knows the tiers of the spec, by name and rate', () => {
+    // The tier type is written out; this fails when the spec's x-rate-limit-tiers names differ.
+    const names: Record<ApprovalsTier, true> = { bronze: true, silver: true, gold: true };
+    expect(Object.keys(APPROVALS_TIERS).sort()).toEqual(Object.keys(names).sort());
+    expect(APPROVALS_TIERS).toEqual({ bronze: 1, silver: 10, gold: 100 });
+  });
+
   it('counts the calls of every client process against one tier, in the sandbox', async () => {
     const bronze = await startSandbox({ credentials: { approvals: { tier: 'bronze' } } });
     try {

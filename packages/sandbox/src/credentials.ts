@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { openapiDocument as approvalsDocument } from './generated/approvals.document.js';
 
 /** Credentials of the exposure or risk engineering service: OAuth 2.0 client plus key pair. */
 export interface PortalCredentials {
@@ -13,11 +14,16 @@ export interface ClientCredentials {
   clientSecret: string;
 }
 
-/** The tiers of the approvals service and their calls per second. */
-export const APPROVALS_TIERS = { bronze: 1, silver: 10, gold: 100 } as const;
+/** A tier of the approvals service (the names of `x-rate-limit-tiers` in its spec). */
+export type ApprovalsTier = 'bronze' | 'silver' | 'gold';
 
-/** A tier of the approvals service. */
-export type ApprovalsTier = keyof typeof APPROVALS_TIERS;
+/**
+ * The tiers of the approvals service and their calls per second, as its spec gives them
+ * (`info.x-rate-limit-tiers`), so a changed rate reaches the sandbox with the spec.
+ */
+export const APPROVALS_TIERS = (
+  approvalsDocument.info as { 'x-rate-limit-tiers': Readonly<Record<ApprovalsTier, number>> }
+)['x-rate-limit-tiers'];
 
 /** Credentials of the approvals service: `client_id` / `client_secret` headers and a tier. */
 export interface ApprovalsCredentials extends ClientCredentials {
