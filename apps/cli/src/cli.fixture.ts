@@ -35,3 +35,25 @@ export function runBuiltCli(
     );
   });
 }
+
+/**
+ * The arguments of `liability seller create` for the seller every CLI test creates, printed as
+ * JSON; `extra` arguments follow.
+ *
+ * @example
+ * await runBuiltCli(createSeller('--major', '2'), env, dir);
+ */
+export function createSeller(...extra: string[]): string[] {
+  return [
+    'liability',
+    'seller',
+    'create',
+    '--name',
+    'Nordlicht Home GmbH',
+    '--country',
+    'DE',
+    '--format',
+    'json',
+    ...extra,
+  ];
+}

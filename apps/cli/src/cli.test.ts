@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { BIN, runBuiltCli, type Run } from './cli.fixture.js';
+import { BIN, createSeller, runBuiltCli, type Run } from './cli.fixture.js';
 import { sandboxVariables } from './config/sandbox-variables.js';
 
 // These tests run the built CLI as a user does: `node dist/bin.js …` in a child process.
@@ -562,21 +562,7 @@ describe('liability', () => {
   let quoteId: string;
 
   test('seller create prints the seller with its id', async () => {
-    const result = await run([
-      'liability',
-      'seller',
-      'create',
-      '--name',
-      'Nordlicht Home GmbH',
-      '--country',
-      'DE',
-      '--city',
-      'Hamburg',
-      '--marketplace',
-      'Amazon',
-      '--format',
-      'json',
-    ]);
+    const result = await run(createSeller('--city', 'Hamburg', '--marketplace', 'Amazon'));
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const seller = JSON.parse(result.stdout) as { sellerId: string };
     expect(seller).toMatchObject({
@@ -899,20 +885,7 @@ describe('sandbox start, status and stop', () => {
         stdout: expect.stringMatching(/^sandbox running at /),
       });
 
-      const seller = await run(
-        [
-          'liability',
-          'seller',
-          'create',
-          '--name',
-          'Nordlicht Home GmbH',
-          '--country',
-          'DE',
-          '--format',
-          'json',
-        ],
-        env,
-      );
+      const seller = await run(createSeller(), env);
       expect(seller.code).toBe(0);
       expect(seller.stderr).toMatch(
         /^No credentials configured: using the sandbox at .* that `partner-apis sandbox start` started/,

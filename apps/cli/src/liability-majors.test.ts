@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { startSandbox, type Sandbox, type SandboxStats } from '@partner-apis/sandbox';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { runBuiltCli, type Run } from './cli.fixture.js';
+import { createSeller, runBuiltCli, type Run } from './cli.fixture.js';
 import { sandboxVariables } from './config/sandbox-variables.js';
 import type { LiabilityMajors } from './liability-majors.js';
 import { runCli } from './program.js';
@@ -97,19 +97,6 @@ async function cli(
 function bin(args: string[], env: Record<string, string>): Promise<Run> {
   return runBuiltCli(args, { PATH: process.env.PATH ?? '', HOME: dir, ...env }, dir);
 }
-
-const createSeller = (...extra: string[]) => [
-  'liability',
-  'seller',
-  'create',
-  '--name',
-  'Nordlicht Home GmbH',
-  '--country',
-  'DE',
-  '--format',
-  'json',
-  ...extra,
-];
 
 function requests(stats: SandboxStats, route: string): number {
   return stats.routes[route]?.requests ?? 0;
