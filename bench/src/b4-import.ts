@@ -13,6 +13,18 @@ import type * as OpenapiFetch from 'openapi-fetch';
  */
 export const BUNDLED_APPROVALS = '@partner-apis-bundled/approvals';
 
+/**
+ * The same one file minified: what is left of the cold import once the code takes the least
+ * parsing it can.
+ */
+export const BUNDLED_APPROVALS_MINIFIED = '@partner-apis-bundled/approvals-minified';
+
+/** The bundled variants, each built by B4 into the bench's `node_modules` before measuring. */
+export const BUNDLED_VARIANTS = [
+  { specifier: BUNDLED_APPROVALS, minify: false },
+  { specifier: BUNDLED_APPROVALS_MINIFIED, minify: true },
+] as const;
+
 /** The packages B4 imports, and the first request each one makes. */
 export const B4_IMPORTED = [
   'openapi-fetch',
@@ -22,6 +34,7 @@ export const B4_IMPORTED = [
   '@partner-apis/approvals',
   '@partner-apis/transport-undici',
   BUNDLED_APPROVALS,
+  BUNDLED_APPROVALS_MINIFIED,
 ] as const;
 export type B4Imported = (typeof B4_IMPORTED)[number];
 
@@ -43,6 +56,7 @@ type Modules = {
   '@partner-apis/approvals': typeof Approvals;
   '@partner-apis/transport-undici': typeof TransportUndici;
   [BUNDLED_APPROVALS]: typeof Approvals;
+  [BUNDLED_APPROVALS_MINIFIED]: typeof Approvals;
 };
 
 /** One employee's approvals: the first request of the approvals client, bundled or not. */
@@ -101,6 +115,7 @@ const firstRequests: {
     }).quotes.search({}),
   '@partner-apis/approvals': approvalsFirstRequest,
   [BUNDLED_APPROVALS]: approvalsFirstRequest,
+  [BUNDLED_APPROVALS_MINIFIED]: approvalsFirstRequest,
   '@partner-apis/transport-undici': async ({ createUndiciFetch }, { sandbox }) => {
     const { clientId, clientSecret } = sandbox.credentials.approvals;
     const fetch = createUndiciFetch();

@@ -5,6 +5,8 @@ import { build } from 'esbuild';
 import {
   B4_IMPORTED,
   BUNDLED_APPROVALS,
+  BUNDLED_APPROVALS_MINIFIED,
+  BUNDLED_VARIANTS,
   type B4Imported,
   type B4ImportInput,
   type B4ImportResult,
@@ -20,7 +22,7 @@ const benchRoot = fileURLToPath(new URL('..', import.meta.url));
 const REFERENCE = 'openapi-fetch';
 /** Measured for size; the subpath entry only once the package has it. */
 const SIZED = [
-  ...B4_IMPORTED.filter((specifier) => specifier !== BUNDLED_APPROVALS),
+  ...B4_IMPORTED.filter((specifier) => !BUNDLED_VARIANTS.some((v) => v.specifier === specifier)),
   '@partner-apis/exposure/statement-of-values',
 ] as const;
 const SERVICES = [
@@ -89,17 +91,21 @@ async function bundleSize(specifier: string, external: string[]): Promise<Size |
 }
 
 /**
- * Writes `BUNDLED_APPROVALS` into the bench's `node_modules`: the approvals package and its
- * dependencies in one unminified file, built for Node, so that importing it resolves one package
- * as a user's import would. Returns why it could not be built, if it could not.
+ * Writes one bundled variant into the bench's `node_modules`: the approvals package and its
+ * dependencies in one file, built for Node, so that importing it resolves one package as a
+ * user's import would. Returns why it could not be built, if it could not.
  */
-async function buildBundledApprovals(external: string[]): Promise<string | undefined> {
-  const dir = fileURLToPath(new URL(`../node_modules/${BUNDLED_APPROVALS}/`, import.meta.url));
+async function buildBundledApprovals(
+  specifier: string,
+  minify: boolean,
+  external: string[],
+): Promise<string | undefined> {
+  const dir = fileURLToPath(new URL(`../node_modules/${specifier}/`, import.meta.url));
   try {
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       `${dir}package.json`,
-      JSON.stringify({ name: BUNDLED_APPROVALS, type: 'module', exports: './index.js' }),
+      JSON.stringify({ name: specifier, type: 'module', exports: './index.js' }),
     );
     await build({
       stdin: {
@@ -111,6 +117,7 @@ async function buildBundledApprovals(external: string[]): Promise<string | undef
       platform: 'node',
       format: 'esm',
       target: 'node20',
+      minify,
       external,
       outfile: `${dir}index.js`,
       logLevel: 'silent',
@@ -118,7 +125,7 @@ async function buildBundledApprovals(external: string[]): Promise<string | undef
     return undefined;
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    return `${BUNDLED_APPROVALS} could not be built: ${text.split('\n')[0]}`;
+    return `${specifier} could not be built: ${text.split('\n')[0]}`;
   }
 }
 
@@ -144,7 +151,11 @@ async function runSizes(options: RunOptions): Promise<Section> {
     else sizes.set(specifier, size);
   }
 
-  const notBundled = await buildBundledApprovals(external);
+  const notBundled = new Map<B4Imported, string>();
+  for (const { specifier, minify } of BUNDLED_VARIANTS) {
+    const why = await buildBundledApprovals(specifier, minify, external);
+    if (why !== undefined) notBundled.set(specifier, why);
+  }
   const sandbox = await startService<SandboxHostInfo>('sandbox-host', {}, { timeoutMs: 20_000 });
   const importMs = new Map<B4Imported, number[]>(B4_IMPORTED.map((name) => [name, []]));
   const firstRequestMs = new Map<B4Imported, number[]>(B4_IMPORTED.map((name) => [name, []]));
@@ -163,8 +174,9 @@ async function runSizes(options: RunOptions): Promise<Section> {
       );
       for (const specifier of order) {
         if (unavailable.has(specifier)) continue;
-        if (specifier === BUNDLED_APPROVALS && notBundled !== undefined) {
-          unavailable.set(specifier, notBundled);
+        const why = notBundled.get(specifier);
+        if (why !== undefined) {
+          unavailable.set(specifier, why);
           continue;
         }
         const input: B4ImportInput = { specifier, sandbox: info };
@@ -267,6 +279,11 @@ async function runSizes(options: RunOptions): Promise<Section> {
         ? []
         : [
             `${BUNDLED_APPROVALS}, the approvals package with its dependencies in its one file (no goal; what carrying them would give): import ${times(ratio(importMs, BUNDLED_APPROVALS))}, import + first request ${times(ratio(firstRequestMs, BUNDLED_APPROVALS))} openapi-fetch's`,
+          ]),
+      ...(unavailable.has(BUNDLED_APPROVALS_MINIFIED)
+        ? []
+        : [
+            `${BUNDLED_APPROVALS_MINIFIED}, that one file minified (no goal; the least parsing this code can take): import ${times(ratio(importMs, BUNDLED_APPROVALS_MINIFIED))}, import + first request ${times(ratio(firstRequestMs, BUNDLED_APPROVALS_MINIFIED))} openapi-fetch's`,
           ]),
       ...SERVICES.map(
         (specifier) =>
