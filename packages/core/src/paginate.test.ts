@@ -173,6 +173,68 @@ describe('paginate', () => {
     }
   });
 
+  it('after a short page asks one page at a time, until a full page shows a cap', async () => {
+    const events: string[] = [];
+    const warnings: string[] = [];
+    const ids: number[] = [];
+    for await (const id of paginate({
+      pageSize: 10,
+      prefetch: 3,
+      onWarning: (message) => warnings.push(message),
+      // Caps every page at 4 records, of 20.
+      fetchPage: async ({ offset, limit }) => {
+        events.push(`ask ${offset}`);
+        await new Promise((resolve) => setImmediate(resolve));
+        events.push(`done ${offset}`);
+        const length = Math.max(0, Math.min(limit, 4, 20 - offset));
+        return Array.from({ length }, (_, i) => offset + i);
+      },
+    })) {
+      ids.push(id);
+    }
+    expect(ids).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    // 10 and 20 were in flight when page 0 came back short; then 4 alone, and prefetching
+    // resumes at 4 per page once it came back full.
+    const asked = events.filter((e) => e.startsWith('ask')).map((e) => Number(e.slice(4)));
+    expect(asked).toEqual([0, 10, 20, 4, 8, 12, 16, 20, 24, 28]);
+    expect(events.indexOf('done 4')).toBeLessThan(events.indexOf('ask 8'));
+    expect(events.indexOf('ask 12')).toBeLessThan(events.indexOf('done 8'));
+    expect(warnings).toEqual([
+      'the service answered 4 records per page where 10 were asked; paging continues at 4 per page',
+    ]);
+  });
+
+  it('ends a prefetching iteration at a short last page with one confirming request', async () => {
+    const asked: number[] = [];
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const ids: number[] = [];
+      for await (const id of paginate({
+        pageSize: 10,
+        prefetch: 8,
+        // Like requests in flight: each page listens to its signal and settles later, aborted
+        // or not, so abandoned pages are still pending when the confirming request goes out.
+        fetchPage: ({ offset, limit, signal }) => {
+          asked.push(offset);
+          signal.addEventListener('abort', () => undefined);
+          const length = Math.max(0, Math.min(limit, 95 - offset));
+          const records = Array.from({ length }, (_, i) => offset + i);
+          return new Promise((resolve) => setTimeout(() => resolve(records), 5));
+        },
+      })) {
+        ids.push(id);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(ids).toEqual(Array.from({ length: 95 }, (_, i) => i));
+      expect(asked.slice(asked.indexOf(95))).toEqual([95]);
+      expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('break aborts in-flight pages', async () => {
     const first = collection(10_000);
     server = await startFaultServer({

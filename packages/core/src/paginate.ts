@@ -66,8 +66,9 @@ function integer(name: string, value: unknown, min: number): number {
 interface InFlight<T> {
   readonly offset: number;
   readonly limit: number;
-  readonly controller: AbortController;
   readonly contents: Promise<PageContents<T>>;
+  /** Aborts the page and stops it listening to the iteration's signal. */
+  readonly abandon: (reason: unknown) => void;
 }
 
 /** Records of a page this many from its end are compared with the next page's first record. */
@@ -161,30 +162,37 @@ export function paginate<T>(options: PaginateOptions<T>): Paginated<T> {
     let inFlight: InFlight<T>[] = [];
     let size = pageSize;
     let nextOffset = startOffset;
+    // After a short page, one request at a time until a full page shows the service caps pages
+    // (then prefetching resumes at its size) or an empty one shows the end.
+    let confirming = false;
     let seenKeys = new Set<unknown>();
     const boundary = recordKey === undefined ? new BoundaryCheck() : undefined;
 
     const request = (offset: number, limit: number): InFlight<T> => {
-      // Each page gets its own signal, unlinked once it settles: listeners on the iteration's
-      // signal stay bounded by `prefetch`, however many pages there are.
+      // Each page gets its own signal, unlinked once it settles or is abandoned: listeners on
+      // the iteration's signal stay bounded by `prefetch`, however many pages there are and
+      // however long an abandoned page takes to settle.
       const pageController = new AbortController();
       const abortPage = () => pageController.abort(controller.signal.reason);
+      const unlink = () => controller.signal.removeEventListener('abort', abortPage);
       controller.signal.addEventListener('abort', abortPage, { once: true });
       const contents = fetchPage({ offset, limit, signal: pageController.signal }).then(
         (answer): PageContents<T> =>
           Array.isArray(answer) ? { records: answer } : (answer as PageContents<T>),
       );
       // Pages past the end are aborted; their rejections must not go unhandled.
-      contents
-        .finally(() => controller.signal.removeEventListener('abort', abortPage))
-        .catch(() => undefined);
-      return { offset, limit, controller: pageController, contents };
+      contents.finally(unlink).catch(() => undefined);
+      const abandon = (reason: unknown) => {
+        unlink();
+        pageController.abort(reason);
+      };
+      return { offset, limit, contents, abandon };
     };
 
     try {
       for (;;) {
         controller.signal.throwIfAborted();
-        while (inFlight.length < prefetch) {
+        while (inFlight.length < (confirming ? 1 : prefetch)) {
           inFlight.push(request(nextOffset, size));
           nextOffset += size;
         }
@@ -233,12 +241,13 @@ export function paginate<T>(options: PaginateOptions<T>): Paginated<T> {
         if (received < page.limit) {
           // The end, or a service that caps pages below the asked size: the pages in flight
           // were asked at positions that would skip records, so ask again right after this one.
-          for (const stale of inFlight)
-            stale.controller.abort(new DOMException('stale', 'AbortError'));
+          for (const stale of inFlight) stale.abandon(new DOMException('stale', 'AbortError'));
           inFlight = [];
           size = received;
           nextOffset = page.offset + received;
-        } else if (size !== pageSize && received === size) {
+          confirming = true;
+        } else if (confirming) {
+          confirming = false;
           warnOnce(
             'cap',
             `the service answered ${size} records per page where ${pageSize} were asked; ` +
