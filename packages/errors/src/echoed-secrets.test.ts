@@ -62,6 +62,14 @@ describe('scrubSecrets finds a secret in the encodings a server echoes it in', (
     );
   });
 
+  it('leaves the marks alone when a secret is part of the word redacted', () => {
+    expect(scrubSecrets('sent ed, then act', ['act', 'ed'])).toBe(
+      `sent ${REDACTED}, then ${REDACTED}`,
+    );
+    // Text that already holds the character the marks start from keeps it.
+    expect(scrubSecrets('\uE000 key k1', ['k1'])).toBe(`\uE000 key ${REDACTED}`);
+  });
+
   it('leaves text without a secret alone', () => {
     const text = '{"code":"authentication_error","message":"Invalid client credentials."}';
     expect(scrubSecrets(text, [SECRET, basic(`${CLIENT_ID}:${SECRET}`)])).toBe(text);

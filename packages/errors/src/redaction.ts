@@ -154,11 +154,26 @@ export function scrubSecrets(text: string, secrets: readonly string[] | undefine
   // The longest first, so a secret that contains another is replaced whole.
   const all = [...new Set(withHiddenSecrets(secrets))].sort((a, b) => b.length - a.length);
   if (all.length === 0) return text;
+  // Each secret is replaced by a mark that no secret's pattern can match, so a later, shorter
+  // secret is not looked for inside an earlier one's `[redacted]` (a secret such as `act`).
+  const mark = unusedCharacter(text + all.join(''));
   let result = text;
-  for (const secret of all) result = result.replace(secretPattern(secret), REDACTED);
+  for (const secret of all) result = result.replace(secretPattern(secret), mark);
   // A Base64 run is at least 4/3 as long as what it encodes, which is at least the shortest secret.
   const shortest = Math.ceil((all[all.length - 1]!.length * 4) / 3);
-  return result.replace(BASE64_RUN, (run) =>
-    run.length >= shortest && base64Hides(run, all) ? REDACTED : run,
-  );
+  return result
+    .split(mark)
+    .map((part) =>
+      part.replace(BASE64_RUN, (run) =>
+        run.length >= shortest && base64Hides(run, all) ? REDACTED : run,
+      ),
+    )
+    .join(REDACTED);
+}
+
+/** A character of the Unicode private use area that `text` does not contain. */
+function unusedCharacter(text: string): string {
+  let code = 0xe000;
+  while (text.includes(String.fromCharCode(code))) code += 1;
+  return String.fromCharCode(code);
 }
