@@ -104,6 +104,23 @@ describe('fault plans', () => {
     expect(await response.json()).toBe('malformed');
   });
 
+  it('sends a string body as is, in the content type its headers give', async () => {
+    const page = '<!doctype html><title>Maintenance</title>';
+    sb.fault(ROUTE, {
+      sequence: [
+        { status: 200, body: page, headers: { 'Content-Type': 'text/html' } },
+        { status: 503, body: 'down' },
+      ],
+    });
+    const html = await getApprovals(sb, '100234');
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toBe('text/html');
+    expect(await html.text()).toBe(page);
+    const text = await getApprovals(sb, '100234');
+    expect(text.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await text.text()).toBe('down');
+  });
+
   it('adds latency before the response', async () => {
     sb.fault(ROUTE, { latencyMs: 150 });
     const started = performance.now();

@@ -3,8 +3,10 @@ import { SandboxConfigError } from './config-error.js';
 /**
  * What a faulty response looks like.
  * - a status (e.g. `503`): that status with the route's error body (`Retry-After: 1` on 429);
- * - `{ status, body?, headers? }`: exactly this reply; it is validated against the spec like a
- *   normal one, so a forced response cannot drift from the spec either;
+ * - `{ status, body?, headers? }`: exactly this reply; a string body is sent as is (as plain
+ *   text unless `headers` give a content type), any other body as JSON. A JSON body is
+ *   validated against the spec like a normal response, so a forced one cannot drift from the
+ *   spec either;
  * - `'truncate'`: the normal response with its JSON body cut in half;
  * - `'html502'`: a gateway's HTML error page with status 502;
  * - `'reset'`: the connection is reset before any byte of the response;

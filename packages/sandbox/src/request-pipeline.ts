@@ -45,9 +45,23 @@ function send(response: ServerResponse, reply: Reply): void {
   response.end(reply.body);
 }
 
+/** A fault's text body, sent as is, in the content type its headers give (else plain text). */
+function textReply(status: number, body: string, given: Record<string, string> = {}): Reply {
+  const headers: Record<string, string> = {};
+  let contentType = 'text/plain; charset=utf-8';
+  for (const [name, value] of Object.entries(given)) {
+    if (name.toLowerCase() === 'content-type') contentType = value;
+    else headers[name] = value;
+  }
+  return { status, body, contentType, headers };
+}
+
 function faultReply(action: FaultAction, service: ServiceDefinition): Reply {
   if (action === 'html502') {
     return { status: 502, body: HTML_502, contentType: 'text/html; charset=utf-8' };
+  }
+  if (typeof action === 'object' && typeof action.body === 'string') {
+    return textReply(action.status, action.body, action.headers);
   }
   if (typeof action === 'object' && action.body !== undefined) {
     return json(action.status, action.body, action.headers);
