@@ -9,6 +9,31 @@ import { TimeoutError, type FailedRequest } from '@partner-apis/errors';
  * whole call unless an attempt times out: then a fresh one replaces it.
  */
 export class CallScope {
+  /**
+   * The calls in progress of each caller signal. A signal gets one `abort` listener however
+   * many calls share it: a listener per call would make Node warn of a leak past ten calls in
+   * flight (`fetch` raises the signal's limit instead, which we cannot do in every runtime).
+   */
+  static readonly #following = new WeakMap<AbortSignal, Set<CallScope>>();
+
+  static #follow(caller: AbortSignal, scope: CallScope): void {
+    let followers = CallScope.#following.get(caller);
+    if (followers === undefined) {
+      const scopes = new Set<CallScope>();
+      CallScope.#following.set(caller, scopes);
+      caller.addEventListener(
+        'abort',
+        () => {
+          for (const follower of scopes) follower.#end(caller.reason);
+          scopes.clear();
+        },
+        { once: true },
+      );
+      followers = scopes;
+    }
+    followers.add(scope);
+  }
+
   #controller: AbortController | undefined;
   /** The one listener of the exchange in progress, when it listens through `onAbort`. */
   #listener: ((reason: unknown) => void) | undefined;
@@ -40,10 +65,8 @@ export class CallScope {
       this.#end(new TimeoutError({ request: this.current, timeoutMs: totalMs, scope: 'total' }));
     }, totalMs);
     if (caller?.aborted) this.#end(caller.reason);
-    else caller?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    else if (caller !== undefined) CallScope.#follow(caller, this);
   }
-
-  readonly #onCallerAbort = () => this.#end(this.#caller?.reason);
 
   #end(reason: unknown): void {
     if (this.#ended) return;
@@ -114,6 +137,6 @@ export class CallScope {
   dispose(): void {
     clearTimeout(this.#deadlineTimer);
     clearTimeout(this.#attemptTimer);
-    this.#caller?.removeEventListener('abort', this.#onCallerAbort);
+    if (this.#caller !== undefined) CallScope.#following.get(this.#caller)?.delete(this);
   }
 }

@@ -221,7 +221,7 @@ describe('paginate', () => {
           signal.addEventListener('abort', () => undefined);
           const length = Math.max(0, Math.min(limit, 95 - offset));
           const records = Array.from({ length }, (_, i) => offset + i);
-          return new Promise((resolve) => setTimeout(() => resolve(records), 5));
+          return new Promise<number[]>((resolve) => setTimeout(() => resolve(records), 5));
         },
       })) {
         ids.push(id);

@@ -6,6 +6,7 @@ import {
   InvalidArgumentError,
   TimeoutError,
 } from '@partner-apis/errors';
+import { getEventListeners } from 'node:events';
 import { startFaultServer, type FaultServer } from '@partner-apis/testing';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import {
@@ -348,6 +349,30 @@ describe('per-call options and withResponse()', () => {
     expect((await list({ retry: { attempts: 3 } })).data).toEqual({ n: 3 });
     const slow = c.call(createQuote, { body: {} }, { timeout: { attemptMs: 50 } }, 'quotes.create');
     await expect(slow).rejects.toBeInstanceOf(TimeoutError);
+  });
+
+  it('calls sharing one signal add one listener to it, and its abort ends them all', async () => {
+    const calls = 12;
+    server = await startFaultServer({
+      '/approvals': Array.from({ length: calls + 1 }, () => ({ delayMs: 5_000, body: { n: 1 } })),
+    });
+    const c = client(server.url);
+    const controller = new AbortController();
+    const list = () =>
+      c.call(
+        getApprovals,
+        { query: { employeeNumber: '1' } },
+        { signal: controller.signal },
+        'approvals.list',
+      );
+    const pending = Array.from({ length: calls }, () => list().catch((e: unknown) => e));
+    await server.waitForRequests(calls);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    controller.abort(new Error('user cancelled'));
+    for (const outcome of await Promise.all(pending)) {
+      expect(outcome).toMatchObject({ message: 'user cancelled' });
+    }
+    await expect.poll(() => server?.requests.every((r) => r.aborted)).toBe(true);
   });
 
   it.each([
