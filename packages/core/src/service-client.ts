@@ -311,6 +311,8 @@ export function createServiceClient<Paths extends object>(
       const check: ParameterCheck = { operation: name, assumptions, warn };
       const path: Record<string, unknown> = {};
       const header: Record<string, string> = {};
+      let hasPath = false;
+      let hasHeader = false;
       for (const parameter of operation.parameters) {
         if (parameter.in === 'path') {
           const value = checkParameter(
@@ -327,17 +329,23 @@ export function createServiceClient<Paths extends object>(
             );
           }
           path[parameter.name] = value;
+          hasPath = true;
         } else if (
           parameter.in === 'header' &&
           parameter.name.toLowerCase() === CONVERSATION_HEADER
         ) {
           header[parameter.name] = callConversation ?? conversationId;
+          hasHeader = true;
         }
       }
       const prefix = args.queryName === undefined ? '' : `${args.queryName}.`;
       const query = checkQuery(operation, args.query ?? {}, prefix, check);
       const callRecord: CallRecord = {};
-      const init: Record<string, unknown> = { params: { path, query, header }, signal, callRecord };
+      // Only what the call has: openapi-fetch serializes an empty path or header object anyway.
+      const params: Record<string, unknown> = { query };
+      if (hasPath) params.path = path;
+      if (hasHeader) params.header = header;
+      const init: Record<string, unknown> = { params, signal, callRecord };
       if (timeout !== undefined || retry !== undefined) {
         const callOverrides: CallOverrides = {
           attemptTimeoutMs: timeout?.attemptMs,
