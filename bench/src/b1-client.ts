@@ -1,4 +1,6 @@
+import { approvalsPage } from './approvals-page.js';
 import { createClientCall, type B1Client } from './b1-clients.js';
+import { createInMemoryAgent, jsonResponse } from './in-memory-agent.js';
 import { percentile } from './stats.js';
 
 export interface B1ClientInput {
@@ -10,6 +12,8 @@ export interface B1ClientInput {
   measureMs: number;
   /** Upper bound on requests in a measured window, so the loop ends whatever the speed. */
   maxRequests: number;
+  /** Connect through in-memory connections that answer the B1 page (no server, no kernel). */
+  inMemory?: boolean;
 }
 
 export interface B1Measurement {
@@ -40,7 +44,10 @@ function describe(error: unknown): string {
  */
 export async function run(raw: unknown): Promise<B1ClientResult> {
   const input = raw as B1ClientInput;
-  const client = await createClientCall(input.kind, input.baseUrl);
+  const agent = input.inMemory
+    ? createInMemoryAgent(jsonResponse(Buffer.from(approvalsPage())))
+    : undefined;
+  const client = await createClientCall(input.kind, input.baseUrl, agent);
   if (typeof client === 'string') return { kind: input.kind, unavailable: client };
 
   const latencies = new Float64Array(input.maxRequests);

@@ -21,6 +21,12 @@ export const B1_CLIENTS = [
 
 export type B1Client = (typeof B1_CLIENTS)[number];
 
+/** The clients B1 also measures over in-memory connections: those that take an `http.Agent`. */
+export const B1_IN_MEMORY_CLIENTS = [
+  'node:http keep-alive',
+  'our client, default transport',
+] as const satisfies readonly B1Client[];
+
 /** One GET of the approvals page, body parsed, through one client; and its cleanup. */
 export interface ClientCall {
   call(): Promise<unknown>;
@@ -39,6 +45,7 @@ const noClose = () => Promise.resolve();
 async function approvalsCall(
   baseUrl: string,
   fetch: typeof globalThis.fetch | undefined,
+  agent?: HttpAgent,
 ): Promise<{ call: () => Promise<unknown>; via: string } | string> {
   const approvals = await loadOptional<ApprovalsModule>('@partner-apis/approvals');
   if (typeof approvals === 'string') return approvals;
@@ -46,6 +53,7 @@ async function approvalsCall(
     baseUrl,
     credentials: benchCredentials.approvals,
     ...(fetch && { fetch }),
+    ...(agent && { agent }),
   });
   return {
     call: () => resource.list(EMPLOYEE),
@@ -53,14 +61,18 @@ async function approvalsCall(
   };
 }
 
-async function ourClient(baseUrl: string, withUndici: boolean): Promise<ClientCall | string> {
+async function ourClient(
+  baseUrl: string,
+  withUndici: boolean,
+  agent?: HttpAgent,
+): Promise<ClientCall | string> {
   let transport: ReturnType<TransportModule['createUndiciFetch']> | undefined;
   if (withUndici) {
     const loaded = await loadOptional<TransportModule>('@partner-apis/transport-undici');
     if (typeof loaded === 'string') return loaded;
     transport = loaded.createUndiciFetch();
   }
-  const made = await approvalsCall(baseUrl, transport);
+  const made = await approvalsCall(baseUrl, transport, agent);
   if (typeof made === 'string') return made;
   return { ...made, close: () => transport?.close() ?? Promise.resolve() };
 }
@@ -82,11 +94,13 @@ function httpGetJson(url: string, agent: HttpAgent): Promise<unknown> {
 
 /**
  * Creates the call of one B1 client against `baseUrl` (ending in `/v1`), or says why that
- * client is not available in this checkout.
+ * client is not available in this checkout. With `agent`, the clients of
+ * `B1_IN_MEMORY_CLIENTS` connect through it.
  */
 export async function createClientCall(
   kind: B1Client,
   baseUrl: string,
+  agent?: HttpAgent,
 ): Promise<ClientCall | string> {
   const url = `${baseUrl}/approvals?employeeNumber=${EMPLOYEE}`;
   switch (kind) {
@@ -100,8 +114,8 @@ export async function createClientCall(
       };
     }
     case 'node:http keep-alive': {
-      const agent = new HttpAgent({ keepAlive: true });
-      return { call: () => httpGetJson(url, agent), close: async () => agent.destroy() };
+      const via = agent ?? new HttpAgent({ keepAlive: true });
+      return { call: () => httpGetJson(url, via), close: async () => via.destroy() };
     }
     case 'global fetch':
       return { call: async () => (await fetch(url)).json(), close: noClose };
@@ -126,7 +140,7 @@ export async function createClientCall(
       };
     }
     case 'our client, default transport':
-      return ourClient(baseUrl, false);
+      return ourClient(baseUrl, false, agent);
     case 'our client + undici transport':
       return ourClient(baseUrl, true);
   }

@@ -1,4 +1,4 @@
-import { B1_CLIENTS, type B1Client } from './b1-clients.js';
+import { B1_CLIENTS, B1_IN_MEMORY_CLIENTS, type B1Client } from './b1-clients.js';
 import type { B1ClientInput, B1ClientResult, B1Measurement } from './b1-client.js';
 import { runTask, startService } from './processes.js';
 import type { Goal, Section } from './report.js';
@@ -43,6 +43,48 @@ function goal(name: string, ratio: number, target: number): Goal {
     measured: times(ratio),
     met: Number.isFinite(ratio) ? ratio >= target : undefined,
   };
+}
+
+type InMemoryClient = (typeof B1_IN_MEMORY_CLIENTS)[number];
+
+/**
+ * CPU per request of the clients that take an `http.Agent`, over in-memory connections that
+ * answer the same page: what each spends in JavaScript, without the kernel's share of a
+ * loopback request, which is most of it and moves the most between runs. One fresh process per
+ * client and round, one request in flight; medians over the rounds.
+ */
+async function measureInMemory(
+  rounds: number,
+  timing: { warmupMs: number; measureMs: number },
+  failures: string[],
+): Promise<Map<InMemoryClient, number>[]> {
+  const byRound: Map<InMemoryClient, number>[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const measured = new Map<InMemoryClient, number>();
+    const order = round % 2 === 0 ? B1_IN_MEMORY_CLIENTS : [...B1_IN_MEMORY_CLIENTS].reverse();
+    for (const kind of order) {
+      const input: B1ClientInput = {
+        kind,
+        baseUrl: 'http://127.0.0.1:9/v1',
+        concurrencies: [1],
+        ...timing,
+        maxRequests: 200_000,
+        inMemory: true,
+      };
+      const result = await runTask<B1ClientResult>('b1-client', input, { timeoutMs: 30_000 });
+      if ('unavailable' in result) continue;
+      const [window] = result.measurements;
+      if (window === undefined) continue;
+      if (window.failures > 0) {
+        failures.push(
+          `${kind} in memory (round ${round + 1}): ${window.failures} failed requests, first: ${window.firstFailure}`,
+        );
+      }
+      measured.set(kind, window.cpuMicrosPerRequest);
+    }
+    byRound.push(measured);
+  }
+  return byRound;
 }
 
 async function run(options: RunOptions): Promise<Section> {
@@ -101,6 +143,8 @@ async function run(options: RunOptions): Promise<Section> {
     await server.stop();
   }
 
+  const inMemory = await measureInMemory(rounds, timing, failures);
+
   const rows: string[][] = [];
   const goals: Goal[] = [];
   const cpuNotes: string[] = [];
@@ -147,6 +191,8 @@ async function run(options: RunOptions): Promise<Section> {
       'latencies are medians over the rounds; ratios are medians of same-round throughput ratios.',
       '"our client" is the approvals client (auth headers, tracing, retries; no rate limit), with whatever transport it picks by default, and with the opt-in undici transport.',
       'The raw rows do only what any client must: send the GET on a keep-alive connection and JSON.parse the body.',
+      'The second table measures the clients that take an http.Agent once more, one request in flight, over in-memory connections that answer the same page:',
+      "what each spends per request in JavaScript, without the kernel's share; its ratio is node:http's CPU per request over the client's, median of same-round ratios.",
     ].join(' '),
     tables: [
       {
@@ -161,6 +207,18 @@ async function run(options: RunOptions): Promise<Section> {
           '× openapi-fetch',
         ],
         rows,
+      },
+      {
+        columns: ['client, in memory', 'CPU µs/req', '× node:http keep-alive'],
+        rows: B1_IN_MEMORY_CLIENTS.map((kind) => {
+          const own = inMemory.flatMap((round) => round.get(kind) ?? []);
+          const ratios = inMemory.flatMap((round) => {
+            const mine = round.get(kind);
+            const raw = round.get('node:http keep-alive');
+            return mine === undefined || raw === undefined ? [] : [raw / mine];
+          });
+          return [kind, fixed(median(own), 1), times(median(ratios))];
+        }),
       },
     ],
     goals,
