@@ -39,10 +39,12 @@ export interface AuthContext {
   /** Aborts when the caller gives up or the call's deadline passes. */
   readonly signal: AbortSignal;
   /**
-   * The pipeline's transport without auth and without rate limiting: timeouts and retries
-   * (5xx and connection errors, POST included) apply; any final status is returned, not thrown.
+   * The pipeline's transport without auth and without rate limiting, called like `fetch`:
+   * timeouts and retries (5xx and connection errors, POST included) apply; any final status is
+   * returned, not thrown. A URL with an init costs less than a `Request`, whose body must be
+   * read back through a stream.
    */
-  readonly fetch: (request: Request) => Promise<Response>;
+  readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** The pipeline's clock, in ms since the epoch. */
   readonly now: () => number;
   /** The pipeline's event hooks; calling them never throws. */

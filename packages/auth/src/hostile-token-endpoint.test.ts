@@ -46,7 +46,7 @@ function scheme(overrides: Partial<OAuth2ClientCredentialsOptions> = {}) {
 function context(failovers: KeyFailoverEvent[] = []): AuthContext {
   return {
     signal: new AbortController().signal,
-    fetch: (request) => fetch(request),
+    fetch: (input, init) => fetch(input, init),
     now: () => 0,
     events: { onKeyFailover: (event) => failovers.push(event) },
   };

@@ -30,7 +30,7 @@ function context(): AuthContext {
   const time = createVirtualTime();
   return {
     signal: new AbortController().signal,
-    fetch: (r) => fetch(r),
+    fetch: (input, init) => fetch(input, init),
     now: time.now,
     events: {},
   };

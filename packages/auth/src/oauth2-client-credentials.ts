@@ -203,7 +203,7 @@ export function oauth2ClientCredentials(
   }
 
   async function postTokenRequest(context: AuthContext, key: 'primary' | 'secondary') {
-    const request = new Request(tokenUrl, {
+    const response = await context.fetch(tokenUrl, {
       method: 'POST',
       headers: {
         authorization: basic,
@@ -213,7 +213,6 @@ export function oauth2ClientCredentials(
       },
       body: formBody,
     });
-    const response = await context.fetch(request);
     return { response, text: await response.text() };
   }
 

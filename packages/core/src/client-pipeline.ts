@@ -1,4 +1,9 @@
-import { checkSecretExpiry, parseSecureUrl, type AuthScheme } from '@partner-apis/auth';
+import {
+  checkSecretExpiry,
+  parseSecureUrl,
+  type AuthContext,
+  type AuthScheme,
+} from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import { pipelineRateLimiter, resolveFleet, type Fleet } from './fleet.js';
 import { DEFAULT_LOGGED_HEADERS, createHeaderRedactor } from './header-redactor.js';
@@ -12,6 +17,7 @@ import {
 import { createDefaultSend } from '#default-send';
 import { createFetchSend } from './fetch-send.js';
 import { abortableSleep } from './sleep.js';
+import { PipelineRequest } from './pipeline-request.js';
 import { createTransport, type TransportSettings } from './transport.js';
 import { createClientTracing, type TracingOptions } from './tracing.js';
 
@@ -350,7 +356,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
   // The token endpoint gets the same timeouts and retries, but no auth, no rate limit and no
   // tracing headers; asking for a token twice is harmless, so its POST is always retried, after
   // any 5xx too.
-  const tokenFetch = createTransport({
+  const tokenTransport = createTransport({
     ...common,
     auth: undefined,
     tokenFetch: undefined,
@@ -362,6 +368,16 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     retryWrites: true,
     retryStatuses: TOKEN_RETRYABLE_STATUSES,
   });
+  // Called like fetch: a URL with an init becomes the pipeline's light request, whose body
+  // the transport reads as it is instead of through a stream.
+  const tokenFetch: AuthContext['fetch'] = (input, init) =>
+    tokenTransport(
+      typeof input === 'string' || input instanceof URL
+        ? (new PipelineRequest(input, init) as unknown as Request)
+        : init === undefined
+          ? input
+          : new Request(input, init),
+    );
   const conversationId = conversation === 'per-client' ? globalThis.crypto.randomUUID() : undefined;
   const fetch = createTransport({
     ...common,

@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import {
   createTokenCache,
   oauth2ClientCredentials,
+  type AuthScheme,
   type KeyFailoverEvent,
   type OAuth2ClientCredentialsOptions,
   type TokenCache,
@@ -78,6 +79,39 @@ async function setUp(
 
 const bearer = (request: RecordedRequest | undefined) => request?.headers.authorization;
 const key = (request: RecordedRequest | undefined) => request?.headers['ocp-apim-subscription-key'];
+
+describe("an auth scheme's fetch", () => {
+  it('takes a URL with an init, or a Request, and sends either with its body', async () => {
+    server = await startFaultServer({
+      '/token': [token('from-url'), token('from-request')],
+      '/data': [data, data],
+    });
+    const tokenUrl = `${server.url}/token`;
+    const form = { method: 'POST', body: 'grant_type=client_credentials' };
+    let calls = 0;
+    const scheme: AuthScheme = {
+      secretHeaderNames: [],
+      async authorize(headers, context) {
+        calls += 1;
+        const response = await (calls === 1
+          ? context.fetch(tokenUrl, form)
+          : context.fetch(new Request(tokenUrl, form)));
+        const { access_token } = (await response.json()) as { access_token: string };
+        headers.set('authorization', `Bearer ${access_token}`);
+      },
+    };
+    const client = createClientPipeline({ baseUrl: server.url, auth: scheme });
+    for (let i = 0; i < 2; i++) await client.fetch(new Request(`${server.url}/data`));
+    expect(server.requestsTo('/token').map((r) => [r.method, r.body])).toEqual([
+      ['POST', 'grant_type=client_credentials'],
+      ['POST', 'grant_type=client_credentials'],
+    ]);
+    expect(server.requestsTo('/data').map(bearer)).toEqual([
+      'Bearer from-url',
+      'Bearer from-request',
+    ]);
+  });
+});
 
 describe('OAuth 2.0 client credentials through the pipeline', () => {
   it('token 503 twice then 200: retried with backoff, then the data call carries the token', async () => {

@@ -33,7 +33,7 @@ export interface TransportSettings extends RetryPolicy {
   trustedPrefix: string | undefined;
   auth: AuthScheme | undefined;
   /** The token transport handed to the auth scheme. */
-  tokenFetch: ((request: Request) => Promise<Response>) | undefined;
+  tokenFetch: AuthContext['fetch'] | undefined;
   rateLimiter: RateLimiter | undefined;
   attemptTimeoutMs: number;
   totalTimeoutMs: number;
