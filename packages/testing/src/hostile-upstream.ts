@@ -184,9 +184,15 @@ async function stream(response: ServerResponse, chunk: Buffer, bytes: number): P
     const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
     left -= piece.length;
     if (!response.write(piece)) {
+      // Both listeners go once either fires, so a long stream does not pile up `close` ones.
       await new Promise<void>((resolve) => {
-        response.once('drain', resolve);
-        response.once('close', resolve);
+        const done = () => {
+          response.off('drain', done);
+          response.off('close', done);
+          resolve();
+        };
+        response.on('drain', done);
+        response.on('close', done);
       });
     }
   }
