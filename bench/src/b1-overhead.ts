@@ -65,6 +65,7 @@ async function measureInMemory(
     for (const kind of order) {
       const input: B1ClientInput = {
         kind,
+        // Never dialled: the agent answers in the process.
         baseUrl: 'http://127.0.0.1:9/v1',
         concurrencies: [1],
         ...timing,
