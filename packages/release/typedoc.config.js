@@ -28,6 +28,9 @@ export default {
     disableSources: true,
     disableGit: true,
   },
+  // `pnpm check` builds the reference too: a type that public types mention but that is neither
+  // exported nor listed in the package's typedoc.json fails it.
+  treatWarningsAsErrors: true,
   out: join(root, 'docs/api'),
   cleanOutputDir: true,
   githubPages: false,
