@@ -78,7 +78,7 @@ async function ourClient(
 }
 
 /** A GET with Node's own http module and a keep-alive agent, the body parsed as JSON. */
-function httpGetJson(url: string, agent: HttpAgent): Promise<unknown> {
+export function httpGetJson(url: string, agent: HttpAgent): Promise<unknown> {
   return new Promise((resolve, reject) => {
     get(url, { agent }, (response) => {
       const chunks: Buffer[] = [];

@@ -4,8 +4,6 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import {
   B4_IMPORTED,
-  BUNDLED_APPROVALS,
-  BUNDLED_APPROVALS_MINIFIED,
   BUNDLED_VARIANTS,
   type B4Imported,
   type B4ImportInput,
@@ -275,16 +273,10 @@ async function runSizes(options: RunOptions): Promise<Section> {
     ],
     goals,
     notes: [
-      ...(unavailable.has(BUNDLED_APPROVALS)
-        ? []
-        : [
-            `${BUNDLED_APPROVALS}, the approvals package with its dependencies in its one file (no goal; what carrying them would give): import ${times(ratio(importMs, BUNDLED_APPROVALS))}, import + first request ${times(ratio(firstRequestMs, BUNDLED_APPROVALS))} openapi-fetch's`,
-          ]),
-      ...(unavailable.has(BUNDLED_APPROVALS_MINIFIED)
-        ? []
-        : [
-            `${BUNDLED_APPROVALS_MINIFIED}, that one file minified (no goal; the least parsing this code can take): import ${times(ratio(importMs, BUNDLED_APPROVALS_MINIFIED))}, import + first request ${times(ratio(firstRequestMs, BUNDLED_APPROVALS_MINIFIED))} openapi-fetch's`,
-          ]),
+      ...BUNDLED_VARIANTS.filter(({ specifier }) => !unavailable.has(specifier)).map(
+        ({ specifier, shows }) =>
+          `${specifier}, ${shows}: import ${times(ratio(importMs, specifier))}, import + first request ${times(ratio(firstRequestMs, specifier))} openapi-fetch's`,
+      ),
       ...SERVICES.map(
         (specifier) =>
           `by CPU time, ${specifier}: import ${times(ratio(importCpuMs, specifier))}, import + first request ${times(ratio(firstRequestCpuMs, specifier))} openapi-fetch's`,

@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import {
   createTokenCache,
   oauth2ClientCredentials,
+  type AuthContext,
   type AuthScheme,
   type KeyFailoverEvent,
   type OAuth2ClientCredentialsOptions,
@@ -81,34 +82,36 @@ const bearer = (request: RecordedRequest | undefined) => request?.headers.author
 const key = (request: RecordedRequest | undefined) => request?.headers['ocp-apim-subscription-key'];
 
 describe("an auth scheme's fetch", () => {
-  it('takes a URL with an init, or a Request, and sends either with its body', async () => {
+  it('takes a URL with an init, a Request, or a Request with an init, as fetch does', async () => {
     server = await startFaultServer({
-      '/token': [token('from-url'), token('from-request')],
-      '/data': [data, data],
+      '/token': [token('from-url'), token('from-request'), token('from-both')],
+      '/data': [data, data, data],
     });
     const tokenUrl = `${server.url}/token`;
     const form = { method: 'POST', body: 'grant_type=client_credentials' };
+    const asks = [
+      (fetch: AuthContext['fetch']) => fetch(tokenUrl, form),
+      (fetch: AuthContext['fetch']) => fetch(new Request(tokenUrl, form)),
+      (fetch: AuthContext['fetch']) => fetch(new Request(tokenUrl), form),
+    ];
     let calls = 0;
     const scheme: AuthScheme = {
       secretHeaderNames: [],
       async authorize(headers, context) {
-        calls += 1;
-        const response = await (calls === 1
-          ? context.fetch(tokenUrl, form)
-          : context.fetch(new Request(tokenUrl, form)));
+        const response = await asks[calls++]!(context.fetch);
         const { access_token } = (await response.json()) as { access_token: string };
         headers.set('authorization', `Bearer ${access_token}`);
       },
     };
     const client = createClientPipeline({ baseUrl: server.url, auth: scheme });
-    for (let i = 0; i < 2; i++) await client.fetch(new Request(`${server.url}/data`));
-    expect(server.requestsTo('/token').map((r) => [r.method, r.body])).toEqual([
-      ['POST', 'grant_type=client_credentials'],
-      ['POST', 'grant_type=client_credentials'],
-    ]);
+    for (let i = 0; i < asks.length; i++) await client.fetch(new Request(`${server.url}/data`));
+    expect(server.requestsTo('/token').map((r) => [r.method, r.body])).toEqual(
+      asks.map(() => ['POST', 'grant_type=client_credentials']),
+    );
     expect(server.requestsTo('/data').map(bearer)).toEqual([
       'Bearer from-url',
       'Bearer from-request',
+      'Bearer from-both',
     ]);
   });
 });

@@ -309,10 +309,9 @@ export function createServiceClient<Paths extends object>(
         }
       }
       const check: ParameterCheck = { operation: name, assumptions, warn };
-      const path: Record<string, unknown> = {};
-      const header: Record<string, string> = {};
-      let hasPath = false;
-      let hasHeader = false;
+      // Made only when the operation has such parameters: openapi-fetch serializes any object.
+      let path: Record<string, unknown> | undefined;
+      let header: Record<string, string> | undefined;
       for (const parameter of operation.parameters) {
         if (parameter.in === 'path') {
           const value = checkParameter(
@@ -328,24 +327,18 @@ export function createServiceClient<Paths extends object>(
               name,
             );
           }
-          path[parameter.name] = value;
-          hasPath = true;
+          (path ??= {})[parameter.name] = value;
         } else if (
           parameter.in === 'header' &&
           parameter.name.toLowerCase() === CONVERSATION_HEADER
         ) {
-          header[parameter.name] = callConversation ?? conversationId;
-          hasHeader = true;
+          (header ??= {})[parameter.name] = callConversation ?? conversationId;
         }
       }
       const prefix = args.queryName === undefined ? '' : `${args.queryName}.`;
       const query = checkQuery(operation, args.query ?? {}, prefix, check);
       const callRecord: CallRecord = {};
-      // Only what the call has: openapi-fetch serializes an empty path or header object anyway.
-      const params: Record<string, unknown> = { query };
-      if (hasPath) params.path = path;
-      if (hasHeader) params.header = header;
-      const init: Record<string, unknown> = { params, signal, callRecord };
+      const init: Record<string, unknown> = { params: { path, query, header }, signal, callRecord };
       if (timeout !== undefined || retry !== undefined) {
         const callOverrides: CallOverrides = {
           attemptTimeoutMs: timeout?.attemptMs,

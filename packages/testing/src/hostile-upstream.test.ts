@@ -9,6 +9,7 @@ import {
   encodeSecret,
   hostile,
   startHostileUpstream,
+  warningsDuring,
   type HostileUpstream,
 } from './index.js';
 
@@ -104,20 +105,14 @@ describe('startHostileUpstream', () => {
       '/small': hostile.oversize({ bytes: 3 * 1024 * 1024, announceLength: false }),
       '/huge': hostile.oversize(),
     });
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error) => warnings.push(warning);
-    process.on('warning', onWarning);
-    try {
-      const small = await fetch(`${upstream.url}/small`);
+    // Waiting for `drain` many times over must not pile up listeners on the response.
+    const warnings = await warningsDuring(async () => {
+      const small = await fetch(`${upstream!.url}/small`);
       const text = await small.text();
       expect(text).toHaveLength(3 * 1024 * 1024);
       expect(JSON.parse(text)).toEqual([]);
-      // Waiting for `drain` many times over must not pile up listeners on the response.
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
-    } finally {
-      process.off('warning', onWarning);
-    }
+    });
+    expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
 
     const controller = new AbortController();
     const huge = await fetch(`${upstream.url}/huge`, { signal: controller.signal });

@@ -24,6 +24,7 @@ export type {
   PagedRecord,
   WrongJsonKind,
 } from './hostile-upstream.js';
+export { warningsDuring } from './process-warnings.js';
 export { createRollingWindowCounter } from './rolling-window.js';
 export type { RollingWindowCounter } from './rolling-window.js';
 export { SECRET_ENCODINGS, credentialsOf, encodeSecret } from './secret-encodings.js';
