@@ -32,12 +32,29 @@ const NETWORK_CODES = new Set([
   'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
 ]);
 
-function codeOf(error: unknown, depth = 0): string | undefined {
-  if (depth > 4 || typeof error !== 'object' || error === null) return undefined;
-  const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
-  if (Array.isArray(errors) && errors.length > 0) return codeOf(errors[0], depth + 1);
-  return codeOf(cause, depth + 1);
+/** What a failure's chain of causes says: its network code, and whether the answer was not HTTP. */
+interface Diagnosis {
+  code: string | undefined;
+  /** The server answered bytes no HTTP parser accepts (a bad status line or header byte). */
+  unparsable: boolean;
+}
+
+function diagnose(error: unknown, depth = 0): Diagnosis {
+  if (depth > 4 || typeof error !== 'object' || error === null) {
+    return { code: undefined, unparsable: false };
+  }
+  const { code, cause, errors, name } = error as {
+    code?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+    name?: unknown;
+  };
+  // node:http's parser errors carry llhttp's `HPE_*` code; undici's, their class name only.
+  if (typeof code === 'string' && code.startsWith('HPE_')) return { code, unparsable: true };
+  if (name === 'HTTPParserError') return { code: undefined, unparsable: true };
+  if (typeof code === 'string' && NETWORK_CODES.has(code)) return { code, unparsable: false };
+  if (Array.isArray(errors) && errors.length > 0) return diagnose(errors[0], depth + 1);
+  return diagnose(cause, depth + 1);
 }
 
 /**
@@ -49,13 +66,14 @@ export function toConnectionError(
   request: FailedRequest,
   phase: 'send' | 'body',
 ): ConnectionError | undefined {
-  const code = codeOf(error);
+  const { code, unparsable } = diagnose(error);
   const fetchFailure =
     error instanceof TypeError &&
     (error.message === 'fetch failed' || error.message === 'terminated');
-  if (code === undefined && !fetchFailure) return undefined;
-  const reason =
-    phase === 'body'
+  if (code === undefined && !unparsable && !fetchFailure) return undefined;
+  const reason = unparsable
+    ? 'the response is not valid HTTP'
+    : phase === 'body'
       ? 'the response body was cut off'
       : ((code === undefined ? undefined : REASONS[code]) ?? 'connection failed');
   return new ConnectionError({

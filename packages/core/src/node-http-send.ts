@@ -264,7 +264,9 @@ export function createNodeHttpSend(agent: NodeAgent | undefined): Send {
         request.destroy();
         settle(reason);
       });
-      request.on('error', (error) => settle(error));
+      // In fetch's shape, so that every failure (a refused connection, a TLS error, a status
+      // line the parser refuses) becomes a ConnectionError as the same failure of fetch does.
+      request.on('error', (error) => settle(new TypeError('fetch failed', { cause: error })));
       if (exchange.onWritten !== undefined) request.once('finish', exchange.onWritten);
       request.once('response', (response) => {
         if (settled) return;

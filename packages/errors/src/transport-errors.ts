@@ -6,6 +6,9 @@ function describe(request: FailedRequest | undefined): string {
   return request === undefined ? 'the request' : `${request.method} ${redactUrl(request.url)}`;
 }
 
+/** Methods whose request can change something on the server. */
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /** Everything a `ConnectionError` is made from. */
 export interface ConnectionErrorInit {
   /** The request whose connection failed. */
@@ -21,11 +24,13 @@ export interface ConnectionErrorInit {
 }
 
 /**
- * A request that got no complete response: connection refused or reset, DNS failure, or a
- * response body cut off. `requestMayHaveBeenSent` tells whether a write may have taken effect.
+ * A request that got no complete response: connection refused or reset, DNS failure, a
+ * response that is not valid HTTP, or a response body cut off. `requestMayHaveBeenSent` tells
+ * whether the request may have reached the server; `mayHaveTakenEffect`, whether a write may
+ * have been carried out, as on `ApiError`.
  *
  * @example
- * if (error instanceof ConnectionError && !error.requestMayHaveBeenSent) await sendAgain();
+ * if (error instanceof ConnectionError && !error.mayHaveTakenEffect) await sendAgain();
  */
 export class ConnectionError extends PartnerApisError {
   static override readonly kind: string = 'ConnectionError';
@@ -36,10 +41,21 @@ export class ConnectionError extends PartnerApisError {
   readonly conversationId: string | undefined;
   readonly systemCode: string | undefined;
   readonly requestMayHaveBeenSent: boolean;
+  /**
+   * True when the request was a write (POST, PUT, PATCH, DELETE, or of unknown method) that may
+   * have reached the server, which may then have carried it out.
+   */
+  readonly mayHaveTakenEffect: boolean;
 
   constructor(init: ConnectionErrorInit) {
     const code = init.systemCode === undefined ? '' : ` (${init.systemCode})`;
-    super(`${describe(init.request)}: ${init.reason ?? 'connection failed'}${code}`, {
+    const mayHaveTakenEffect =
+      init.requestMayHaveBeenSent &&
+      (init.request === undefined || WRITE_METHODS.has(init.request.method.toUpperCase()));
+    const note = mayHaveTakenEffect
+      ? '; the request may have reached the server, so it may have taken effect'
+      : '';
+    super(`${describe(init.request)}: ${init.reason ?? 'connection failed'}${code}${note}`, {
       cause: init.cause,
     });
     this.method = init.request?.method;
@@ -48,6 +64,7 @@ export class ConnectionError extends PartnerApisError {
     this.conversationId = init.request?.conversationId;
     this.systemCode = init.systemCode;
     this.requestMayHaveBeenSent = init.requestMayHaveBeenSent;
+    this.mayHaveTakenEffect = mayHaveTakenEffect;
   }
 
   protected override details(): Record<string, unknown> {
@@ -58,6 +75,7 @@ export class ConnectionError extends PartnerApisError {
       conversationId: this.conversationId,
       systemCode: this.systemCode,
       requestMayHaveBeenSent: this.requestMayHaveBeenSent,
+      mayHaveTakenEffect: this.mayHaveTakenEffect,
     };
   }
 }

@@ -54,11 +54,32 @@ describe('startHostileUpstream', () => {
     expect(await response.json()).toEqual(value);
   });
 
-  it.each([99, 600, 999])('sends the status line %i, which node:http cannot', async (code) => {
+  it.each([99, 199, 600, 999])('sends the status line %i, which node:http cannot', async (code) => {
     upstream = await startHostileUpstream({ '/odd': hostile.statusLine(code) });
     const raw = await rawResponse(upstream.url);
     expect(raw.startsWith(`HTTP/1.1 ${code} Odd\r\n`)).toBe(true);
     expect(raw).toMatch(/\r\n\r\n\{"code":"odd"/);
+  });
+
+  it.each([
+    ['HTTP/1.1 abc Broken', []],
+    ['GARBAGE', []],
+    ['HTTP/1.1 200 OK', ['x-odd: a\x01b']],
+  ] as const)('writes the head %s %j as it is', async (firstLine, headerLines) => {
+    upstream = await startHostileUpstream({ '/odd': hostile.rawHead(firstLine, headerLines) });
+    const raw = await rawResponse(upstream.url);
+    expect(raw.startsWith([firstLine, ...headerLines, ''].join('\r\n'))).toBe(true);
+    expect(raw).toMatch(/\r\n\r\n\{"code":"odd"/);
+  });
+
+  it('cuts a chunked body short: a chunk announced longer than sent, and no last chunk', async () => {
+    upstream = await startHostileUpstream({
+      '/odd': hostile.truncatedChunked({ status: 500, sentBytes: 4 }),
+    });
+    const raw = await rawResponse(upstream.url);
+    expect(raw.startsWith('HTTP/1.1 500 Cut\r\n')).toBe(true);
+    expect(raw).toContain('transfer-encoding: chunked');
+    expect(raw.endsWith('\r\n\r\n8\r\n[   ')).toBe(true);
   });
 
   it('echoes every credential in every encoding, in the common error body', async () => {

@@ -304,24 +304,60 @@ export const hostile = {
   },
 
   /**
-   * A raw status line with any code, also ones `node:http` refuses to send (99, 600, 999), and
-   * a small JSON body; the connection closes after it.
+   * A raw status line with any code, also ones `node:http` refuses to send (99, 199, 600, 999),
+   * and a small JSON body; the connection closes after it.
    *
    * @example
    * hostile.statusLine(99);
    */
   statusLine(code: number, reason = 'Odd'): Hostility {
+    return hostile.rawHead(`HTTP/1.1 ${code} ${reason}`);
+  },
+
+  /**
+   * Any first line (`HTTP/1.1 abc Broken`, `GARBAGE`) and any header lines, written to the
+   * socket as they are, then a small JSON body; the connection closes after it. Nothing checks
+   * them, so a header may carry bytes no HTTP parser accepts.
+   *
+   * @example
+   * hostile.rawHead('GARBAGE');
+   * hostile.rawHead('HTTP/1.1 200 OK', ['x-odd: a\x01b']);
+   */
+  rawHead(firstLine: string, headerLines: readonly string[] = []): Hostility {
     return (_request, response) => {
-      const body = JSON.stringify({ code: 'odd', message: `status ${code}`, correlationId: 'x' });
+      const body = JSON.stringify({ code: 'odd', message: firstLine, correlationId: 'x' });
       const head = [
-        `HTTP/1.1 ${code} ${reason}`,
+        firstLine,
+        ...headerLines,
         'content-type: application/json',
         `content-length: ${Buffer.byteLength(body)}`,
         'connection: close',
       ];
+      response.socket?.end(Buffer.from(`${head.join('\r\n')}\r\n\r\n${body}`, 'latin1'));
+    };
+  },
+
+  /**
+   * A chunked body that breaks off: the head (`status`, 200 by default) and `sentBytes` of a
+   * chunk that announced more, then the connection closes without the last chunk.
+   *
+   * @example
+   * hostile.truncatedChunked({ status: 500 });
+   */
+  truncatedChunked(options: { status?: number; sentBytes?: number } = {}): Hostility {
+    const { status = 200, sentBytes = 10 } = options;
+    return (_request, response) => {
       const socket = response.socket;
       if (socket === null) return;
-      socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+      const head = [
+        `HTTP/1.1 ${status} Cut`,
+        'content-type: application/json',
+        'transfer-encoding: chunked',
+      ];
+      const partial = `[${' '.repeat(Math.max(0, sentBytes - 1))}`;
+      socket.write(`${head.join('\r\n')}\r\n\r\n${(sentBytes * 2).toString(16)}\r\n${partial}`);
+      // Written, then closed: the client must see the head before the connection ends.
+      socket.end();
     };
   },
 
