@@ -1,26 +1,45 @@
 import type { Cell } from './flatten.js';
 import { visibleText } from './safe-text.js';
 
-/** Widest a table cell gets; longer text is cut with an ellipsis. */
+/** Widest a table cell gets; longer text is cut with an ellipsis. Ids are never cut. */
 export const MAX_CELL_WIDTH = 40;
 
-/**
- * Narrowest a column is made to fit the terminal, unless its content is narrower: at least this,
- * so ids and dates stay whole, and its header up to {@link MAX_KEPT_HEADER}. Fewer readable
- * columns beat many cut ones.
- */
-const MIN_FITTED_WIDTH = 12;
-const MAX_KEPT_HEADER = 16;
+/** Narrowest a free-text column is made to fit the terminal, unless its content is narrower. */
+const MIN_TEXT_WIDTH = 10;
 
 /** Between two columns. */
 const GAP = '  ';
+
+/**
+ * What a column holds decides how it gives way to a narrow terminal: ids (what people copy) are
+ * never cut or left out, free text is narrowed first, JSON is left out first, and short values
+ * such as dates, amounts and statuses are shown whole or left out.
+ */
+type ColumnKind = 'id' | 'text' | 'json' | 'value';
 
 /** The columns of a table and the width of each, fixed once so rows can stream. */
 export interface TableLayout {
   readonly columns: readonly string[];
   readonly widths: readonly number[];
-  /** Trailing columns left out because even narrowed they do not fit the width. */
+  /** Which of `columns` are ids, shown whole even when a later value is wider. */
+  readonly ids: readonly boolean[];
+  /** Columns left out because even narrowed they do not fit the width. */
   readonly hidden: readonly string[];
+}
+
+/** `quoteId`, `locationId`, `id`, `sellerId`: a field named as an identifier. */
+const ID_NAME = /(^id$|Id$|_id$|ID$)/;
+
+/** A value shaped like an identifier: `QTE-2026-0000001`, `SEL-000001`. */
+const ID_VALUE = /^[A-Z]{2,}-[A-Z0-9-]+$/;
+
+function kindOf(column: string, cells: readonly string[]): ColumnKind {
+  const present = cells.filter((cell) => cell !== '');
+  const leaf = column.split('.').at(-1) ?? column;
+  if (ID_NAME.test(leaf)) return 'id';
+  if (present.length > 0 && present.every((cell) => ID_VALUE.test(cell))) return 'id';
+  if (present.length > 0 && present.every((cell) => /^[[{]/.test(cell))) return 'json';
+  return present.some((cell) => cell.includes(' ')) ? 'text' : 'value';
 }
 
 /**
@@ -46,10 +65,15 @@ export function truncate(text: string, width: number): string {
   return width <= 1 ? '…'.slice(0, width) : `${text.slice(0, width - 1)}…`;
 }
 
+function tableWidth(widths: readonly number[]): number {
+  return widths.reduce((sum, width) => sum + width, 0) + GAP.length * (widths.length - 1);
+}
+
 /**
  * Column widths from a sample of rows: each column as wide as its widest cell (at most
- * {@link MAX_CELL_WIDTH}), then the widest columns narrowed until the table fits `maxWidth`
- * (the terminal's width), when given; columns that still do not fit are left out from the end.
+ * {@link MAX_CELL_WIDTH}, except ids), then, to fit `maxWidth` (the terminal's width) when
+ * given: free-text columns narrowed, widest first; then columns left out, JSON first and the
+ * last first; ids are never narrowed nor left out.
  *
  * @example
  * layoutTable(['id', 'city'], [{ id: 'L1', city: 'Lyon' }]).widths; // → [2, 4]
@@ -59,49 +83,63 @@ export function layoutTable(
   sample: readonly Record<string, Cell>[],
   maxWidth?: number,
 ): TableLayout {
-  const widths = columns.map((column) => Math.min(column.length, MAX_CELL_WIDTH));
+  const cells = columns.map((column) => sample.map((row) => cellText(row[column])));
+  const kinds = columns.map((column, index) => kindOf(column, cells[index] ?? []));
   // A loop rather than Math.max(...cells): spreading a large sample overflows the stack.
-  for (const row of sample) {
-    columns.forEach((column, index) => {
-      const width = Math.min(cellText(row[column]).length, MAX_CELL_WIDTH);
-      if (width > (widths[index] ?? 0)) widths[index] = width;
-    });
-  }
-  const shown = [...columns];
-  const hidden: string[] = [];
-  if (maxWidth !== undefined) {
-    const total = () =>
-      widths.reduce((sum, width) => sum + width, 0) + GAP.length * (widths.length - 1);
-    // Every column at its narrowest still too wide: the last ones go, the first one stays.
-    const floors = widths.map((width, index) =>
-      Math.min(
-        width,
-        Math.max(MIN_FITTED_WIDTH, Math.min((columns[index] ?? '').length, MAX_KEPT_HEADER)),
-      ),
+  const natural = columns.map((column, index) => {
+    let width = column.length;
+    for (const cell of cells[index] ?? []) if (cell.length > width) width = cell.length;
+    return kinds[index] === 'id' ? width : Math.min(width, MAX_CELL_WIDTH);
+  });
+  let shown = columns.map((_, index) => index);
+  const fitted = (): number[] => {
+    const widths = shown.map((index) => natural[index] ?? 0);
+    if (maxWidth === undefined) return widths;
+    const floors = shown.map((index, at) =>
+      kinds[index] === 'text' ? Math.min(widths[at] ?? 0, MIN_TEXT_WIDTH) : (widths[at] ?? 0),
     );
-    const narrowest = () =>
-      floors.slice(0, widths.length).reduce((sum, width) => sum + width, 0) +
-      GAP.length * (widths.length - 1);
-    while (widths.length > 1 && narrowest() > maxWidth) {
-      widths.pop();
-      hidden.unshift(shown.pop()!);
-    }
-    while (total() > maxWidth) {
+    for (let excess = tableWidth(widths) - maxWidth; excess > 0; excess -= 1) {
       let widest = -1;
-      widths.forEach((width, index) => {
-        if (width > (floors[index] ?? 0) && (widest < 0 || width > (widths[widest] ?? 0)))
-          widest = index;
+      widths.forEach((width, at) => {
+        if (width > (floors[at] ?? 0) && (widest < 0 || width > (widths[widest] ?? 0))) widest = at;
       });
       if (widest < 0) break;
       widths[widest] = (widths[widest] ?? 0) - 1;
     }
+    return widths;
+  };
+  let widths = fitted();
+  const hidden: string[] = [];
+  const leaveOut = (kind: ColumnKind | undefined) =>
+    shown.findLastIndex(
+      (index) => kinds[index] !== 'id' && (kind === undefined || kinds[index] === kind),
+    );
+  while (maxWidth !== undefined && tableWidth(widths) > maxWidth) {
+    const json = leaveOut('json');
+    const at = json >= 0 ? json : leaveOut(undefined);
+    if (at < 0) break;
+    hidden.push(columns[shown[at] ?? 0] ?? '');
+    shown = shown.filter((_, position) => position !== at);
+    widths = fitted();
   }
-  return { columns: shown, widths, hidden };
+  return {
+    columns: shown.map((index) => columns[index] ?? ''),
+    widths,
+    ids: shown.map((index) => kinds[index] === 'id'),
+    hidden: columns.filter((column) => hidden.includes(column)),
+  };
 }
 
-function line(values: readonly string[], widths: readonly number[]): string {
+function line(
+  values: readonly string[],
+  widths: readonly number[],
+  ids: readonly boolean[] = [],
+): string {
   return values
-    .map((value, index) => truncate(value, widths[index] ?? 0).padEnd(widths[index] ?? 0))
+    .map((value, index) => {
+      const width = widths[index] ?? 0;
+      return (ids[index] === true ? value : truncate(value, width)).padEnd(width);
+    })
     .join(GAP)
     .trimEnd();
 }
@@ -133,6 +171,7 @@ export function renderRow(layout: TableLayout, row: Readonly<Record<string, Cell
   return `${line(
     layout.columns.map((column) => cellText(row[column])),
     layout.widths,
+    layout.ids,
   )}\n`;
 }
 
@@ -154,8 +193,27 @@ export function renderTable(
 }
 
 /**
- * Renders one record as `key  value` lines, for commands that return a single object; values
- * are cut to `maxWidth` (the terminal's width) when given.
+ * `text` broken into lines of at most `width` characters, at spaces where it has them.
+ *
+ * @example
+ * wrapText('Large loss potential', 10); // → ['Large loss', 'potential']
+ */
+export function wrapText(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let rest = text;
+  while (rest.length > width) {
+    const space = rest.lastIndexOf(' ', width);
+    const cut = space > 0 ? space : width;
+    lines.push(rest.slice(0, cut));
+    rest = rest.slice(space > 0 ? cut + 1 : cut);
+  }
+  lines.push(rest);
+  return lines;
+}
+
+/**
+ * Renders one record as `key  value` lines, for commands that return a single object; a value
+ * wider than `maxWidth` (the terminal's width) continues on the next lines, never cut.
  *
  * @example
  * renderKeyValues({ quoteId: 'QTE-2026-0000001', status: 'quoted' });
@@ -165,10 +223,12 @@ export function renderKeyValues(row: Readonly<Record<string, Cell>>, maxWidth?: 
   const keys = Object.keys(row);
   let width = 0;
   for (const key of keys) width = Math.max(width, visibleText(key).length);
-  const valueWidth = maxWidth === undefined ? Infinity : Math.max(maxWidth - width - GAP.length, 1);
+  const valueWidth =
+    maxWidth === undefined ? Infinity : Math.max(maxWidth - width - GAP.length, 10);
+  const indent = ' '.repeat(width + GAP.length);
   return keys
     .map((key) =>
-      `${visibleText(key).padEnd(width)}${GAP}${truncate(cellText(row[key]), valueWidth)}`.trimEnd(),
+      `${visibleText(key).padEnd(width)}${GAP}${wrapText(cellText(row[key]), valueWidth).join(`\n${indent}`)}`.trimEnd(),
     )
     .join('\n')
     .concat('\n');
