@@ -1,4 +1,4 @@
-import { NO_BYTES, ResponseTooLarge, type Exchange, type Send } from './exchange.js';
+import { NO_BYTES, ResponseTooLarge, headOf, type Exchange, type Send } from './exchange.js';
 
 /**
  * Reads a `fetch` response's body whole, counting the decoded bytes as they arrive; past
@@ -11,7 +11,13 @@ async function readBody(response: Response, limit: number): Promise<Uint8Array> 
   const identity = !response.headers.has('content-encoding');
   if (identity && declared > limit) {
     await body.cancel().catch(() => undefined);
-    throw new ResponseTooLarge(response.status, response.headers, limit);
+    throw new ResponseTooLarge(
+      response.status,
+      response.headers,
+      limit,
+      NO_BYTES,
+      response.statusText,
+    );
   }
   // A declared length within the limit cannot be passed (the transport enforces it), so the
   // body can be read at once, which is what fast transports optimise for.
@@ -26,7 +32,14 @@ async function readBody(response: Response, limit: number): Promise<Uint8Array> 
     total += value.byteLength;
     if (total > limit) {
       await reader.cancel().catch(() => undefined);
-      throw new ResponseTooLarge(response.status, response.headers, limit);
+      const head = headOf([...chunks, value]);
+      throw new ResponseTooLarge(
+        response.status,
+        response.headers,
+        limit,
+        head,
+        response.statusText,
+      );
     }
     chunks.push(value);
   }

@@ -5,8 +5,15 @@ import type { Readable } from 'node:stream';
 import type * as NodeZlib from 'node:zlib';
 import type { BrotliDecompress, Gunzip, Inflate } from 'node:zlib';
 import { ConfigurationError } from '@partner-apis/errors';
-import { NO_BYTES, ResponseTooLarge, type Answer, type Exchange, type Send } from './exchange.js';
-import type { RequestBody } from './pipeline-request.js';
+import {
+  NO_BYTES,
+  ResponseTooLarge,
+  headOf,
+  type Answer,
+  type Exchange,
+  type Send,
+} from './exchange.js';
+import type { RequestBody } from './exchange.js';
 
 /** What `http.request` accepts as `agent`: Node's agents and proxy agents built on them. */
 export type NodeAgent = HttpAgent | HttpsAgent;
@@ -149,6 +156,8 @@ function readAll(response: IncomingMessage, source: Readable, limit: number): Pr
             response.statusCode ?? 0,
             responseHeaders(response.rawHeaders),
             limit,
+            headOf([...chunks, chunk]),
+            response.statusMessage,
           ),
         );
         return;
@@ -278,7 +287,8 @@ export function createNodeHttpSend(agent: NodeAgent | undefined): Send {
         const decoders = decodersFor(zlib, response.headers['content-encoding']);
         if (decoders.length === 0 && declared > limit) {
           response.destroy();
-          settle(new ResponseTooLarge(status, responseHeaders(response.rawHeaders), limit));
+          const headers = responseHeaders(response.rawHeaders);
+          settle(new ResponseTooLarge(status, headers, limit, NO_BYTES, statusText));
           return;
         }
         let source: Readable = response;

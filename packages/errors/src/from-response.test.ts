@@ -81,7 +81,8 @@ describe('apiErrorFromResponse', () => {
       source: { name: 'liability', layer: 'experience' },
     });
     expect(error.message).toBe(
-      'data_validation happened. (HTTP 400 from POST https://api.test/v1/quotes?[redacted])',
+      'data_validation happened. (/declarations/0/value: not allowed) ' +
+        '(HTTP 400 from POST https://api.test/v1/quotes?[redacted])',
     );
     expect(error.causes).toEqual([
       {
@@ -206,5 +207,88 @@ describe('apiErrorFromResponse', () => {
       secrets: ['s3cr3t'],
     });
     expect(withBody.message).toBe('key [redacted] refused (HTTP 401)');
+  });
+
+  it('shows the first cause in the message, its pointer first, and counts the others', () => {
+    const message = (causes: object[]) =>
+      apiErrorFromResponse({
+        response: response(400),
+        text: JSON.stringify({
+          code: 'data_validation',
+          message: 'The request does not adhere to the specification.',
+          correlationId: 'c',
+          causes,
+        }),
+      }).message;
+    expect(message([{ message: 'must NOT have fewer than 1 items', field: '/policyLines' }])).toBe(
+      'The request does not adhere to the specification. ' +
+        '(/policyLines: must NOT have fewer than 1 items) (HTTP 400)',
+    );
+    expect(
+      message([
+        { message: 'must be string', field: '/seller/name' },
+        { message: 'x' },
+        { message: 'y' },
+      ]),
+    ).toBe(
+      'The request does not adhere to the specification. ' +
+        '(/seller/name: must be string; 2 more in causes) (HTTP 400)',
+    );
+    expect(message([{ message: 'no field' }])).toContain('specification. (no field) (HTTP');
+    expect(message([])).toBe('The request does not adhere to the specification. (HTTP 400)');
+    expect(message([{ message: 'long '.repeat(100), field: '/a' }])).toMatch(
+      /\(\/a: (long ){40}…\) \(HTTP 400\)$/,
+    );
+  });
+
+  it('keeps the first cause of an echoed secret scrubbed', () => {
+    const error = apiErrorFromResponse({
+      response: response(400),
+      text: errorBody('data_validation', { causes: [{ message: 'bad key s3cr3t', field: '/k' }] }),
+      secrets: ['s3cr3t'],
+    });
+    expect(error.message).toBe('data_validation happened. (/k: bad key [redacted]) (HTTP 400)');
+  });
+});
+
+describe('apiErrorFromResponse of a body cut at the size limit', () => {
+  const cut = (text: string, status = 500, method = 'POST') =>
+    apiErrorFromResponse({
+      response: response(status, { 'content-type': 'application/json' }, 'Internal Server Error'),
+      text,
+      request: { ...request, method },
+      truncated: true,
+      maxResponseBytes: 1000,
+      mayHaveTakenEffect: method === 'POST',
+    });
+
+  it('keeps the status class and says the body was cut', () => {
+    const error = cut('{"code":"internal_server_error","message":"x", "padding":"      ');
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error).toMatchObject({
+      status: 500,
+      code: 'response_too_large',
+      mayHaveTakenEffect: true,
+    });
+    expect(error.message).toBe(
+      'HTTP 500 Internal Server Error from POST https://api.test/v1/quotes?[redacted] with a ' +
+        'body (application/json) larger than maxResponseBytes (1000 bytes), cut there',
+    );
+    expect(error.rawBody).toMatch(/^\{"code":"internal_server_error"/);
+    expect(cut('', 503, 'GET')).toMatchObject({
+      code: 'response_too_large',
+      mayHaveTakenEffect: false,
+    });
+    expect(cut('', 503, 'GET')).toBeInstanceOf(ServiceUnavailableError);
+  });
+
+  it('reads a whole error body at its start, and still says the rest was cut', () => {
+    const error = cut(`${errorBody('internal_server_error')}${' '.repeat(100)}`);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error.code).toBe('internal_server_error');
+    expect(error.message).toBe(
+      'internal_server_error happened. (HTTP 500 from POST https://api.test/v1/quotes?[redacted]; ' +
+        'the body was larger than maxResponseBytes (1000 bytes), cut there)',
+    );
   });
 });
