@@ -1,5 +1,11 @@
 import { TimeoutError, type FailedRequest } from '@partner-apis/errors';
 
+/** The calls following one caller signal, and the listener they share on it. */
+interface Followers {
+  readonly scopes: Set<CallScope>;
+  readonly onAbort: () => void;
+}
+
 /**
  * The abort signal of one call. It aborts when the caller's signal does (with the caller's
  * reason), when the overall deadline passes (with a `TimeoutError`), or when the attempt in
@@ -10,28 +16,35 @@ import { TimeoutError, type FailedRequest } from '@partner-apis/errors';
  */
 export class CallScope {
   /**
-   * The calls in progress of each caller signal. A signal gets one `abort` listener however
-   * many calls share it: a listener per call would make Node warn of a leak past ten calls in
-   * flight (`fetch` raises the signal's limit instead, which we cannot do in every runtime).
+   * The calls in progress of each caller signal, and the one `abort` listener they share: a
+   * listener per call would make Node warn of a leak past ten calls in flight (`fetch` raises
+   * the signal's limit instead, which we cannot do in every runtime). The listener goes when
+   * the last of them ends, so a signal that outlives many calls keeps none of theirs.
    */
-  static readonly #following = new WeakMap<AbortSignal, Set<CallScope>>();
+  static readonly #following = new WeakMap<AbortSignal, Followers>();
 
   static #follow(caller: AbortSignal, scope: CallScope): void {
     let followers = CallScope.#following.get(caller);
     if (followers === undefined) {
       const scopes = new Set<CallScope>();
-      CallScope.#following.set(caller, scopes);
-      caller.addEventListener(
-        'abort',
-        () => {
-          for (const follower of scopes) follower.#end(caller.reason);
-          scopes.clear();
-        },
-        { once: true },
-      );
-      followers = scopes;
+      const onAbort = () => {
+        CallScope.#following.delete(caller);
+        for (const follower of scopes) follower.#end(caller.reason);
+        scopes.clear();
+      };
+      caller.addEventListener('abort', onAbort, { once: true });
+      followers = { scopes, onAbort };
+      CallScope.#following.set(caller, followers);
     }
-    followers.add(scope);
+    followers.scopes.add(scope);
+  }
+
+  static #unfollow(caller: AbortSignal, scope: CallScope): void {
+    const followers = CallScope.#following.get(caller);
+    if (followers === undefined || !followers.scopes.delete(scope)) return;
+    if (followers.scopes.size > 0) return;
+    caller.removeEventListener('abort', followers.onAbort);
+    CallScope.#following.delete(caller);
   }
 
   #controller: AbortController | undefined;
@@ -40,7 +53,7 @@ export class CallScope {
   /** Why the attempt in progress was aborted, while it is. */
   #attemptReason: unknown;
   readonly #caller: AbortSignal | undefined;
-  readonly #deadlineTimer: ReturnType<typeof setTimeout>;
+  readonly #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   #attemptTimer: ReturnType<typeof setTimeout> | undefined;
   /** Why the call ended early: the caller's reason or the deadline's `TimeoutError`. */
   #ended = false;
@@ -61,11 +74,14 @@ export class CallScope {
     this.#caller = caller;
     this.deadline = now + totalMs;
     this.current = request;
+    if (caller?.aborted) {
+      this.#end(caller.reason);
+      return;
+    }
     this.#deadlineTimer = setTimeout(() => {
       this.#end(new TimeoutError({ request: this.current, timeoutMs: totalMs, scope: 'total' }));
     }, totalMs);
-    if (caller?.aborted) this.#end(caller.reason);
-    else if (caller !== undefined) CallScope.#follow(caller, this);
+    if (caller !== undefined) CallScope.#follow(caller, this);
   }
 
   #end(reason: unknown): void {
@@ -134,9 +150,10 @@ export class CallScope {
     }
   }
 
+  /** Ends the call's timers and stops listening to the caller's signal; the call is over. */
   dispose(): void {
     clearTimeout(this.#deadlineTimer);
     clearTimeout(this.#attemptTimer);
-    if (this.#caller !== undefined) CallScope.#following.get(this.#caller)?.delete(this);
+    if (this.#caller !== undefined) CallScope.#unfollow(this.#caller, this);
   }
 }
