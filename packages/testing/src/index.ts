@@ -38,3 +38,4 @@ export {
   withPrism,
 } from './prism.js';
 export type { PrismJudged, PrismProxy, PrismSpec, PrismableSandbox, SandboxUrls } from './prism.js';
+export * from './changing-upstream.js';
