@@ -1,6 +1,7 @@
 import type { TokenCache } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import type { CustomRateLimit, RateLimiter } from './rate-limiter.js';
+import { processRateLimiter } from './rate-limiter-registry.js';
 
 /** What one shared limiter is for: one client application calling one service at one rate. */
 export interface FleetRateScope {
@@ -13,6 +14,8 @@ export interface FleetRateScope {
   readonly localLimiter: (rate: CustomRateLimit) => RateLimiter;
   /** The pipeline's wait; rejects when the signal aborts. */
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** The pipeline's clock, in ms since the epoch. */
+  readonly clock: () => number;
 }
 
 /**
@@ -50,11 +53,12 @@ export function resolveFleet(value: unknown): Fleet | undefined {
 
 /**
  * The limiter of a pipeline: the fleet's, shared with every process, when there is a fleet;
- * the in-process one otherwise, so a client without a fleet pays nothing for it.
+ * otherwise the in-process one of its client ID, shared with the other clients of the process
+ * (`processRateLimiter`), so a client without a fleet pays nothing for Redis.
  *
  * @example
- * const limiter = pipelineRateLimiter(fleet, { baseUrl, clientId, rate, localLimiter, sleep });
+ * const limiter = pipelineRateLimiter(fleet, { baseUrl, clientId, rate, localLimiter, sleep, clock });
  */
 export function pipelineRateLimiter(fleet: Fleet | undefined, scope: FleetRateScope): RateLimiter {
-  return fleet === undefined ? scope.localLimiter(scope.rate) : fleet.rateLimiter(scope);
+  return fleet === undefined ? processRateLimiter(scope) : fleet.rateLimiter(scope);
 }

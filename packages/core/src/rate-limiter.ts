@@ -26,6 +26,11 @@ export interface RateSlot {
 export interface RateLimiter {
   /** Resolves with a slot when the next request may go; a slot at once when it may go now. */
   take(signal: AbortSignal): RateSlot | Promise<RateSlot>;
+  /**
+   * The server refused a request for the rate (a 429) and asked for `ms` of quiet (its
+   * `Retry-After`): no slot is handed out before then, to any caller sharing this limiter.
+   */
+  pause?(ms: number): void;
 }
 
 /**
@@ -57,6 +62,7 @@ export function createRateLimiter(
   const perWindow = Math.max(1, Math.floor(rate.requestsPerSecond));
   const windowMs = perWindow * interval + RATE_SAFETY_MARGIN_MS;
   let theoreticalArrival = Number.NEGATIVE_INFINITY;
+  let pausedUntil = Number.NEGATIVE_INFINITY;
   let log: Entry[] = [];
   let queue: Promise<unknown> = Promise.resolve();
   let queued = 0;
@@ -65,7 +71,7 @@ export function createRateLimiter(
   /** How long until a slot is free (0: now), or `undefined` when only a `sent()` can free one. */
   function wait(now: number): number | undefined {
     log = log.filter((entry) => entry.at + windowMs > now);
-    const spacing = theoreticalArrival - tolerance - now;
+    const spacing = Math.max(theoreticalArrival - tolerance, pausedUntil) - now;
     if (log.length < perWindow) return Math.max(0, spacing);
     let earliest = Number.POSITIVE_INFINITY;
     for (const entry of log) earliest = Math.min(earliest, entry.at);
@@ -114,6 +120,9 @@ export function createRateLimiter(
   }
 
   return {
+    pause(ms) {
+      pausedUntil = Math.max(pausedUntil, clock() + ms);
+    },
     take(signal) {
       if (queued === 0) {
         const now = clock();

@@ -4,6 +4,12 @@ export interface RollingWindowCounter {
   readonly windowMs: number;
   /** Records one arrival of `clientId` at `atMs` (any clock, ms). */
   record(clientId: string, atMs: number): void;
+  /**
+   * A strict server's verdict on an arrival at `atMs` (not before the last one recorded):
+   * records it and returns true when fewer than `limit` arrivals of `clientId` fall in the
+   * window ending there; returns false (a 429) and records nothing otherwise.
+   */
+  admit(clientId: string, atMs: number, limit: number): boolean;
   /** The client ids seen so far. */
   clients(): string[];
   /** Every arrival time of one client, in order. */
@@ -25,20 +31,30 @@ export interface RollingWindowCounter {
  * const counter = createRollingWindowCounter();
  * for (const t of [0, 100, 999, 1000, 1999]) counter.record('client-a', t);
  * counter.maxInAnyWindow('client-a'); // 3: the arrivals at 0, 100 and 999 (or 100, 999, 1000)
+ * counter.admit('client-a', 1999.5, 2); // false: 1000 and 1999 are within the second before it
  */
 export function createRollingWindowCounter(windowMs = 1000): RollingWindowCounter {
   if (!Number.isFinite(windowMs) || windowMs <= 0) {
     throw new RangeError('windowMs must be a positive number of ms');
   }
   const times = new Map<string, number[]>();
+  const record = (clientId: string, atMs: number) => {
+    const list = times.get(clientId) ?? [];
+    list.push(atMs);
+    // Arrivals come in order on one clock; keep them sorted if a caller mixes sources.
+    if (list.length > 1 && list[list.length - 2]! > atMs) list.sort((a, b) => a - b);
+    times.set(clientId, list);
+  };
   return {
     windowMs,
-    record(clientId, atMs) {
+    record,
+    admit(clientId, atMs, limit) {
       const list = times.get(clientId) ?? [];
-      list.push(atMs);
-      // Arrivals come in order on one clock; keep them sorted if a caller mixes sources.
-      if (list.length > 1 && list[list.length - 2]! > atMs) list.sort((a, b) => a - b);
-      times.set(clientId, list);
+      let within = 0;
+      for (let i = list.length - 1; i >= 0 && atMs - list[i]! < windowMs; i--) within++;
+      if (within >= limit) return false;
+      record(clientId, atMs);
+      return true;
     },
     clients: () => [...times.keys()],
     arrivals: (clientId) => [...(times.get(clientId) ?? [])],
