@@ -394,6 +394,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
             rate,
             localLimiter: (localRate) => createRateLimiter(localRate, clock, sleep),
             sleep,
+            clock,
           }),
     tracing: true,
     conversationId: conversation === 'per-call' ? 'per-call' : conversationId,
