@@ -10,6 +10,7 @@ export { basicAuthorization } from './credentials.js';
 export type { ClientCredentials } from './credentials.js';
 export { basicAuth, clientIdHeaders } from './static-schemes.js';
 export {
+  DEFAULT_SCOPE_SEPARATOR,
   DEFAULT_SUBSCRIPTION_KEY_HEADER,
   DEFAULT_TOKEN_LIFETIME_SECONDS,
   oauth2ClientCredentials,

@@ -13,6 +13,7 @@ import {
   secretDatesOf,
   type ClientCredentials,
 } from './credentials.js';
+import { requestToken as tokenOperation } from './generated/operations.js';
 import { parseSecureUrl } from './secure-url.js';
 import { tokenCacheKey } from './token-cache-key.js';
 import { sharedTokenCache, type CachedToken, type TokenCache } from './token-cache.js';
@@ -23,8 +24,16 @@ import {
   type TokenResponse,
 } from './token-response.js';
 
-/** The header of the subscription key on data requests (and, assumed, on the token request). */
-export const DEFAULT_SUBSCRIPTION_KEY_HEADER = 'Ocp-Apim-Subscription-Key';
+/**
+ * The header of the subscription key on the token request, from the token spec's `apiKey`
+ * security scheme; data requests send it under the same name unless their spec says otherwise.
+ */
+export const DEFAULT_SUBSCRIPTION_KEY_HEADER: string = tokenOperation.apiKeys[0].name;
+/**
+ * What joins several scopes in the token request's `scope` form field: the separator of the
+ * field's OpenAPI encoding in the token spec (`spaceDelimited` is a space, RFC 6749 §3.3).
+ */
+export const DEFAULT_SCOPE_SEPARATOR: string = tokenOperation.body.separators.scope;
 /** The lifetime assumed when a token response has no `expires_in`, in seconds. */
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 
@@ -34,12 +43,14 @@ export interface OAuth2ClientCredentialsOptions extends ClientCredentials {
   tokenUrl: string;
   /** The scopes to request, e.g. `['Portal.Api', 'Portal.Api.Exposure']`. */
   scopes: readonly Scope[];
-  /** Joins several scopes in the form field; a space (RFC 6749 §3.3) by default. */
+  /** Joins several scopes in the form field; the token spec's encoding of `scope` by default. */
   scopeSeparator?: string | undefined;
   /** The subscription key pair; the secondary takes over when the primary is refused. */
   subscriptionKeys: { primary: string; secondary?: string | undefined };
-  /** The header that carries the subscription key; `Ocp-Apim-Subscription-Key` by default. */
+  /** The header of the subscription key on data requests; the token request's by default. */
   subscriptionKeyHeader?: string | undefined;
+  /** The header of the subscription key on the token request; the token spec's by default. */
+  tokenRequestKeyHeader?: string | undefined;
   /** The lifetime assumed when the response has no `expires_in`; 3600 seconds by default. */
   defaultLifetimeSeconds?: number | undefined;
   /**
@@ -63,6 +74,14 @@ interface CallState {
   /** The token was obtained from the endpoint during this call, so it cannot be stale. */
   fresh: boolean;
   refreshed: boolean;
+}
+
+/** A header name in lower case, or a `ConfigurationError` naming `option`. */
+function headerName(option: string, value: unknown): string {
+  if (typeof value !== 'string' || !/^[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(value)) {
+    throw new ConfigurationError(option, 'must be a valid header name');
+  }
+  return value.toLowerCase();
 }
 
 function positiveNumber(option: string, value: number | undefined, fallback: number): number {
@@ -128,7 +147,7 @@ export function oauth2ClientCredentials(
     keys?.secondary === undefined
       ? undefined
       : requireHeaderCredential('auth.subscriptionKeys.secondary', keys.secondary);
-  const separator = options.scopeSeparator ?? ' ';
+  const separator = options.scopeSeparator ?? DEFAULT_SCOPE_SEPARATOR;
   if (typeof separator !== 'string' || separator.length === 0) {
     throw new ConfigurationError('auth.scopeSeparator', 'must be a non-empty string');
   }
@@ -144,12 +163,14 @@ export function oauth2ClientCredentials(
       );
     }
   }
-  const keyHeader = (
-    options.subscriptionKeyHeader ?? DEFAULT_SUBSCRIPTION_KEY_HEADER
-  ).toLowerCase();
-  if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(keyHeader)) {
-    throw new ConfigurationError('auth.subscriptionKeyHeader', 'must be a valid header name');
-  }
+  const tokenKeyHeader = headerName(
+    'auth.tokenRequestKeyHeader',
+    options.tokenRequestKeyHeader ?? DEFAULT_SUBSCRIPTION_KEY_HEADER,
+  );
+  const keyHeader = headerName(
+    'auth.subscriptionKeyHeader',
+    options.subscriptionKeyHeader ?? tokenKeyHeader,
+  );
   const defaultLifetime = positiveNumber(
     'auth.defaultLifetimeSeconds',
     options.defaultLifetimeSeconds,
@@ -209,7 +230,7 @@ export function oauth2ClientCredentials(
         authorization: basic,
         'content-type': 'application/x-www-form-urlencoded',
         accept: 'application/json',
-        [keyHeader]: keyValue(key),
+        [tokenKeyHeader]: keyValue(key),
       },
       body: formBody,
     });
@@ -318,7 +339,7 @@ export function oauth2ClientCredentials(
   }
 
   return {
-    secretHeaderNames: ['authorization', keyHeader],
+    secretHeaderNames: [...new Set(['authorization', keyHeader, tokenKeyHeader])],
     clientId,
     secretDates: secretDatesOf(options),
     secretValues() {

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { bundle, createConfig } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { renderOperations } from './operations.js';
+import { renderResources } from './resources.js';
 import { renderValidators } from './validators.js';
 
 /**
@@ -15,6 +16,8 @@ import { renderValidators } from './validators.js';
  * @property {string} [types] Where the openapi-typescript types go, relative to the package.
  * @property {string} [document] Where the bundled spec goes as a module, for runtime validation.
  * @property {string} [operations] Where the runtime description of the operations goes.
+ * @property {boolean} [standalone] The operations are not typed by core (a package core uses).
+ * @property {string} [resources] Where the `<resource>.<verb>()` methods of the operations go.
  * @property {string} [validators] Where standalone validators of `validatorSchemas` go.
  * @property {string[]} [validatorSchemas] Names under `components.schemas` to build validators for.
  */
@@ -36,7 +39,7 @@ export async function readJobs(packageDir) {
   }
   for (const job of config.jobs) {
     if (typeof job?.spec !== 'string') throw new Error(`${file}: every job needs a "spec" path`);
-    for (const key of ['types', 'document', 'operations', 'validators']) {
+    for (const key of ['types', 'document', 'operations', 'resources', 'validators']) {
       const out = job[key];
       if (out !== undefined && !String(out).startsWith(`${GENERATED_DIR}/`)) {
         throw new Error(`${file}: "${key}" must lie under ${GENERATED_DIR}/`);
@@ -105,7 +108,15 @@ async function render(packageDir, job) {
       job.operations,
       header(label, '@partner-apis/codegen (the runtime description of each operation)') +
         '\n' +
-        renderOperations(await bundled(specPath, label)),
+        renderOperations(await bundled(specPath, label), { standalone: job.standalone === true }),
+    );
+  }
+  if (job.resources) {
+    files.set(
+      job.resources,
+      header(label, '@partner-apis/codegen (one method per operation)') +
+        '\n' +
+        renderResources(await bundled(specPath, label)),
     );
   }
   if (job.validators && job.validatorSchemas) {

@@ -10,6 +10,13 @@
 /** @typedef {Record<string, unknown>} JsonObject */
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+/**
+ * What a paging parameter carries (`x-paging`): the page size, or the position as a record
+ * index (`offset`) or a page index (`page`); the position's base is its schema's `minimum`.
+ */
+const PAGING_ROLES = ['limit', 'offset', 'page'];
+/** The separator each OpenAPI encoding of an array form field joins its values with. */
+const FORM_SEPARATORS = { spaceDelimited: ' ', pipeDelimited: '|', form: ',' };
 /** Schema keywords a client checks before sending a parameter. */
 const CONSTRAINTS = [
   'type',
@@ -65,7 +72,16 @@ function describeParameter(document, parameter) {
   /** @type {JsonObject} */
   const described = { name: p.name, in: p.in, required: p.required === true };
   for (const key of CONSTRAINTS) if (schema[key] !== undefined) described[key] = schema[key];
-  if (p['x-paging'] !== undefined) described.paging = p['x-paging'];
+  if (typeof p.description === 'string') described.description = p.description.trim();
+  if (p['x-paging'] !== undefined) {
+    if (!PAGING_ROLES.includes(String(p['x-paging']))) {
+      throw new Error(
+        `parameter ${String(p.name)}: x-paging must be ${PAGING_ROLES.join(', ')} (got ${String(p['x-paging'])})`,
+      );
+    }
+    described.paging = p['x-paging'];
+  }
+  if (p['x-sync'] !== undefined) described.sync = p['x-sync'];
   // What the documents leave unknown is checked, but never refused unless the caller asks.
   if (p['x-upstream-gap'] !== undefined || schema['x-upstream-gap'] !== undefined) {
     described.assumed = true;
@@ -91,17 +107,26 @@ function schemaType(document, schema) {
 }
 
 /**
+ * The first 2xx response, or undefined when there is none.
+ * @param {JsonObject} document
+ * @param {JsonObject} operation
+ */
+function successResponse(document, operation) {
+  const responses = isObject(operation.responses) ? operation.responses : {};
+  const key = Object.keys(responses)
+    .filter((status) => /^2(\d\d|XX)$/.test(status))
+    .sort()[0];
+  return key === undefined ? undefined : resolve(document, responses[key]);
+}
+
+/**
  * The JSON body schema of the first 2xx response, or undefined when there is none.
  * @param {JsonObject} document
  * @param {JsonObject} operation
  */
 function successSchema(document, operation) {
-  const responses = isObject(operation.responses) ? operation.responses : {};
-  const key = Object.keys(responses)
-    .filter((status) => /^2(\d\d|XX)$/.test(status))
-    .sort()[0];
-  if (key === undefined) return undefined;
-  const response = resolve(document, responses[key]);
+  const response = successResponse(document, operation);
+  if (response === undefined) return undefined;
   const content = isObject(response.content) ? response.content : {};
   const json = Object.entries(content).find(([type]) => type.includes('json'));
   return json === undefined ? undefined : resolve(document, resolve(document, json[1]).schema);
@@ -148,6 +173,9 @@ function describeOperation(document, path, method, operation, pathParameters) {
   const schema = successSchema(document, operation);
   /** @type {JsonObject} */
   const response = {};
+  if (successResponse(document, operation)?.['x-optional-body'] === true) {
+    response.bodyOptional = true;
+  }
   const type = schemaType(document, schema);
   if (type !== undefined) response.type = type;
   if (paged) {
@@ -157,13 +185,126 @@ function describeOperation(document, path, method, operation, pathParameters) {
     if (items.type === 'object') response.itemType = 'object';
     if (typeof items['x-record-key'] === 'string') response.recordKey = items['x-record-key'];
   }
-  return {
+  const { resource, verb } = clientMethod(operation, where);
+  /** @type {JsonObject} */
+  const described = {
     operationId: operation.operationId,
+    resource,
+    verb,
     method: method.toUpperCase(),
     path,
-    parameters,
-    response,
   };
+  if (typeof operation.summary === 'string') described.summary = operation.summary.trim();
+  if (typeof operation.description === 'string') {
+    described.description = operation.description.trim();
+  }
+  described.parameters = parameters;
+  const body = describeBody(document, operation);
+  if (body !== undefined) described.body = body;
+  described.response = response;
+  const apiKeys = apiKeysOf(document, operation);
+  if (apiKeys.length > 0) described.apiKeys = apiKeys;
+  return described;
+}
+
+/**
+ * The plural of a resource name, by the rules English names of collections follow.
+ * @param {string} name
+ */
+function plural(name) {
+  if (/s$/.test(name)) return name;
+  if (/[^aeiou]y$/.test(name)) return `${name.slice(0, -1)}ies`;
+  if (/(x|ch|sh)$/.test(name)) return `${name}es`;
+  return `${name}s`;
+}
+
+/**
+ * The client method of an operation: `x-client-method` (`<resource>.<verb>`) where the spec
+ * gives one, else from the operationId `<verb><Resource>` (`getQuote` → `quotes.get`).
+ * @param {JsonObject} operation
+ * @param {string} where
+ */
+function clientMethod(operation, where) {
+  const named = operation['x-client-method'];
+  if (named !== undefined) {
+    const match =
+      typeof named === 'string' ? /^([a-z][A-Za-z0-9]*)\.([a-z][A-Za-z0-9]*)$/.exec(named) : null;
+    if (match === null) {
+      throw new Error(`${where}: x-client-method must be <resource>.<verb>, e.g. locations.list`);
+    }
+    return { resource: match[1], verb: match[2] };
+  }
+  const id = String(operation.operationId);
+  const match = /^([a-z][a-z0-9]*)([A-Z][A-Za-z0-9]*)$/.exec(id);
+  if (match === null) {
+    throw new Error(
+      `${where}: operationId ${id} is not <verb><Resource>; name the method with x-client-method`,
+    );
+  }
+  const resource = plural(match[2].charAt(0).toLowerCase() + match[2].slice(1));
+  return { resource, verb: match[1] };
+}
+
+/**
+ * The request body of an operation: whether it is required, its media type, the JSON kind of
+ * its schema, and the encoding of form fields (how an array field is joined).
+ * @param {JsonObject} document
+ * @param {JsonObject} operation
+ */
+function describeBody(document, operation) {
+  if (operation.requestBody === undefined) return undefined;
+  const body = resolve(document, operation.requestBody);
+  const content = isObject(body.content) ? body.content : {};
+  const [mediaType, media] = Object.entries(content)[0] ?? [];
+  if (mediaType === undefined) return undefined;
+  const resolved = resolve(document, media);
+  /** @type {JsonObject} */
+  const described = { required: body.required === true, mediaType };
+  const type = schemaType(document, resolve(document, resolved.schema));
+  if (type !== undefined) described.type = type;
+  if (isObject(resolved.encoding)) {
+    /** @type {JsonObject} */
+    const separators = {};
+    for (const [field, encoding] of Object.entries(resolved.encoding)) {
+      const e = resolve(document, encoding);
+      const style = typeof e.style === 'string' ? e.style : 'form';
+      // `form` joins with commas only when not exploded (RFC 6570's `{?list}`).
+      if (style === 'form' && e.explode !== false) continue;
+      const separator = FORM_SEPARATORS[/** @type {keyof typeof FORM_SEPARATORS} */ (style)];
+      if (separator === undefined)
+        throw new Error(`encoding of ${field}: style ${style} is not an array style`);
+      separators[field] = separator;
+    }
+    if (Object.keys(separators).length > 0) described.separators = separators;
+  }
+  return described;
+}
+
+/**
+ * The API keys an operation's security requirements send (`apiKey` schemes): where and under
+ * which name, so that a client sends the key as the spec says.
+ * @param {JsonObject} document
+ * @param {JsonObject} operation
+ */
+function apiKeysOf(document, operation) {
+  const components = isObject(document.components) ? document.components : {};
+  const schemes = isObject(components.securitySchemes) ? components.securitySchemes : {};
+  const requirements = Array.isArray(operation.security)
+    ? operation.security
+    : Array.isArray(document.security)
+      ? document.security
+      : [];
+  /** @type {JsonObject[]} */
+  const keys = [];
+  for (const requirement of requirements) {
+    if (!isObject(requirement)) continue;
+    for (const name of Object.keys(requirement)) {
+      const scheme = resolve(document, schemes[name]);
+      if (scheme.type !== 'apiKey' || keys.some((k) => k.scheme === name)) continue;
+      keys.push({ scheme: name, in: scheme.in, name: scheme.name });
+    }
+  }
+  return keys;
 }
 
 /**
@@ -269,23 +410,31 @@ function literal(value, indent = '') {
 }
 
 /**
- * The source of `src/generated/operations.ts`.
+ * The source of `src/generated/operations.ts`. A `standalone` file (for `auth`, which core
+ * depends on) does not check its descriptions against core's `OperationDescription`.
  * @param {JsonObject} document
+ * @param {{ standalone?: boolean }} [options]
  */
-export function renderOperations(document) {
+export function renderOperations(document, options = {}) {
   const operations = describeOperations(document);
+  const ids = Object.keys(operations);
+  const typed = ids.length > 0 && options.standalone !== true;
   // A spec without operations (the shared components, generated into core) imports nothing.
-  const lines =
-    Object.keys(operations).length === 0
-      ? []
-      : ["import type { OperationDescription } from '@partner-apis/core';", ''];
+  const lines = typed
+    ? ["import type { OperationDescription } from '@partner-apis/core';", '']
+    : [];
   for (const [id, description] of Object.entries(operations)) {
-    const summary = resolve(document, resolve(document, document.paths)[String(description.path)]);
-    const operation = resolve(document, summary[String(description.method).toLowerCase()]);
-    const title = typeof operation.summary === 'string' ? operation.summary : id;
+    const title = typeof description.summary === 'string' ? description.summary : id;
     lines.push(
       `/** ${title}: \`${description.method} ${description.path}\`. */`,
-      `export const ${id} = ${literal(description)} as const satisfies OperationDescription;`,
+      `export const ${id} = ${literal(description)} as const${typed ? ' satisfies OperationDescription' : ''};`,
+      '',
+    );
+  }
+  if (ids.length > 0) {
+    lines.push(
+      '/** Every operation of the spec by operationId: the table clients, sandbox and CLI share. */',
+      `export const operations = { ${ids.join(', ')} } as const;`,
       '',
     );
   }

@@ -4,7 +4,15 @@ import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CallScope } from './call-scope.js';
 import { createClientPipeline } from './index.js';
-import { PipelineRequest } from './pipeline-request.js';
+
+/** One GET as a resource method hands it to the pipeline. */
+const get = (url: string, signal: AbortSignal) => ({
+  method: 'GET',
+  url,
+  headers: new Headers(),
+  body: undefined,
+  signal,
+});
 
 const BASE = 'https://api.example.test';
 const CALLS = 10_000;
@@ -37,7 +45,7 @@ describe('calls on one long-lived signal', () => {
     const controller = new AbortController();
     const { signal } = controller;
     const seen: number[] = [];
-    const { fetch } = createClientPipeline({
+    const { execute } = createClientPipeline({
       baseUrl: BASE,
       fetch: answering(signal, seen),
       retry: { attempts: 1 },
@@ -46,8 +54,8 @@ describe('calls on one long-lived signal', () => {
     const warnings = await warningsDuring(async () => {
       for (let sent = 0; sent < CALLS; sent += IN_FLIGHT) {
         const batch = Array.from({ length: IN_FLIGHT }, (_, i) =>
-          fetch(new PipelineRequest(`${BASE}/items/${sent + i}`, { signal }) as unknown as Request)
-            .then((response) => response.arrayBuffer())
+          execute(get(`${BASE}/items/${sent + i}`, signal))
+            .then((reply) => reply.answer.bytes)
             .catch((error: unknown) => {
               expect(error).toBeInstanceOf(ConnectionError);
               failures += 1;
@@ -65,7 +73,7 @@ describe('calls on one long-lived signal', () => {
   });
 
   it('an abort ends the calls in flight, and leaves no listener or timer behind', async () => {
-    const { fetch } = createClientPipeline({
+    const { execute } = createClientPipeline({
       baseUrl: BASE,
       // Never answers: only the abort ends these calls.
       fetch: (_input, init) =>
@@ -75,11 +83,7 @@ describe('calls on one long-lived signal', () => {
     });
     const controller = new AbortController();
     const pending = Array.from({ length: IN_FLIGHT }, (_, i) =>
-      fetch(
-        new PipelineRequest(`${BASE}/items/${i}`, {
-          signal: controller.signal,
-        }) as unknown as Request,
-      ).catch((error: unknown) => error),
+      execute(get(`${BASE}/items/${i}`, controller.signal)).catch((error: unknown) => error),
     );
     await vi.waitFor(() => expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1));
     controller.abort(new Error('user cancelled'));

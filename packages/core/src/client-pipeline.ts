@@ -17,8 +17,13 @@ import {
 import { createDefaultSend } from '#default-send';
 import { createFetchSend } from './fetch-send.js';
 import { abortableSleep } from './sleep.js';
-import { PipelineRequest } from './pipeline-request.js';
-import { createTransport, type TransportSettings } from './transport.js';
+import {
+  callOfFetch,
+  createTransport,
+  responseOf,
+  type Execute,
+  type TransportSettings,
+} from './transport.js';
 import { createClientTracing, type TracingOptions } from './tracing.js';
 
 /** When and how often failed attempts are sent again. */
@@ -106,6 +111,8 @@ export interface PipelineOptions {
 
 /** The request pipeline of one client. */
 export interface ClientPipeline {
+  /** Sends one call: what the resource methods use. Throws typed errors. */
+  readonly execute: Execute;
   /** Give this to openapi-fetch's `createClient({ fetch })`. Throws typed errors. */
   readonly fetch: (request: Request) => Promise<Response>;
   /** The service address, validated. */
@@ -368,18 +375,12 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     retryWrites: true,
     retryStatuses: TOKEN_RETRYABLE_STATUSES,
   });
-  // Called like fetch: a URL with an init becomes the pipeline's light request, whose body
-  // the transport reads as it is instead of through a stream.
-  const tokenFetch: AuthContext['fetch'] = (input, init) =>
-    tokenTransport(
-      typeof input === 'string' || input instanceof URL
-        ? (new PipelineRequest(input, init) as unknown as Request)
-        : init === undefined
-          ? input
-          : new Request(input, init),
-    );
+  // Called like fetch by the auth scheme; its retries come out of the budget of the data call
+  // it serves.
+  const tokenFetch: TransportSettings['tokenFetch'] = async (input, init, budget) =>
+    responseOf(await tokenTransport({ ...(await callOfFetch(input, init)), budget }));
   const conversationId = conversation === 'per-client' ? globalThis.crypto.randomUUID() : undefined;
-  const fetch = createTransport({
+  const transport = createTransport({
     ...common,
     send: tracing?.traceExchanges(common.send) ?? common.send,
     auth,
@@ -406,5 +407,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     if (logger?.warn !== undefined) observer.warn(message);
     else globalThis.process?.emitWarning(message, { code: 'PARTNER_APIS_SECRET_EXPIRY' });
   });
-  return { fetch: tracing?.traceCalls(fetch) ?? fetch, baseUrl, conversationId };
+  const execute = tracing?.traceCalls(transport) ?? transport;
+  const fetch = async (request: Request) => responseOf(await execute(await callOfFetch(request)));
+  return { execute, fetch, baseUrl, conversationId };
 }

@@ -7,11 +7,20 @@ export type {
   TimeoutOptions,
 } from './client-pipeline.js';
 export type { TracerProviderLike, TracingOptions } from './tracing.js';
-export { createServiceClient, expectData } from './service-client.js';
+export type { Answer, RequestBody } from './exchange.js';
+export type {
+  CallOverrides,
+  Execute,
+  PipelineCall,
+  PipelineReply,
+  RetryBudget,
+} from './transport.js';
+export { createServiceClient, expectData, withData } from './service-client.js';
 export type {
   CallArguments,
   CallResult,
   ClientOptions,
+  ResourceClient,
   ServiceClient,
   ServiceWiring,
   TracingHeaderName,
@@ -27,7 +36,21 @@ export { isHeaderValue } from './call-options.js';
 export type { CallOptions, CallRetryOptions, CallTimeoutOptions } from './call-options.js';
 export { apiPromise } from './api-promise.js';
 export type { ApiPromise, ResponseMeta, WithResponse } from './api-promise.js';
-export type { AssumptionPolicy, OperationDescription, ParameterDescription } from './operation.js';
+export type {
+  ApiKeyDescription,
+  AssumptionPolicy,
+  BodyDescription,
+  OperationDescription,
+  ParameterDescription,
+} from './operation.js';
+export { operationMethod, pagedRead } from './resource-methods.js';
+export type {
+  CallQuery,
+  PagedRead,
+  RecordOf,
+  RequestBodyOf,
+  ResponseBodyOf,
+} from './resource-methods.js';
 export { paginate } from './paginate.js';
 export type { Page, PageContents, PageRequest, PaginateOptions, Paginated } from './paginate.js';
 export { createOffsetCollection } from './offset-collection.js';

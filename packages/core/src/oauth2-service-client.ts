@@ -7,6 +7,7 @@ import {
 import { ConfigurationError } from '@partner-apis/errors';
 import { resolveFleet } from './fleet.js';
 import type { CustomRateLimit, RateLimitTier } from './rate-limiter.js';
+import type { OperationDescription } from './operation.js';
 import type { ClientOptions, ServiceWiring } from './service-client.js';
 import { OAUTH2_SERVICE_OPTION_NAMES } from './unknown-options.js';
 
@@ -31,9 +32,9 @@ export interface OAuth2ServiceClientOptions extends ClientOptions {
   credentials: OAuth2ServiceCredentials;
   /** A client-side rate limit: a tier or `{ requestsPerSecond, burst? }`; none by default. */
   rateLimit?: RateLimitTier | CustomRateLimit | undefined;
-  /** Joins the scopes in the token request; a space (RFC 6749) by default. */
+  /** Joins the scopes in the token request; the token spec's encoding of `scope` by default. */
   scopeSeparator?: string | undefined;
-  /** The header of the subscription key; `Ocp-Apim-Subscription-Key` by default. */
+  /** The header of the subscription key on data requests; the service spec's by default. */
   subscriptionKeyHeader?: string | undefined;
   /**
    * Where access tokens are kept; the `fleet`'s when there is one, else one cache shared by every
@@ -50,6 +51,20 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The header the service's spec sends its subscription key in (the `apiKey` security scheme of
+ * its operations), if it names one.
+ */
+function subscriptionKeyHeaderOf(
+  operations: Readonly<Record<string, OperationDescription>>,
+): string | undefined {
+  for (const operation of Object.values(operations)) {
+    const key = operation.apiKeys?.find((k) => k.in === 'header');
+    if (key !== undefined) return key.name;
+  }
+  return undefined;
+}
+
+/**
  * The wiring of an OAuth 2.0 client credentials service with a subscription key pair, for
  * `createServiceClient`: tokens for `scopes`, cached per token URL, client ID and scope set,
  * refreshed before expiry and on a 401, and the secondary key when the primary is refused. A
@@ -58,14 +73,16 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
  *
  * @example
  * export function createExposureClient(options: ExposureClientOptions) {
- *   const client = createServiceClient<paths>(options, oauth2Service(options, EXPOSURE_SCOPES));
- *   return { locations: createOffsetCollection(client, listLocations, 'locations', options) };
+ *   const client = createServiceClient<paths>(options, oauth2Service(options, EXPOSURE_SCOPES, operations));
+ *   return { ...createResources(client, options), raw: client.raw };
  * }
  */
 export function oauth2Service(
   options: OAuth2ServiceClientOptions,
   scopes: readonly Scope[],
+  operations: Readonly<Record<string, OperationDescription>> = {},
 ): ServiceWiring {
+  const specHeader = subscriptionKeyHeaderOf(operations);
   return {
     auth(credentials) {
       const { tokenCache } = options;
@@ -80,7 +97,7 @@ export function oauth2Service(
         tokenUrl: options.tokenUrl,
         scopes,
         scopeSeparator: options.scopeSeparator,
-        subscriptionKeyHeader: options.subscriptionKeyHeader,
+        subscriptionKeyHeader: options.subscriptionKeyHeader ?? specHeader,
         tokenCache: tokenCache ?? resolveFleet(options.fleet)?.tokenCache,
       });
     },

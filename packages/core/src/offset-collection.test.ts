@@ -16,6 +16,8 @@ interface Row {
 /** A paged read as codegen describes it: the common paging parameters and one filter. */
 const listRows = {
   operationId: 'listRows',
+  resource: 'rows',
+  verb: 'list',
   method: 'GET',
   path: '/rows',
   parameters: [

@@ -9,7 +9,7 @@ import {
   type ParameterDescription,
 } from './operation.js';
 import { paginate, type Paginated } from './paginate.js';
-import type { ServiceClient } from './service-client.js';
+import { withData, type ResourceClient } from './service-client.js';
 
 /**
  * Pages `list` requests at once by default. Four keeps a slow link busy (about 4× the
@@ -150,12 +150,26 @@ function integerIn(
   return value;
 }
 
-function pagingParameter(operation: OperationDescription, role: 'limit' | 'offset') {
-  const parameter = operation.parameters.find((p) => p.in === 'query' && p.paging === role);
+function pagingParameter(operation: OperationDescription, roles: readonly string[]) {
+  const parameter = operation.parameters.find(
+    (p) => p.in === 'query' && p.paging !== undefined && roles.includes(p.paging),
+  );
   if (parameter === undefined) {
-    throw new Error(`${operation.operationId} declares no x-paging: ${role} query parameter`);
+    throw new Error(
+      `${operation.operationId} declares no x-paging: ${roles.join(' or ')} query parameter`,
+    );
   }
   return parameter;
+}
+
+/**
+ * The wire value of a position given as a record index from 0: the spec's position parameter
+ * is a record index (`x-paging: offset`) or a page index (`x-paging: page`), counted from its
+ * schema's `minimum`.
+ */
+function wirePosition(position: ParameterDescription, recordIndex: number, pageSize: number) {
+  const base = position.minimum ?? 0;
+  return position.paging === 'page' ? base + recordIndex / pageSize : base + recordIndex;
 }
 
 /** The page sizes a `limit` parameter allows, from its schema. */
@@ -187,13 +201,13 @@ export function createOffsetCollection<
   Q = DescribedQuery<D>,
   E = never,
 >(
-  client: ServiceClient<object>,
+  client: ResourceClient,
   operation: D,
   name: string,
   defaults: PagingOptions = {},
 ): OffsetCollection<T, Q, D, E> {
-  const limitParameter = pagingParameter(operation, 'limit');
-  const offsetParameter = pagingParameter(operation, 'offset');
+  const limitParameter = pagingParameter(operation, ['limit']);
+  const offsetParameter = pagingParameter(operation, ['offset', 'page']);
   const sizes = pageSizes(limitParameter);
   const configFail = (option: string) => (problem: string) =>
     new ConfigurationError(option, problem);
@@ -215,11 +229,7 @@ export function createOffsetCollection<
     callName: string,
   ) {
     const result = await client.call(operation, { query }, callOptions, callName);
-    const answered = {
-      operation: callName,
-      method: operation.method,
-      status: result.response.status,
-    };
+    const answered = { operation: callName, method: operation.method, status: result.status };
     return { ...recordsOf(operation, result.data, answered), result };
   }
 
@@ -259,6 +269,13 @@ export function createOffsetCollection<
         start === undefined
           ? 0
           : integerIn(fail('options.startOffset'), start, 0, Number.MAX_SAFE_INTEGER);
+      if (offsetParameter.paging === 'page' && startOffset % pageSize !== 0) {
+        throw new InvalidArgumentError(
+          'options.startOffset',
+          `must be a multiple of pageSize (${pageSize}): the service pages by page index`,
+          listName,
+        );
+      }
       const check: ParameterCheck = {
         operation: listName,
         assumptions: client.assumptions,
@@ -283,7 +300,11 @@ export function createOffsetCollection<
         onWarning: (message) => client.warn(`${listName}: ${message}`),
         fetchPage: async ({ offset, limit, signal }) => {
           const { records, envelope } = await fetchRecords(
-            { ...query, [limitParameter.name]: limit, [offsetParameter.name]: offset },
+            {
+              ...query,
+              [limitParameter.name]: limit,
+              [offsetParameter.name]: wirePosition(offsetParameter, offset, limit),
+            },
             { ...callOptions, signal },
             listName,
           );
@@ -318,6 +339,6 @@ export function createOffsetCollection<
     if (envelope !== undefined) {
       Object.defineProperty(page, 'envelope', { value: envelope, enumerable: false });
     }
-    return { ...result, data: page };
+    return withData(result, page);
   }
 }

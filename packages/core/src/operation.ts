@@ -19,21 +19,54 @@ export interface ParameterDescription {
   readonly maxLength?: number;
   readonly pattern?: string;
   readonly default?: unknown;
-  /** `x-paging`: the parameter carries the page size (`limit`) or the position (`offset`). */
-  readonly paging?: 'limit' | 'offset';
+  readonly description?: string;
+  /**
+   * `x-paging`: the parameter carries the page size (`limit`), or the position as a record
+   * index (`offset`) or as a page index (`page`); the position's base is its `minimum`.
+   */
+  readonly paging?: 'limit' | 'offset' | 'page';
+  /** `x-sync`: the parameter is the watermark of incremental reads (records changed since). */
+  readonly sync?: 'watermark';
   /** `x-upstream-gap`: the documents do not state it; its constraints are our assumption. */
   readonly assumed?: boolean;
+}
+
+/** The request body of an operation. */
+export interface BodyDescription {
+  readonly required: boolean;
+  readonly mediaType: string;
+  /** The JSON kind of the body's schema, where the spec gives one. */
+  readonly type?: 'array' | 'object';
+  /** Form fields holding several values, and the separator their encoding joins them with. */
+  readonly separators?: Readonly<Record<string, string>>;
+}
+
+/** An API key the operation's security requirements send (an `apiKey` scheme). */
+export interface ApiKeyDescription {
+  readonly scheme: string;
+  readonly in: 'header' | 'query' | 'cookie';
+  readonly name: string;
 }
 
 /** What a client needs at run time about one operation of a spec. */
 export interface OperationDescription {
   readonly operationId: string;
+  /** The client member it is called through: `<resource>.<verb>()`. */
+  readonly resource: string;
+  readonly verb: string;
   readonly method: string;
   readonly path: string;
+  readonly summary?: string;
+  readonly description?: string;
   readonly parameters: readonly ParameterDescription[];
+  readonly body?: BodyDescription;
+  /** The API keys it sends, and where (`securitySchemes`). */
+  readonly apiKeys?: readonly ApiKeyDescription[];
   readonly response: {
     /** The JSON kind of a 2xx body, where the spec gives one. */
     readonly type?: 'array' | 'object';
+    /** `x-optional-body`: a 2xx may come without a body; the call then gives `{}`. */
+    readonly bodyOptional?: boolean;
     /** Paged reads: `null` when the body is the array of records, else its array property. */
     readonly records?: string | null;
     /** Paged reads: every record is a JSON object. */

@@ -24,6 +24,8 @@ interface paths {
 /** And as codegen describes them in `src/generated/operations.ts`. */
 const getApprovals = {
   operationId: 'getApprovals',
+  resource: 'approvals',
+  verb: 'get',
   method: 'GET',
   path: '/approvals',
   parameters: [{ name: 'employeeNumber', in: 'query', required: true, type: 'string' }],
@@ -31,6 +33,8 @@ const getApprovals = {
 } as const satisfies OperationDescription;
 const listLocations = {
   operationId: 'listLocations',
+  resource: 'locations',
+  verb: 'list',
   method: 'GET',
   path: '/locations',
   parameters: [

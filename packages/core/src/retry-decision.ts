@@ -33,6 +33,11 @@ export interface CallState {
   deadline: number;
   /** A number in [0, 1) for the backoff jitter. */
   random: number;
+  /**
+   * Retries the call has left, shared with the token requests it triggered; without it, only
+   * `attempts` bounds the retries.
+   */
+  retriesLeft?: number | undefined;
 }
 
 /** What the pipeline does next. */
@@ -91,7 +96,12 @@ export function decideRetry(
     if (status === 401 && state.canRepairAuth) return { action: 'repair-auth' };
   }
   const idempotent = !NON_IDEMPOTENT_METHODS.has(state.method);
-  if (worthRetrying(result, policy, idempotent) && state.attempt < policy.attempts) {
+  const budgetLeft = state.retriesLeft === undefined || state.retriesLeft > 0;
+  if (
+    worthRetrying(result, policy, idempotent) &&
+    state.attempt < policy.attempts &&
+    budgetLeft
+  ) {
     const delayMs = backoff(result, policy, state);
     if (state.now + delayMs < state.deadline) return { action: 'retry', delayMs };
   }

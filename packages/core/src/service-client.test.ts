@@ -92,6 +92,8 @@ function configurationError(create: () => unknown): ConfigurationError {
 /** Operations as codegen describes them. */
 const getApprovals = {
   operationId: 'getApprovals',
+  resource: 'approvals',
+  verb: 'get',
   method: 'GET',
   path: '/approvals',
   parameters: [
@@ -102,6 +104,8 @@ const getApprovals = {
 } as const satisfies OperationDescription;
 const createQuote = {
   operationId: 'createQuote',
+  resource: 'quotes',
+  verb: 'create',
   method: 'POST',
   path: '/quotes',
   parameters: [{ name: 'X-Z-Conversation-Id', in: 'header', required: true, type: 'string' }],
@@ -109,6 +113,8 @@ const createQuote = {
 } as const satisfies OperationDescription;
 const getQuote = {
   operationId: 'getQuote',
+  resource: 'quotes',
+  verb: 'get',
   method: 'GET',
   path: '/quotes/{quoteId}',
   parameters: [

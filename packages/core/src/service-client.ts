@@ -1,4 +1,4 @@
-import createClient, { type Client } from 'openapi-fetch';
+import createClient, { createQuerySerializer, type Client } from 'openapi-fetch';
 import type { AuthScheme } from '@partner-apis/auth';
 import {
   ApiError,
@@ -6,7 +6,7 @@ import {
   ConfigurationError,
   InvalidArgumentError,
 } from '@partner-apis/errors';
-import type { ResponseMeta } from './api-promise.js';
+import type { ResponseMeta, WithResponse } from './api-promise.js';
 import { checkCallOptions, isHeaderValue, type CallOptions } from './call-options.js';
 import { createClientPipeline, type PipelineOptions } from './client-pipeline.js';
 import {
@@ -17,9 +17,13 @@ import {
   type OperationDescription,
   type ParameterCheck,
 } from './operation.js';
-import { PipelineRequest } from './pipeline-request.js';
-import { CALL_OPTION_NAMES, clientOptionNames, unknownOptions } from './unknown-options.js';
-import type { CallOverrides, CallRecord } from './transport.js';
+import { responseOf, type CallOverrides, type PipelineReply } from './transport.js';
+import {
+  CALL_OPTION_NAMES,
+  checkRequiredOptions,
+  clientOptionNames,
+  unknownOptions,
+} from './unknown-options.js';
 
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
@@ -112,12 +116,32 @@ export interface CallArguments {
 /** What a resource method gets back: the parsed body (if any), the response and its metadata. */
 export interface CallResult extends ResponseMeta {
   readonly data: unknown;
+  /** The response's status, without making the `Response`. */
+  readonly status: number;
 }
 
-/** What a service package builds its resources on. */
-export interface ServiceClient<Paths extends object> {
-  /** The openapi-fetch client over the pipeline; non-2xx responses throw typed errors. */
-  readonly raw: Client<WithoutTracingHeaders<Paths>>;
+/**
+ * `result` with other data: what a resource method returns of a call. The `Response` stays
+ * unmade until asked for.
+ *
+ * @example
+ * return withData(result, recordsOf(operation, result.data, answered).records);
+ */
+export function withData<T>(result: CallResult, data: T): WithResponse<T> {
+  return {
+    data,
+    get response() {
+      return result.response;
+    },
+    requestId: result.requestId,
+    correlationId: result.correlationId,
+    conversationId: result.conversationId,
+    attempts: result.attempts,
+  };
+}
+
+/** What resource methods are built on: one call of an operation of the spec. */
+export interface ResourceClient {
   /** The `X-Z-Conversation-Id` of calls that give none, where an operation declares it. */
   readonly conversationId: string;
   /** What to do about values that break an assumed constraint. */
@@ -136,6 +160,17 @@ export interface ServiceClient<Paths extends object> {
     options: CallOptions | undefined,
     name: string,
   ): Promise<CallResult>;
+  /**
+   * The same client, sending `conversationId` with the operations that declare the header
+   * (a call's own `conversationId` still wins).
+   */
+  withConversation(conversationId: string): ResourceClient;
+}
+
+/** What a service package builds its resources on. */
+export interface ServiceClient<Paths extends object = object> extends ResourceClient {
+  /** The openapi-fetch client over the pipeline; non-2xx responses throw typed errors. */
+  readonly raw: Client<WithoutTracingHeaders<Paths>>;
 }
 
 /** The auth schemes name their options `auth.*`; a service's users know them as `credentials.*`. */
@@ -152,8 +187,7 @@ function renamed(error: ConfigurationError, names: Readonly<Record<string, strin
     if (covers && (match === undefined || from.length > match.length)) match = from;
   }
   if (match === undefined) return error;
-  const problem = error.message.slice(error.option.length + 2);
-  return new ConfigurationError(`${names[match]}${error.option.slice(match.length)}`, problem);
+  return new ConfigurationError(`${names[match]}${error.option.slice(match.length)}`, error.problem);
 }
 
 /**
@@ -224,11 +258,51 @@ function serialisedBody(body: unknown, name: string): string {
 /** A path parameter that would leave the operation's path once the URL is resolved. */
 const DOT_SEGMENT = /^\.{1,2}$/;
 
+/** The query string of a call, as openapi-fetch writes it for `raw` calls too. */
+const serializeQuery = createQuerySerializer();
+
+/** The call options a call passes on to the pipeline, where they differ from the client's. */
+function overridesOf(
+  timeout: CallOptions['timeout'],
+  retry: CallOptions['retry'],
+): CallOverrides | undefined {
+  if (timeout === undefined && retry === undefined) return undefined;
+  return {
+    attemptTimeoutMs: timeout?.attemptMs,
+    totalTimeoutMs: timeout?.totalMs,
+    attempts: retry?.attempts,
+    retryWrites: retry?.retryWrites,
+  };
+}
+
+/**
+ * The call's result. The `Response` is made only when the caller asks for it
+ * (`withResponse()`): most callers want the data, and a `Response` costs a few microseconds.
+ */
+function callResult(reply: PipelineReply, data: unknown): CallResult {
+  let response: Response | undefined;
+  const { headers } = reply.answer;
+  const correlationHeader = CORRELATION_ID_HEADERS.find((h) => headers.has(h));
+  return {
+    data,
+    status: reply.status,
+    get response() {
+      return (response ??= responseOf(reply));
+    },
+    requestId: reply.requestId,
+    correlationId:
+      correlationHeader === undefined ? undefined : (headers.get(correlationHeader) ?? undefined),
+    conversationId: reply.conversationId,
+    attempts: reply.attempts,
+  };
+}
+
 /**
  * Creates the client of one service from its users' options: checks them and their
  * `credentials` once (a bad option is a `ConfigurationError` naming it as the caller wrote it),
  * builds the service's auth scheme and the request pipeline, and the openapi-fetch client over
- * it. Service packages build their resources on `call` and `createOffsetCollection`.
+ * it for `raw` calls. Service packages build their resources on `call`, through the generated
+ * `createResources`.
  *
  * @example
  * export function createApprovalsClient(options: ApprovalsClientOptions) {
@@ -237,7 +311,7 @@ const DOT_SEGMENT = /^\.{1,2}$/;
  *     rateLimit: options.tier,
  *     optionNames: { rateLimit: 'tier' },
  *   });
- *   return { list: (employeeNumber: string) => client.call(getApprovals, { query: { employeeNumber } }, undefined, 'approvals.list') };
+ *   return { ...createResources(client), raw: client.raw };
  * }
  */
 export function createServiceClient<Paths extends object>(
@@ -246,8 +320,10 @@ export function createServiceClient<Paths extends object>(
 ): ServiceClient<Paths> {
   return withOptionNames({ ...CREDENTIAL_OPTION_NAMES, ...wiring.optionNames }, () => {
     objectOption('options', options);
+    const known = clientOptionNames(wiring.serviceOptions);
+    checkRequiredOptions(options, known);
     const credentials = objectOption('credentials', options.credentials);
-    const headers: Record<string, string> = {};
+    let userAgent: string | undefined;
     if (options.userAgent !== undefined) {
       if (!isHeaderValue(options.userAgent)) {
         throw new ConfigurationError(
@@ -255,7 +331,7 @@ export function createServiceClient<Paths extends object>(
           'must be a non-empty string of Latin-1 characters without line breaks',
         );
       }
-      headers['user-agent'] = options.userAgent;
+      userAgent = options.userAgent;
     }
     const assumptions = options.assumptions ?? 'warn';
     if (!ASSUMPTION_POLICIES.includes(assumptions)) {
@@ -264,14 +340,16 @@ export function createServiceClient<Paths extends object>(
         `must be warn, refuse or off (got ${String(assumptions)})`,
       );
     }
-    const conversationId = wiring.conversationId ?? globalThis.crypto.randomUUID();
-    if (!isHeaderValue(conversationId)) {
+    const clientConversation = wiring.conversationId ?? globalThis.crypto.randomUUID();
+    if (!isHeaderValue(clientConversation)) {
       throw new ConfigurationError(
         'conversationId',
         'must be a non-empty string of Latin-1 characters without line breaks',
       );
     }
-    if (wiring.conversationId !== undefined) headers[CONVERSATION_HEADER] = conversationId;
+    const rawHeaders: Record<string, string> = {};
+    if (userAgent !== undefined) rawHeaders['user-agent'] = userAgent;
+    if (wiring.conversationId !== undefined) rawHeaders[CONVERSATION_HEADER] = clientConversation;
     const pipeline = createClientPipeline({
       ...options,
       auth: wiring.auth(credentials),
@@ -282,20 +360,21 @@ export function createServiceClient<Paths extends object>(
     const raw = createClient<WithoutTracingHeaders<Paths>>({
       baseUrl: pipeline.baseUrl,
       fetch: pipeline.fetch,
-      headers,
-      Request: PipelineRequest as unknown as typeof Request,
+      headers: rawHeaders,
       bodySerializer: (body: unknown) => serialisedBody(body, 'request'),
     });
     const warn = warner(options.logger);
-    for (const message of unknownOptions(options, clientOptionNames(wiring.serviceOptions))) {
+    for (const message of unknownOptions(options, known)) {
       warn(message, 'PARTNER_APIS_UNKNOWN_OPTION');
     }
+    const { baseUrl, execute } = pipeline;
 
     async function call(
       operation: OperationDescription,
       args: CallArguments,
       callOptions: CallOptions | undefined,
       name: string,
+      conversationId: string,
     ): Promise<CallResult> {
       const {
         signal,
@@ -309,9 +388,9 @@ export function createServiceClient<Paths extends object>(
         }
       }
       const check: ParameterCheck = { operation: name, assumptions, warn };
-      // Made only when the operation has such parameters: openapi-fetch serializes any object.
-      let path: Record<string, unknown> | undefined;
-      let header: Record<string, string> | undefined;
+      const headers = new Headers();
+      if (userAgent !== undefined) headers.set('user-agent', userAgent);
+      let path = operation.path;
       for (const parameter of operation.parameters) {
         if (parameter.in === 'path') {
           const value = checkParameter(
@@ -327,59 +406,65 @@ export function createServiceClient<Paths extends object>(
               name,
             );
           }
-          (path ??= {})[parameter.name] = value;
+          // One segment each: a `/` in the value is sent encoded, never as a path separator.
+          path = path.replace(`{${parameter.name}}`, encodeURIComponent(String(value)));
         } else if (
           parameter.in === 'header' &&
           parameter.name.toLowerCase() === CONVERSATION_HEADER
         ) {
-          (header ??= {})[parameter.name] = callConversation ?? conversationId;
+          headers.set(CONVERSATION_HEADER, callConversation ?? conversationId);
         }
       }
       const prefix = args.queryName === undefined ? '' : `${args.queryName}.`;
-      const query = checkQuery(operation, args.query ?? {}, prefix, check);
-      const callRecord: CallRecord = {};
-      const init: Record<string, unknown> = { params: { path, query, header }, signal, callRecord };
-      if (timeout !== undefined || retry !== undefined) {
-        const callOverrides: CallOverrides = {
-          attemptTimeoutMs: timeout?.attemptMs,
-          totalTimeoutMs: timeout?.totalMs,
-          attempts: retry?.attempts,
-          retryWrites: retry?.retryWrites,
-        };
-        init.callOverrides = callOverrides;
-      }
+      const query = serializeQuery(checkQuery(operation, args.query ?? {}, prefix, check));
+      let body: string | undefined;
       if (args.body !== undefined) {
-        const json = serialisedBody(args.body, name);
-        init.body = args.body;
-        init.bodySerializer = () => json;
+        body = serialisedBody(args.body, name);
+        headers.set('content-type', 'application/json');
       }
-      const { data, response } = await (
-        raw.request as unknown as (
-          m: string,
-          p: string,
-          i: unknown,
-        ) => Promise<{ data: unknown; response: Response }>
-      )(operation.method.toLowerCase(), operation.path, init);
+      const reply = await execute({
+        method: operation.method,
+        url: query === '' ? `${baseUrl}${path}` : `${baseUrl}${path}?${query}`,
+        headers,
+        body,
+        signal,
+        overrides: overridesOf(timeout, retry),
+      });
+      const data =
+        reply.json !== undefined
+          ? reply.json.value
+          : reply.answer.bytes.byteLength === 0 || operation.method === 'HEAD'
+            ? undefined
+            : await responseOf(reply).json();
       checkBodyKind(operation, data, {
         operation: name,
         method: operation.method,
-        status: response.status,
+        status: reply.status,
       });
-      const correlationHeader = CORRELATION_ID_HEADERS.find((h) => response.headers.has(h));
+      return callResult(reply, data);
+    }
+
+    function view(conversationId: string): ResourceClient {
       return {
-        data,
-        response,
-        requestId: callRecord.requestId,
-        correlationId:
-          correlationHeader === undefined
-            ? undefined
-            : (response.headers.get(correlationHeader) ?? undefined),
-        conversationId: callRecord.conversationId,
-        attempts: callRecord.attempts ?? 1,
+        conversationId,
+        assumptions,
+        warn,
+        call: (operation, args, callOptions, name) =>
+          call(operation, args, callOptions, name, conversationId),
+        withConversation(id) {
+          if (!isHeaderValue(id)) {
+            throw new InvalidArgumentError(
+              'conversationId',
+              'must be a non-empty string of Latin-1 characters without line breaks',
+              'conversation',
+            );
+          }
+          return view(id);
+        },
       };
     }
 
-    return { raw, conversationId, assumptions, warn, call };
+    return { ...view(clientConversation), raw };
   });
 }
 

@@ -100,9 +100,9 @@ function idAttribute(span: Span, attribute: string, value: string | null): void 
 /** The tracing of one client: wraps its pipeline's `fetch` and the `fetch` that sends. */
 export interface ClientTracing {
   /** Wraps the client's `fetch`: one span per call. */
-  traceCalls(
-    call: (request: Request) => Promise<Response>,
-  ): (request: Request) => Promise<Response>;
+  traceCalls<R extends { method: string; url: string; headers: Headers }, A extends { status: number }>(
+    call: (request: R) => Promise<A>,
+  ): (request: R) => Promise<A>;
   /** Wraps the `fetch` the pipeline sends with: one span per exchange, a child of its call's. */
   traceExchanges(send: Send): Send;
 }

@@ -11,8 +11,13 @@ import {
 } from '@partner-apis/errors';
 import { bufferedResponse, effectNote, isWrite, parseJsonBody } from './buffered-response.js';
 import { CallScope } from './call-scope.js';
-import { ResponseTooLarge, type Answer, type Exchange, type Send } from './exchange.js';
-import { PipelineRequest, type RequestBody } from './pipeline-request.js';
+import {
+  ResponseTooLarge,
+  type Answer,
+  type Exchange,
+  type RequestBody,
+  type Send,
+} from './exchange.js';
 import { toConnectionError } from './network-failure.js';
 import type { Observer } from './observer.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -32,8 +37,14 @@ export interface TransportSettings extends RetryPolicy {
   /** URLs starting with this (the validated base URL's origin and `/`) need no check. */
   trustedPrefix: string | undefined;
   auth: AuthScheme | undefined;
-  /** The token transport handed to the auth scheme. */
-  tokenFetch: AuthContext['fetch'] | undefined;
+  /** The token transport handed to the auth scheme; its retries come out of the call's budget. */
+  tokenFetch:
+    | ((
+        input: Parameters<AuthContext['fetch']>[0],
+        init: Parameters<AuthContext['fetch']>[1],
+        budget: RetryBudget,
+      ) => Promise<Response>)
+    | undefined;
   rateLimiter: RateLimiter | undefined;
   attemptTimeoutMs: number;
   totalTimeoutMs: number;
@@ -79,19 +90,6 @@ function secretValues(headers: Headers, names: readonly string[]): string[] {
   return values;
 }
 
-/** The request body in a form that can be sent once per attempt. */
-async function replayableBody(
-  request: Request | PipelineRequest,
-): Promise<RequestBody | undefined> {
-  if (request instanceof PipelineRequest) {
-    const { body } = request;
-    if (body === null) return undefined;
-    // A stream can be read once only; any other body can be sent again as it is.
-    return body instanceof ReadableStream ? new Response(body).arrayBuffer() : body;
-  }
-  return request.body === null ? undefined : request.arrayBuffer();
-}
-
 function parsedJsonBody(body: RequestBody | undefined, headers: Headers): unknown {
   if (body === undefined || !(headers.get('content-type') ?? '').includes('json')) return undefined;
   let text: string;
@@ -122,12 +120,6 @@ function unusableAnswer(
   });
 }
 
-/**
- * Builds the `fetch` of one client: per attempt it sets the tracing headers and the
- * credentials, waits for the rate limiter, sends with a timeout, follows redirects safely and
- * reads the whole body (up to the size limit); `decideRetry` says what follows, and a final
- * failure becomes a typed error, thrown where the body text is still at hand.
- */
 /** What one call may set differently from its client (`timeout` and `retry` call options). */
 export interface CallOverrides {
   readonly attemptTimeoutMs?: number | undefined;
@@ -136,22 +128,43 @@ export interface CallOverrides {
   readonly retryWrites?: boolean | undefined;
 }
 
-/** What the pipeline tells the caller of one call that answered (`withResponse()`). */
-export interface CallRecord {
-  requestId?: string | undefined;
-  conversationId?: string | undefined;
-  /** Attempts sent, the last included; repairs of credentials do not count. */
-  attempts?: number | undefined;
+/**
+ * The retries one call has left, shared by the token requests it triggers, so that a failing
+ * token endpoint cannot multiply the attempts of a call (token retries × call retries).
+ */
+export interface RetryBudget {
+  retriesLeft: number;
 }
 
-/**
- * The per-call settings openapi-fetch copies onto the request object from the call's init (as
- * it does with any init field a request does not have).
- */
-interface CallFields {
-  readonly callOverrides?: CallOverrides | undefined;
-  readonly callRecord?: CallRecord | undefined;
+/** One call as the pipeline sends it: the request, and what the caller set for this call. */
+export interface PipelineCall {
+  readonly method: string;
+  readonly url: string;
+  /** The call's own headers: each attempt sets the tracing and credential headers on them. */
+  readonly headers: Headers;
+  /** A body that can be sent again as it is (text or bytes). */
+  readonly body: RequestBody | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly overrides?: CallOverrides | undefined;
+  /** The retries left of the call this one serves (a token request's data call). */
+  readonly budget?: RetryBudget | undefined;
 }
+
+/** The answer of one call, read whole, with what the caller may want to know about it. */
+export interface PipelineReply {
+  readonly status: number;
+  readonly answer: Answer;
+  /** The 2xx JSON body, parsed once in the attempt; undefined for an empty or non-JSON body. */
+  readonly json: { value: unknown } | undefined;
+  readonly request: FailedRequest;
+  readonly requestId: string | undefined;
+  readonly conversationId: string | undefined;
+  /** Attempts sent, the last included; repairs of credentials do not count. */
+  readonly attempts: number;
+}
+
+/** Sends one call through the pipeline: attempts, retries, typed errors. */
+export type Execute = (call: PipelineCall) => Promise<PipelineReply>;
 
 function withOverrides(s: TransportSettings, overrides: CallOverrides | undefined) {
   if (overrides === undefined) return s;
@@ -161,7 +174,13 @@ function withOverrides(s: TransportSettings, overrides: CallOverrides | undefine
   return { ...s, ...defined };
 }
 
-export function createTransport(base: TransportSettings): (request: Request) => Promise<Response> {
+/**
+ * Builds the pipeline of one client: per attempt it sets the tracing headers and the
+ * credentials, waits for the rate limiter, sends with a timeout, follows redirects safely and
+ * reads the whole body (up to the size limit); `decideRetry` says what follows, and a final
+ * failure becomes a typed error, thrown where the body text is still at hand.
+ */
+export function createTransport(base: TransportSettings): Execute {
   async function attemptOnce(
     s: TransportSettings,
     request: FailedRequest,
@@ -226,23 +245,25 @@ export function createTransport(base: TransportSettings): (request: Request) => 
 
   async function run(
     s: TransportSettings,
-    request: Request | PipelineRequest,
+    request: PipelineCall,
     call: CallScope,
-  ): Promise<Response> {
-    const { method, url } = request;
-    const body = await replayableBody(request);
+    budget: RetryBudget,
+  ): Promise<PipelineReply> {
+    const { method, url, body, headers } = request;
     const conversationId = !s.tracing
       ? undefined
-      : (request.headers.get(CONVERSATION_ID_HEADER) ??
+      : (headers.get(CONVERSATION_ID_HEADER) ??
         (s.conversationId === 'per-call' ? globalThis.crypto.randomUUID() : s.conversationId));
+    const { tokenFetch } = s;
     const authContext: AuthContext | undefined =
-      s.auth === undefined || s.tokenFetch === undefined
+      s.auth === undefined || tokenFetch === undefined
         ? undefined
         : {
             get signal() {
               return call.signal;
             },
-            fetch: s.tokenFetch,
+            // The call's token requests spend its retries, not retries of their own.
+            fetch: (input, init) => tokenFetch(input, init, budget),
             now: s.clock,
             events: s.observer.authEvents,
           };
@@ -252,9 +273,8 @@ export function createTransport(base: TransportSettings): (request: Request) => 
     let attempt = 1;
 
     for (;;) {
-      // The request is this call's own (openapi-fetch builds one per call), so its headers are
-      // set in place rather than copied for every attempt.
-      const { headers } = request;
+      // The headers are this call's own, so they are set in place rather than copied for every
+      // attempt.
       const requestId = s.tracing ? globalThis.crypto.randomUUID() : undefined;
       if (requestId !== undefined) headers.set(REQUEST_ID_HEADER, requestId);
       if (conversationId !== undefined) headers.set(CONVERSATION_ID_HEADER, conversationId);
@@ -334,6 +354,7 @@ export function createTransport(base: TransportSettings): (request: Request) => 
         now: s.clock(),
         deadline: call.deadline,
         random: s.random(),
+        retriesLeft: budget.retriesLeft,
       };
       let decision = decideRetry(result, s, state);
       if (decision.action === 'repair-auth' && answer !== undefined) {
@@ -349,13 +370,15 @@ export function createTransport(base: TransportSettings): (request: Request) => 
         decision = decideRetry(result, s, { ...state, canRepairAuth: false });
       }
       if (decision.action === 'return' && answer !== undefined) {
-        const record = (request as CallFields).callRecord;
-        if (record !== undefined) {
-          record.requestId = requestId;
-          record.conversationId = conversationId;
-          record.attempts = attempt;
-        }
-        return bufferedResponse(answer, info, json ?? undefined);
+        return {
+          status: answer.status,
+          answer,
+          json: json ?? undefined,
+          request: info,
+          requestId,
+          conversationId,
+          attempts: attempt,
+        };
       }
       failure ??= apiErrorFromResponse({
         response: answer as Answer,
@@ -371,6 +394,7 @@ export function createTransport(base: TransportSettings): (request: Request) => 
       if (decision.action === 'retry') {
         const { delayMs } = decision;
         s.observer.retry({ method, url: shownUrl(), attempt, delayMs, error: failure });
+        budget.retriesLeft -= 1;
         await s.sleep(delayMs, call.signal);
         attempt += 1;
         continue;
@@ -379,17 +403,16 @@ export function createTransport(base: TransportSettings): (request: Request) => 
     }
   }
 
-  return async function send(input: Request): Promise<Response> {
-    // openapi-fetch hands over a PipelineRequest when the client was built with it.
-    const request: Request | PipelineRequest = input;
-    const s = withOverrides(base, (request as CallFields).callOverrides);
+  return async function execute(request: PipelineCall): Promise<PipelineReply> {
+    const s = withOverrides(base, request.overrides);
     assertSecure(request.url, s.trustedPrefix);
+    const budget = request.budget ?? { retriesLeft: s.attempts - 1 };
     const call = new CallScope(request.signal, s.totalTimeoutMs, s.clock(), {
       method: request.method,
       url: request.url,
     });
     try {
-      return await run(s, request, call);
+      return await run(s, request, call, budget);
     } catch (error) {
       // A wait that ended because the call was aborted rejects with whatever the waiter chose;
       // the caller gets the call's reason: its own abort reason, or the deadline's TimeoutError.
@@ -399,4 +422,49 @@ export function createTransport(base: TransportSettings): (request: Request) => 
       call.dispose();
     }
   };
+}
+
+const STANDARD_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
+
+/** A body `fetch` was given, as one the pipeline can send again on every attempt. */
+async function replayable(body: RequestInit['body'] | ReadableStream | null | undefined) {
+  if (body === null || body === undefined) return undefined;
+  // A stream or a form can be read once only; text and bytes can be sent again as they are.
+  if (typeof body === 'string' || body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
+    return body;
+  }
+  return new Response(body).arrayBuffer();
+}
+
+/**
+ * The pipeline's call of what `fetch` was given: a `Request`, or a URL with an init (what the
+ * auth scheme's token request and openapi-fetch's `raw` client hand over).
+ */
+export async function callOfFetch(
+  input: Request | string | URL,
+  init?: RequestInit,
+): Promise<PipelineCall> {
+  if (typeof input === 'string' || input instanceof URL) {
+    const method = (init?.method ?? 'GET').toUpperCase();
+    return {
+      method: STANDARD_METHODS.has(method) ? method : (init?.method ?? 'GET'),
+      url: String(input),
+      headers: new Headers(init?.headers),
+      body: await replayable(init?.body),
+      signal: init?.signal ?? undefined,
+    };
+  }
+  const request = init === undefined ? input : new Request(input, init);
+  return {
+    method: request.method,
+    url: request.url,
+    headers: new Headers(request.headers),
+    body: request.body === null ? undefined : await request.arrayBuffer(),
+    signal: request.signal,
+  };
+}
+
+/** The pipeline's reply as a `Response`, its body served from memory. */
+export function responseOf(reply: PipelineReply): Response {
+  return bufferedResponse(reply.answer, reply.request, reply.json);
 }

@@ -1,3 +1,4 @@
+import { ConfigurationError } from '@partner-apis/errors';
 import type { CallOptions, CallRetryOptions, CallTimeoutOptions } from './call-options.js';
 import type { RetryOptions, TimeoutOptions } from './client-pipeline.js';
 import type { OAuth2ServiceClientOptions } from './oauth2-service-client.js';
@@ -110,14 +111,55 @@ function distance(a: string, b: string, limit: number): number {
   return previous[y.length] as number;
 }
 
+/**
+ * Names other SDKs give these options (openai-node's `baseURL` and `maxRetries`), so their users
+ * are told ours.
+ */
+const OTHER_SDK_NAMES: Readonly<Record<string, string>> = {
+  baseURL: 'baseUrl',
+  maxRetries: 'retry.attempts',
+  retries: 'retry.attempts',
+  max_retries: 'retry.attempts',
+};
+
 /** The known name `name` is most likely a slip for, if one is close enough. */
 function meant(name: string, known: readonly string[]): string | undefined {
+  const other = OTHER_SDK_NAMES[name];
+  if (other !== undefined && known.includes(other.split('.')[0] as string)) return other;
   let best: { name: string; edits: number } | undefined;
   for (const candidate of known) {
     const edits = distance(name, candidate, 2);
     if (edits <= 2 && (best === undefined || edits < best.edits)) best = { name: candidate, edits };
   }
   return best?.name;
+}
+
+/** The options without which no client can be built. */
+const REQUIRED_OPTIONS = ['baseUrl', 'credentials', 'tokenUrl'];
+
+/**
+ * Refuses options that miss a required option while naming it almost right (`baseURL` for
+ * `baseUrl`): the caller learns the name they meant, not that the option is missing or invalid.
+ * Runs before the options are checked.
+ *
+ * @example
+ * checkRequiredOptions({ baseURL: 'https://api.example.com', credentials }, clientOptionNames());
+ * // throws ConfigurationError 'baseUrl: is required; did you mean baseUrl instead of baseURL?'
+ */
+export function checkRequiredOptions(options: object, shape: OptionNames): void {
+  const known = Object.keys(shape.names);
+  for (const name of Object.keys(options)) {
+    if (Object.hasOwn(shape.names, name)) continue;
+    const guess = meant(name, known);
+    if (
+      guess !== undefined &&
+      REQUIRED_OPTIONS.includes(guess) &&
+      Object.hasOwn(shape.names, guess) &&
+      (options as Record<string, unknown>)[guess] === undefined
+    ) {
+      throw new ConfigurationError(guess, `is required; did you mean ${guess} instead of ${name}?`);
+    }
+  }
 }
 
 /**

@@ -12,10 +12,13 @@ export class ConfigurationError extends PartnerApisError {
   static override readonly kind: string = 'ConfigurationError';
   /** The option, as a path into the options object (e.g. `retry.attempts`). */
   readonly option: string;
+  /** What is wrong with it, without the option's name. */
+  readonly problem: string;
 
   constructor(option: string, problem: string) {
     super(`${option}: ${problem}`);
     this.option = option;
+    this.problem = problem;
   }
 
   protected override details(): Record<string, unknown> {

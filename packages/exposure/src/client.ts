@@ -1,39 +1,36 @@
 import {
-  apiPromise,
-  createOffsetCollection,
   createServiceClient,
   PAGING_OPTION_NAMES,
   oauth2Service,
-  type ApiPromise,
-  type CallOptions,
-  type EnvelopeOf,
   type OAuth2ServiceClientOptions,
-  type OffsetCollection,
   type PagingOptions,
   type QueryOf,
   type ServiceClient,
 } from '@partner-apis/core';
-import type { components, operations, paths } from './generated/openapi.js';
-import { listLocations, oauth2Scopes, submitStatementOfValues } from './generated/operations.js';
+import type { components, operations as Operations, paths } from './generated/openapi.js';
+import { oauth2Scopes, operations } from './generated/operations.js';
+import { createResources, type Resources } from './generated/resources.js';
 
 type LocationSchema = components['schemas']['Location'];
 /** One exposure location record. Its fields are not published yet: the record is open. */
 export interface Location extends LocationSchema {}
 /** The query parameters of the locations read, as the spec declares them. */
-export type LocationsQuery = QueryOf<operations['listLocations']>;
+export type LocationsQuery = QueryOf<Operations['listLocations']>;
 /** The exposure locations: `list` pages through all of them, `page` reads one page. */
-export type Locations = OffsetCollection<
-  Location,
-  LocationsQuery,
-  typeof listLocations,
-  EnvelopeOf<operations['listLocations']>
->;
+export type Locations = Resources['locations'];
 type StatementOfValuesSchema = components['schemas']['StatementOfValues'];
 /** A property portfolio for the provisional Statement of Values submission. */
 export interface StatementOfValues extends StatementOfValuesSchema {}
 type StatementOfValuesReceiptSchema = components['schemas']['StatementOfValuesReceipt'];
 /** Whatever the service returns for an accepted Statement of Values; not published, so open. */
 export interface StatementOfValuesReceipt extends StatementOfValuesReceiptSchema {}
+/**
+ * The Statement of Values operations of the exposure client. `submit` sends the portfolio as
+ * it is: the schema is our assumption, so it never blocks a submission; check it first with
+ * `validateStatementOfValues` from `@partner-apis/exposure/statement-of-values` if you want to.
+ * Sent once: a POST is not repeated after it may have reached the service.
+ */
+export type StatementOfValuesResource = Resources['statementOfValues'];
 
 /** The scopes of the exposure service's tokens, from the spec. */
 export const EXPOSURE_SCOPES = oauth2Scopes;
@@ -45,26 +42,11 @@ export const EXPOSURE_SCOPES = oauth2Scopes;
  */
 export interface ExposureClientOptions extends OAuth2ServiceClientOptions, PagingOptions {}
 
-/** The Statement of Values operations of the exposure client. */
-export interface StatementOfValuesResource {
-  /**
-   * Submits a portfolio (provisional operation: its path and payload are not published). The
-   * portfolio is sent as it is: the schema is our assumption, so it never blocks a submission;
-   * check it first with `validateStatementOfValues` from `@partner-apis/exposure/statement-of-values`
-   * if you want to. Sent once: a POST is not repeated after it may have reached the service.
-   *
-   * @example
-   * const receipt = await exposure.statementOfValues.submit(portfolio);
-   */
-  submit(portfolio: StatementOfValues, options?: CallOptions): ApiPromise<StatementOfValuesReceipt>;
-}
-
-/** A client of the property exposure API. */
-export interface ExposureClient {
-  /** The exposure locations: `list` pages through all of them, `page` reads one page. */
-  readonly locations: Locations;
-  /** The (provisional) submission of a Statement of Values. */
-  readonly statementOfValues: StatementOfValuesResource;
+/**
+ * A client of the property exposure API: one member per resource of the spec (`locations`,
+ * `statementOfValues`), and `raw`.
+ */
+export interface ExposureClient extends Resources {
   /** The openapi-fetch client over the same pipeline, for anything else in the spec. */
   readonly raw: ServiceClient<paths>['raw'];
 }
@@ -90,31 +72,10 @@ export interface ExposureClient {
  * }
  */
 export function createExposureClient(options: ExposureClientOptions): ExposureClient {
-  const wiring = oauth2Service(options, EXPOSURE_SCOPES);
+  const wiring = oauth2Service(options, EXPOSURE_SCOPES, operations);
   const client = createServiceClient<paths>(options, {
     ...wiring,
     serviceOptions: { ...wiring.serviceOptions, ...PAGING_OPTION_NAMES },
   });
-  return {
-    locations: createOffsetCollection<
-      Location,
-      typeof listLocations,
-      LocationsQuery,
-      EnvelopeOf<operations['listLocations']>
-    >(client, listLocations, 'locations', options),
-    statementOfValues: {
-      submit(portfolio, callOptions) {
-        const name = 'statementOfValues.submit';
-        const body = { body: portfolio };
-        return apiPromise(
-          client.call(submitStatementOfValues, body, callOptions, name).then((result) => ({
-            ...result,
-            // Any 2xx is an acceptance, with a body or without one (the response is not published).
-            data: (result.data ?? {}) as StatementOfValuesReceipt,
-          })),
-        );
-      },
-    },
-    raw: client.raw,
-  };
+  return { ...createResources(client, options), raw: client.raw };
 }

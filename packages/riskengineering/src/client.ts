@@ -1,17 +1,15 @@
 import {
-  createOffsetCollection,
   createServiceClient,
   PAGING_OPTION_NAMES,
   oauth2Service,
-  type EnvelopeOf,
   type OAuth2ServiceClientOptions,
-  type OffsetCollection,
   type PagingOptions,
   type QueryOf,
   type ServiceClient,
 } from '@partner-apis/core';
-import type { components, operations, paths } from './generated/openapi.js';
-import { listGradings, listRiskLocations, oauth2Scopes } from './generated/operations.js';
+import type { components, operations as Operations, paths } from './generated/openapi.js';
+import { oauth2Scopes, operations } from './generated/operations.js';
+import { createResources, type Resources } from './generated/resources.js';
 
 type GradingSchema = components['schemas']['Grading'];
 /** One risk engineering grading record. Its fields are not published yet: the record is open. */
@@ -20,23 +18,13 @@ type RiskLocationSchema = components['schemas']['RiskLocation'];
 /** One location record of the risk engineering service. Its fields are not published yet. */
 export interface RiskLocation extends RiskLocationSchema {}
 /** The query parameters of the gradings read, as the spec declares them. */
-export type GradingsQuery = QueryOf<operations['listGradings']>;
+export type GradingsQuery = QueryOf<Operations['listGradings']>;
 /** The query parameters of the locations read, as the spec declares them. */
-export type RiskLocationsQuery = QueryOf<operations['listRiskLocations']>;
+export type RiskLocationsQuery = QueryOf<Operations['listRiskLocations']>;
 /** The gradings: `list` pages through all of them, `page` reads one page. */
-export type Gradings = OffsetCollection<
-  Grading,
-  GradingsQuery,
-  typeof listGradings,
-  EnvelopeOf<operations['listGradings']>
->;
+export type Gradings = Resources['gradings'];
 /** The customer's locations as risk engineering knows them. */
-export type RiskLocations = OffsetCollection<
-  RiskLocation,
-  RiskLocationsQuery,
-  typeof listRiskLocations,
-  EnvelopeOf<operations['listRiskLocations']>
->;
+export type RiskLocations = Resources['locations'];
 
 /** The scopes of the risk engineering service's tokens, from the spec. */
 export const RISK_ENGINEERING_SCOPES = oauth2Scopes;
@@ -48,12 +36,11 @@ export const RISK_ENGINEERING_SCOPES = oauth2Scopes;
  */
 export interface RiskEngineeringClientOptions extends OAuth2ServiceClientOptions, PagingOptions {}
 
-/** A client of the risk engineering API. */
-export interface RiskEngineeringClient {
-  /** The gradings: `list` pages through all of them, `page` reads one page. */
-  readonly gradings: Gradings;
-  /** The customer's locations as risk engineering knows them. */
-  readonly locations: RiskLocations;
+/**
+ * A client of the risk engineering API: one member per resource of the spec (`gradings`,
+ * `locations`), and `raw`.
+ */
+export interface RiskEngineeringClient extends Resources {
   /** The openapi-fetch client over the same pipeline, for anything else in the spec. */
   readonly raw: ServiceClient<paths>['raw'];
 }
@@ -81,24 +68,10 @@ export interface RiskEngineeringClient {
 export function createRiskEngineeringClient(
   options: RiskEngineeringClientOptions,
 ): RiskEngineeringClient {
-  const wiring = oauth2Service(options, RISK_ENGINEERING_SCOPES);
+  const wiring = oauth2Service(options, RISK_ENGINEERING_SCOPES, operations);
   const client = createServiceClient<paths>(options, {
     ...wiring,
     serviceOptions: { ...wiring.serviceOptions, ...PAGING_OPTION_NAMES },
   });
-  return {
-    gradings: createOffsetCollection<
-      Grading,
-      typeof listGradings,
-      GradingsQuery,
-      EnvelopeOf<operations['listGradings']>
-    >(client, listGradings, 'gradings', options),
-    locations: createOffsetCollection<
-      RiskLocation,
-      typeof listRiskLocations,
-      RiskLocationsQuery,
-      EnvelopeOf<operations['listRiskLocations']>
-    >(client, listRiskLocations, 'locations', options),
-    raw: client.raw,
-  };
+  return { ...createResources(client, options), raw: client.raw };
 }

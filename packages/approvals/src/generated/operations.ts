@@ -8,8 +8,12 @@ import type { OperationDescription } from '@partner-apis/core';
 /** List the outstanding approvals of one employee: `GET /approvals`. */
 export const getApprovals = {
   operationId: "getApprovals",
+  resource: "approvals",
+  verb: "list",
   method: "GET",
   path: "/approvals",
+  summary: "List the outstanding approvals of one employee",
+  description: "Retrieves all outstanding approvals of procurement objects for one employee, grouped by\nobject type.",
   parameters: [
     {
       name: "employeeNumber",
@@ -17,6 +21,7 @@ export const getApprovals = {
       required: true,
       type: "string",
       minLength: 1,
+      description: "The employee whose outstanding approvals are returned.",
       assumed: true,
     },
     {
@@ -25,12 +30,28 @@ export const getApprovals = {
       required: true,
       type: "string",
       minLength: 1,
+      description: "A unique identifier of this request, for tracing. A new one for every attempt.",
     },
   ],
   response: {
     type: "object",
   },
+  apiKeys: [
+    {
+      scheme: "clientId",
+      in: "header",
+      name: "client_id",
+    },
+    {
+      scheme: "clientSecret",
+      in: "header",
+      name: "client_secret",
+    },
+  ],
 } as const satisfies OperationDescription;
+
+/** Every operation of the spec by operationId: the table clients, sandbox and CLI share. */
+export const operations = { getApprovals } as const;
 
 /** Calls per second of each tier of the client application (`x-rate-limit-tiers`). */
 export const rateLimitTiers = {

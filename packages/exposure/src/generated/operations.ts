@@ -8,8 +8,12 @@ import type { OperationDescription } from '@partner-apis/core';
 /** List exposure locations: `GET /open/portal-api/exposure/locations`. */
 export const listLocations = {
   operationId: "listLocations",
+  resource: "locations",
+  verb: "list",
   method: "GET",
   path: "/open/portal-api/exposure/locations",
+  summary: "List exposure locations",
+  description: "The collection of locations, optionally only those modified since a date. Page through\nlarger data sets with `limit` and `offset`.",
   parameters: [
     {
       name: "modifiedSince",
@@ -17,6 +21,7 @@ export const listLocations = {
       required: false,
       type: "string",
       format: "date",
+      description: "When given, only records modified since that date are returned; when omitted, all records are returned.",
     },
     {
       name: "limit",
@@ -26,6 +31,7 @@ export const listLocations = {
       minimum: 1,
       maximum: 1024,
       default: 128,
+      description: "Number of records per call.",
       paging: "limit",
     },
     {
@@ -35,6 +41,7 @@ export const listLocations = {
       type: "integer",
       minimum: 0,
       default: 0,
+      description: "Position from which a later call continues, used to page through data larger than one call.",
       paging: "offset",
       assumed: true,
     },
@@ -44,18 +51,45 @@ export const listLocations = {
     records: null,
     itemType: "object",
   },
+  apiKeys: [
+    {
+      scheme: "subscriptionKey",
+      in: "header",
+      name: "Ocp-Apim-Subscription-Key",
+    },
+  ],
 } as const satisfies OperationDescription;
 
 /** Submit a Statement of Values (provisional): `POST /open/portal-api/exposure/statement-of-values`. */
 export const submitStatementOfValues = {
   operationId: "submitStatementOfValues",
+  resource: "statementOfValues",
+  verb: "submit",
   method: "POST",
   path: "/open/portal-api/exposure/statement-of-values",
+  summary: "Submit a Statement of Values (provisional)",
+  description: "Sends property portfolio data to the insurer. The document says the exposure service\naccepts Statement of Values submissions but publishes neither the operation, nor the path,\nnor the payload. This operation, its path and its payload are our assumption and will\nchange when the upstream publishes them.",
   parameters: [],
-  response: {
+  body: {
+    required: true,
+    mediaType: "application/json",
     type: "object",
   },
+  response: {
+    bodyOptional: true,
+    type: "object",
+  },
+  apiKeys: [
+    {
+      scheme: "subscriptionKey",
+      in: "header",
+      name: "Ocp-Apim-Subscription-Key",
+    },
+  ],
 } as const satisfies OperationDescription;
+
+/** Every operation of the spec by operationId: the table clients, sandbox and CLI share. */
+export const operations = { listLocations, submitStatementOfValues } as const;
 
 /** The OAuth 2.0 scopes the spec requires of every request. */
 export const oauth2Scopes = ["Portal.Api", "Portal.Api.Exposure"] as const;

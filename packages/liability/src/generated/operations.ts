@@ -8,8 +8,12 @@ import type { OperationDescription } from '@partner-apis/core';
 /** Create a seller: `POST /parties/sellers`. */
 export const createSeller = {
   operationId: "createSeller",
+  resource: "sellers",
+  verb: "create",
   method: "POST",
   path: "/parties/sellers",
+  summary: "Create a seller",
+  description: "Creates a seller for which quotes can be requested.",
   parameters: [
     {
       name: "X-Z-Conversation-Id",
@@ -17,6 +21,7 @@ export const createSeller = {
       required: true,
       type: "string",
       minLength: 1,
+      description: "A unique identifier of the conversation this request belongs to, for tracing.",
     },
     {
       name: "X-Z-Request-Id",
@@ -24,8 +29,14 @@ export const createSeller = {
       required: true,
       type: "string",
       minLength: 1,
+      description: "A unique identifier of this request, for tracing. A new one for every attempt.",
     },
   ],
+  body: {
+    required: true,
+    mediaType: "application/json",
+    type: "object",
+  },
   response: {
     type: "object",
   },
@@ -34,8 +45,12 @@ export const createSeller = {
 /** Search quotes: `GET /quotes`. */
 export const searchQuotes = {
   operationId: "searchQuotes",
+  resource: "quotes",
+  verb: "search",
   method: "GET",
   path: "/quotes",
+  summary: "Search quotes",
+  description: "Searches quotes, using query parameters as filters.",
   parameters: [
     {
       name: "X-Z-Conversation-Id",
@@ -43,6 +58,7 @@ export const searchQuotes = {
       required: true,
       type: "string",
       minLength: 1,
+      description: "A unique identifier of the conversation this request belongs to, for tracing.",
     },
     {
       name: "X-Z-Request-Id",
@@ -50,6 +66,7 @@ export const searchQuotes = {
       required: true,
       type: "string",
       minLength: 1,
+      description: "A unique identifier of this request, for tracing. A new one for every attempt.",
     },
     {
       name: "sellerId",
@@ -57,6 +74,7 @@ export const searchQuotes = {
       required: false,
       type: "string",
       minLength: 1,
+      description: "Only quotes for this seller.",
       assumed: true,
     },
     {
@@ -65,6 +83,7 @@ export const searchQuotes = {
       required: false,
       type: "string",
       minLength: 1,
+      description: "Only quotes for this commercial package (see ProductId).",
       assumed: true,
     },
     {
@@ -73,6 +92,7 @@ export const searchQuotes = {
       required: false,
       type: "string",
       format: "date-time",
+      description: "Only quotes created at or after this time.",
       assumed: true,
     },
     {
@@ -81,6 +101,7 @@ export const searchQuotes = {
       required: false,
       type: "string",
       format: "date-time",
+      description: "Only quotes created before this time.",
       assumed: true,
     },
   ],
@@ -92,8 +113,12 @@ export const searchQuotes = {
 /** Create a quote: `POST /quotes`. */
 export const createQuote = {
   operationId: "createQuote",
+  resource: "quotes",
+  verb: "create",
   method: "POST",
   path: "/quotes",
+  summary: "Create a quote",
+  description: "Creates a quote. The response gives the price and any referrals. Set\n`underwritingInformation.forceManualReferral` to pass the quote to manual underwriting.",
   parameters: [
     {
       name: "X-Z-Conversation-Id",
@@ -101,6 +126,7 @@ export const createQuote = {
       required: true,
       type: "string",
       minLength: 1,
+      description: "A unique identifier of the conversation this request belongs to, for tracing.",
     },
     {
       name: "X-Z-Request-Id",
@@ -108,8 +134,14 @@ export const createQuote = {
       required: true,
       type: "string",
       minLength: 1,
+      description: "A unique identifier of this request, for tracing. A new one for every attempt.",
     },
   ],
+  body: {
+    required: true,
+    mediaType: "application/json",
+    type: "object",
+  },
   response: {
     type: "object",
   },
@@ -118,8 +150,12 @@ export const createQuote = {
 /** Read one quote: `GET /quotes/{quoteId}`. */
 export const getQuote = {
   operationId: "getQuote",
+  resource: "quotes",
+  verb: "get",
   method: "GET",
   path: "/quotes/{quoteId}",
+  summary: "Read one quote",
+  description: "Returns the details of one quote.",
   parameters: [
     {
       name: "X-Z-Conversation-Id",
@@ -127,6 +163,7 @@ export const getQuote = {
       required: true,
       type: "string",
       minLength: 1,
+      description: "A unique identifier of the conversation this request belongs to, for tracing.",
     },
     {
       name: "X-Z-Request-Id",
@@ -134,6 +171,7 @@ export const getQuote = {
       required: true,
       type: "string",
       minLength: 1,
+      description: "A unique identifier of this request, for tracing. A new one for every attempt.",
     },
     {
       name: "quoteId",
@@ -141,12 +179,16 @@ export const getQuote = {
       required: true,
       type: "string",
       minLength: 1,
+      description: "The identifier the service gave the quote.",
     },
   ],
   response: {
     type: "object",
   },
 } as const satisfies OperationDescription;
+
+/** Every operation of the spec by operationId: the table clients, sandbox and CLI share. */
+export const operations = { createSeller, searchQuotes, createQuote, getQuote } as const;
 
 /** The `default` and `enum` of the named schemas that have one. */
 export const schemaValues = {

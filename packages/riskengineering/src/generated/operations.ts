@@ -8,8 +8,12 @@ import type { OperationDescription } from '@partner-apis/core';
 /** List risk engineering gradings: `GET /open/portal-api/riskengineering/Gradings`. */
 export const listGradings = {
   operationId: "listGradings",
+  resource: "gradings",
+  verb: "list",
   method: "GET",
   path: "/open/portal-api/riskengineering/Gradings",
+  summary: "List risk engineering gradings",
+  description: "The collection of gradings, optionally only those modified since a date. Page through\nlarger data sets with `limit` and `offset`.",
   parameters: [
     {
       name: "modifiedSince",
@@ -17,6 +21,7 @@ export const listGradings = {
       required: false,
       type: "string",
       format: "date",
+      description: "When given, only records modified since that date are returned; when omitted, all records are returned.",
     },
     {
       name: "limit",
@@ -26,6 +31,7 @@ export const listGradings = {
       minimum: 1,
       maximum: 1024,
       default: 128,
+      description: "Number of records per call.",
       paging: "limit",
     },
     {
@@ -35,6 +41,7 @@ export const listGradings = {
       type: "integer",
       minimum: 0,
       default: 0,
+      description: "Position from which a later call continues, used to page through data larger than one call.",
       paging: "offset",
       assumed: true,
     },
@@ -44,13 +51,24 @@ export const listGradings = {
     records: null,
     itemType: "object",
   },
+  apiKeys: [
+    {
+      scheme: "subscriptionKey",
+      in: "header",
+      name: "Ocp-Apim-Subscription-Key",
+    },
+  ],
 } as const satisfies OperationDescription;
 
 /** List risk engineering locations: `GET /open/portal-api/riskengineering/Locations`. */
 export const listRiskLocations = {
   operationId: "listRiskLocations",
+  resource: "locations",
+  verb: "list",
   method: "GET",
   path: "/open/portal-api/riskengineering/Locations",
+  summary: "List risk engineering locations",
+  description: "The collection of the customer's locations. The endpoint table gives it the same query\nparameters as the gradings (modifiedSince, limit, offset), although the resource table\nmentions the modification date filter only for gradings.",
   parameters: [
     {
       name: "modifiedSince",
@@ -58,6 +76,7 @@ export const listRiskLocations = {
       required: false,
       type: "string",
       format: "date",
+      description: "When given, only records modified since that date are returned; when omitted, all records are returned.",
     },
     {
       name: "limit",
@@ -67,6 +86,7 @@ export const listRiskLocations = {
       minimum: 1,
       maximum: 1024,
       default: 128,
+      description: "Number of records per call.",
       paging: "limit",
     },
     {
@@ -76,6 +96,7 @@ export const listRiskLocations = {
       type: "integer",
       minimum: 0,
       default: 0,
+      description: "Position from which a later call continues, used to page through data larger than one call.",
       paging: "offset",
       assumed: true,
     },
@@ -85,7 +106,17 @@ export const listRiskLocations = {
     records: null,
     itemType: "object",
   },
+  apiKeys: [
+    {
+      scheme: "subscriptionKey",
+      in: "header",
+      name: "Ocp-Apim-Subscription-Key",
+    },
+  ],
 } as const satisfies OperationDescription;
+
+/** Every operation of the spec by operationId: the table clients, sandbox and CLI share. */
+export const operations = { listGradings, listRiskLocations } as const;
 
 /** The OAuth 2.0 scopes the spec requires of every request. */
 export const oauth2Scopes = ["Portal.Api", "Portal.Api.RiskEngineering"] as const;

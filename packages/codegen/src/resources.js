@@ -1,0 +1,212 @@
+// @ts-check
+/**
+ * Renders a service's resource layer: one `<resource>.<verb>()` per operation of its spec, typed
+ * by openapi-typescript's `operations` and sent through core's `operationMethod` (or, for a read
+ * with `x-paging` parameters, `pagedRead`). The method's name, its parameters and its TSDoc come
+ * from the spec, so a new operation reaches users by a spec edit alone.
+ */
+import { describeOperations } from './operations.js';
+
+/** @typedef {Record<string, any>} Description */
+
+/**
+ * @param {Description} description
+ * @returns {Description[]}
+ */
+function pathParameters(description) {
+  /** @type {Description[]} */
+  const parameters = description.parameters.filter(
+    (/** @type {Description} */ p) => p.in === 'path',
+  );
+  const order = [...String(description.path).matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  return [...parameters].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+}
+
+/** @param {Description} description */
+function isPaged(description) {
+  return description.parameters.some((/** @type {Description} */ p) => p.paging !== undefined);
+}
+
+/**
+ * `text` as the lines of a TSDoc comment at `indent`.
+ * @param {string[]} paragraphs
+ * @param {string} indent
+ */
+function tsdoc(paragraphs, indent) {
+  const body = paragraphs
+    .join('\n\n')
+    .replaceAll('*/', '*\\/')
+    .split('\n')
+    .map((line) => `${indent} *${line === '' ? '' : ` ${line}`}`);
+  return [`${indent}/**`, ...body, `${indent} */`];
+}
+
+/**
+ * A TypeScript identifier for a parameter name (`quote-id` → `quoteId`).
+ * @param {string} name
+ */
+function identifier(name) {
+  const camel = name.replace(/[^A-Za-z0-9_$]+(.)?/g, (_, c) => (c ? c.toUpperCase() : ''));
+  return /^[A-Za-z_$]/.test(camel) ? camel : `_${camel}`;
+}
+
+/** @param {Description} parameter */
+function parameterType(parameter) {
+  if (Array.isArray(parameter.enum))
+    return parameter.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if (parameter.type === 'integer' || parameter.type === 'number') return 'number';
+  if (parameter.type === 'boolean') return 'boolean';
+  return 'string';
+}
+
+/**
+ * The signature pieces of a plain operation: its parameters, in the order callers give them.
+ * @param {Description} d
+ */
+function signature(d) {
+  const op = `Operations[${JSON.stringify(d.operationId)}]`;
+  const params = pathParameters(d).map((p) => `${identifier(p.name)}: ${parameterType(p)}`);
+  const args = pathParameters(d).map((p) => identifier(p.name));
+  if (d.body !== undefined) {
+    params.push(`body${d.body.required ? '' : '?'}: RequestBodyOf<${op}>`);
+    args.push('body');
+  }
+  const query = d.parameters.filter((/** @type {Description} */ p) => p.in === 'query');
+  if (query.length > 0) {
+    const required = query.some((/** @type {Description} */ p) => p.required);
+    params.push(`query${required ? '' : '?'}: CallQuery<${op}>`);
+    args.push(required ? 'query' : '{ … }');
+  }
+  params.push('options?: CallOptions');
+  return { params, args, returns: `ApiPromise<ResponseBodyOf<${op}>>` };
+}
+
+/**
+ * The source of `src/generated/resources.ts`.
+ * @param {Record<string, unknown>} document bundled
+ */
+export function renderResources(document) {
+  const operations = describeOperations(document);
+  /** @type {Map<string, Description[]>} */
+  const resources = new Map();
+  for (const description of Object.values(operations)) {
+    const list = resources.get(description.resource) ?? [];
+    const verbs = isPaged(description) ? ['list', 'page', 'sync'] : [description.verb];
+    for (const other of list) {
+      const taken = isPaged(other) ? ['list', 'page', 'sync'] : [other.verb];
+      const clash = verbs.find((v) => taken.includes(v));
+      if (clash !== undefined) {
+        throw new Error(
+          `${description.operationId} and ${other.operationId} are both ${description.resource}.${clash}(): ` +
+            'name one with x-client-method',
+        );
+      }
+    }
+    resources.set(description.resource, [...list, description]);
+  }
+  const ids = Object.keys(operations);
+  const anyPaged = Object.values(operations).some(isPaged);
+  const anyPlain = Object.values(operations).some((d) => !isPaged(d));
+  const imports = [
+    ...(anyPlain ? ['operationMethod'] : []),
+    ...(anyPaged ? ['pagedRead'] : []),
+    ...(anyPlain
+      ? [
+          'type ApiPromise',
+          'type CallOptions',
+          'type CallQuery',
+          'type RequestBodyOf',
+          'type ResponseBodyOf',
+        ]
+      : []),
+    ...(anyPaged
+      ? ['type EnvelopeOf', 'type PagedRead', 'type PagingOptions', 'type QueryOf', 'type RecordOf']
+      : []),
+    'type ResourceClient',
+  ];
+  const lines = [
+    `import {\n${imports.map((name) => `  ${name},\n`).join('')}} from '@partner-apis/core';`,
+    "import type { operations as Operations } from './openapi.js';",
+    `import {\n${ids.map((id) => `  ${id},\n`).join('')}} from './operations.js';`,
+    '',
+    '/** Every operation of the spec as `<resource>.<verb>()`, named and documented by the spec. */',
+    'export interface Resources {',
+  ];
+  /** @type {string[]} */
+  const builders = [];
+  for (const [resource, descriptions] of resources) {
+    const paged = descriptions.find(isPaged);
+    const plain = descriptions.filter((d) => !isPaged(d));
+    const members = [];
+    for (const d of plain) {
+      const { params, args, returns } = signature(d);
+      const docs = [
+        ...(d.summary ? [`${d.summary}.`.replace(/\.\.$/, '.')] : []),
+        ...(d.description ? [d.description] : []),
+        `\`${d.method} ${d.path}\``,
+        `@example\nconst result = await client.${resource}.${d.verb}(${args.join(', ')});`,
+      ];
+      members.push(...tsdoc(docs, '    '), `    ${d.verb}(${params.join(', ')}): ${returns};`);
+    }
+    const pagedType =
+      paged === undefined
+        ? undefined
+        : (() => {
+            const op = `Operations[${JSON.stringify(paged.operationId)}]`;
+            return `PagedRead<RecordOf<${op}>, QueryOf<${op}>, typeof ${paged.operationId}, EnvelopeOf<${op}>>`;
+          })();
+    const title =
+      paged === undefined
+        ? `\`${resource}\`: ${plain.map((d) => `\`${d.verb}()\``).join(', ')}`
+        : (paged.summary ?? resource);
+    const pagedDocs =
+      paged === undefined
+        ? []
+        : [
+            `\`list()\` pages through every record (\`${paged.method} ${paged.path}\`), \`page()\` reads one page.`,
+            ...(paged.description ? [paged.description] : []),
+            `@example\nfor await (const record of client.${resource}.list()) console.log(record);`,
+          ];
+    lines.push(...tsdoc([`${title}.`.replace(/\.\.$/, '.'), ...pagedDocs], '  '));
+    if (members.length === 0) {
+      lines.push(`  readonly ${resource}: ${pagedType};`);
+    } else {
+      lines.push(
+        `  readonly ${resource}: ${pagedType === undefined ? '' : `${pagedType} & `}{`,
+        ...members,
+        '  };',
+      );
+    }
+    const entries = plain.map(
+      (d) =>
+        `      ${d.verb}: operationMethod<Resources[${JSON.stringify(resource)}][${JSON.stringify(d.verb)}]>(client, ${d.operationId}),`,
+    );
+    if (paged !== undefined) {
+      const read = `pagedRead<Resources[${JSON.stringify(resource)}]>(client, ${paged.operationId}, paging)`;
+      builders.push(
+        entries.length === 0
+          ? `    ${resource}: ${read},`
+          : `    ${resource}: {\n      ...${read},\n${entries.join('\n')}\n    },`,
+      );
+    } else {
+      builders.push(`    ${resource}: {\n${entries.join('\n')}\n    },`);
+    }
+  }
+  lines.push(
+    '}',
+    '',
+    '/**',
+    ' * Builds every resource of the spec over one service client.',
+    ' *',
+    ' * @example',
+    ' * const resources = createResources(serviceClient);',
+    ' */',
+    `export function createResources(client: ResourceClient${anyPaged ? ', paging?: PagingOptions' : ''}): Resources {`,
+    '  return {',
+    ...builders,
+    '  };',
+    '}',
+    '',
+  );
+  return lines.join('\n');
+}
