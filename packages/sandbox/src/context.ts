@@ -1,7 +1,6 @@
 import type { SlidingWindowLimit } from './auth/rate-limit.js';
 import type { TokenStore } from './auth/token-store.js';
 import type { PortalCredentials, SandboxCredentials } from './credentials.js';
-import type { GeneratedCollection } from './data/collection.js';
 import type { LiabilityStore } from './services/liability-store.js';
 import type { RequestIdLedger } from './services/request-ids.js';
 
@@ -12,11 +11,6 @@ export interface SandboxContext {
   /** Subscription keys revoked on demand (for key failover tests). */
   readonly revokedKeys: Set<string>;
   readonly tokens: TokenStore;
-  readonly collections: {
-    readonly exposureLocations: GeneratedCollection;
-    readonly riskLocations: GeneratedCollection;
-    readonly gradings: GeneratedCollection;
-  };
   readonly employeesWithNothingOutstanding: ReadonlySet<string>;
   readonly approvalsLimit: SlidingWindowLimit;
   readonly liability: LiabilityStore;

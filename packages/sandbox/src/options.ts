@@ -5,15 +5,38 @@ import { openapiDocument as liabilityDocument } from './generated/liability.docu
 import { liabilityMajorOf } from './services/liability.js';
 import type { OpenApiDocument } from './spec/operations.js';
 
-/** Sizes of the generated collections. */
+/**
+ * Sizes of the generated collections: the three below by name, any paged read by its route id
+ * (`riskEngineering.listSurveys`); 5000 records where nothing is given.
+ */
 export interface SandboxSizes {
-  /** Exposure locations (default 5000). */
+  /** Exposure locations, `exposure.listLocations` (default 5000). */
   exposureLocations?: number;
-  /** Risk engineering locations (default 5000). */
+  /** Risk engineering locations, `riskEngineering.listRiskLocations` (default 5000). */
   riskLocations?: number;
-  /** Risk engineering gradings (default 3000). */
+  /** Risk engineering gradings, `riskEngineering.listGradings` (default 3000). */
   gradings?: number;
+  /** Any other paged read, by route id. */
+  [routeId: string]: number | undefined;
 }
+
+/** The services whose built-in spec `specs` can replace. */
+export type SpecService = 'auth' | 'exposure' | 'riskEngineering' | 'liability' | 'approvals';
+
+/** The route ids of the collections `sizes` names, and their default sizes. */
+const NAMED_SIZES = {
+  exposureLocations: { route: 'exposure.listLocations', size: 5000 },
+  riskLocations: { route: 'riskEngineering.listRiskLocations', size: 5000 },
+  gradings: { route: 'riskEngineering.listGradings', size: 3000 },
+} as const;
+
+/** The route ids `sizes` names by a name of their own. */
+export const NAMED_SIZE_ROUTES: ReadonlySet<string> = new Set(
+  Object.values(NAMED_SIZES).map((named) => named.route),
+);
+
+/** Records of a paged read that `sizes` does not size. */
+export const DEFAULT_SIZE = 5000;
 
 /** Options of `startSandbox`; every one is optional. */
 export interface SandboxOptions {
@@ -44,6 +67,11 @@ export interface SandboxOptions {
    * its `info.version`, with the same credentials, sellers and quotes.
    */
   liabilityMajors?: readonly object[];
+  /**
+   * Bundled OpenAPI documents (JSON) to serve instead of the built-in specs, by service: an
+   * operation added to a spec is served with its records, paging and auth, before any release.
+   */
+  specs?: Partial<Record<SpecService, object>>;
 }
 
 /** Options with every default applied and every value checked. */
@@ -51,7 +79,11 @@ export interface ResolvedOptions {
   port: number;
   host: string;
   seed: number;
-  sizes: Required<SandboxSizes>;
+  /** The three named sizes, as `fixtures.sizes` gives them. */
+  sizes: { exposureLocations: number; riskLocations: number; gradings: number };
+  /** By route id, every size given or defaulted. */
+  sizesByRoute: ReadonlyMap<string, number>;
+  specs: Partial<Record<SpecService, OpenApiDocument>>;
   tokenLifetimeSeconds: number;
   credentials: SandboxCredentialsInput;
   employeesWithNothingOutstanding: string[];
@@ -118,6 +150,53 @@ function liabilityMajors(documents: unknown): Map<number, OpenApiDocument> {
   return majors;
 }
 
+function sizesByRoute(sizes: SandboxSizes): Map<string, number> {
+  if (typeof sizes !== 'object' || sizes === null) {
+    throw new SandboxConfigError('sizes must be an object');
+  }
+  const byRoute = new Map<string, number>();
+  for (const [name, { route, size }] of Object.entries(NAMED_SIZES)) {
+    byRoute.set(route, integer(sizes[name], `sizes.${name}`, 0, MAX_SIZE, size));
+  }
+  for (const [name, value] of Object.entries(sizes)) {
+    if (Object.hasOwn(NAMED_SIZES, name)) continue;
+    if (!/^[^.]+\..+$/.test(name)) {
+      throw new SandboxConfigError(
+        `sizes.${name} names no collection: use exposureLocations, riskLocations, gradings or a route id`,
+      );
+    }
+    byRoute.set(name, integer(value, `sizes.${name}`, 0, MAX_SIZE, DEFAULT_SIZE));
+  }
+  return byRoute;
+}
+
+const SPEC_SERVICES: readonly SpecService[] = [
+  'auth',
+  'exposure',
+  'riskEngineering',
+  'liability',
+  'approvals',
+];
+
+function specDocuments(specs: unknown): Partial<Record<SpecService, OpenApiDocument>> {
+  if (specs === undefined) return {};
+  if (typeof specs !== 'object' || specs === null) {
+    throw new SandboxConfigError('specs must be an object of OpenAPI documents by service');
+  }
+  for (const [service, document] of Object.entries(specs)) {
+    if (!SPEC_SERVICES.includes(service as SpecService)) {
+      throw new SandboxConfigError(
+        `specs.${service}: the services are ${SPEC_SERVICES.join(', ')}`,
+      );
+    }
+    const paths = typeof document === 'object' && document !== null ? document.paths : undefined;
+    if (typeof paths !== 'object' || paths === null) {
+      throw new SandboxConfigError(`specs.${service} must be an OpenAPI document with paths`);
+    }
+  }
+  return specs as Partial<Record<SpecService, OpenApiDocument>>;
+}
+
 function runsUnderTest(): boolean {
   return process.env.VITEST !== undefined || process.env.NODE_ENV === 'test';
 }
@@ -127,12 +206,13 @@ function runsUnderTest(): boolean {
  *
  * @example
  * resolveOptions({ sizes: { exposureLocations: 100_000 } }).sizes.gradings; // 3000
+ * resolveOptions({ sizes: { 'riskEngineering.listSurveys': 40 } }).sizesByRoute.get('riskEngineering.listSurveys'); // 40
  */
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
     throw new SandboxConfigError('startSandbox options must be an object');
   }
-  const sizes = options.sizes ?? {};
+  const byRoute = sizesByRoute(options.sizes ?? {});
   const credentials = options.credentials ?? {};
   for (const service of ['exposure', 'riskEngineering', 'liability', 'approvals'] as const) {
     credentialStrings(credentials[service], `credentials.${service}`);
@@ -152,16 +232,12 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     host: options.host ?? '127.0.0.1',
     seed: integer(options.seed, 'seed', 0, 2 ** 32 - 1, 1),
     sizes: {
-      exposureLocations: integer(
-        sizes.exposureLocations,
-        'sizes.exposureLocations',
-        0,
-        MAX_SIZE,
-        5000,
-      ),
-      riskLocations: integer(sizes.riskLocations, 'sizes.riskLocations', 0, MAX_SIZE, 5000),
-      gradings: integer(sizes.gradings, 'sizes.gradings', 0, MAX_SIZE, 3000),
+      exposureLocations: byRoute.get(NAMED_SIZES.exposureLocations.route)!,
+      riskLocations: byRoute.get(NAMED_SIZES.riskLocations.route)!,
+      gradings: byRoute.get(NAMED_SIZES.gradings.route)!,
     },
+    sizesByRoute: byRoute,
+    specs: specDocuments(options.specs),
     tokenLifetimeSeconds: integer(
       options.tokenLifetimeSeconds,
       'tokenLifetimeSeconds',

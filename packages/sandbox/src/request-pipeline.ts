@@ -7,7 +7,7 @@ import { hasMediaType, parseBody, readBodyText } from './http/request-body.js';
 import { errorReply, json, jsonText, type ErrorCause, type Reply } from './http/reply.js';
 import { serviceError } from './http/service-errors.js';
 import { ROUTER, TOKEN_ROUTE_ID } from './services/all-services.js';
-import type { ServiceDefinition } from './services/service.js';
+import type { Handler, ServiceDefinition } from './services/service.js';
 import { responseSchemaFor } from './spec/operations.js';
 import type { Route, Router } from './spec/router.js';
 import { validatorsFor } from './spec/validators.js';
@@ -25,6 +25,8 @@ export interface PipelineOptions {
   readonly validateResponses: boolean;
   /** The routes served; the built-in ones by default. */
   readonly router?: Router<ServiceDefinition>;
+  /** By route id: the answers built from the spec, for routes without a hand-written handler. */
+  readonly specHandlers: ReadonlyMap<string, Handler>;
 }
 
 function acceptsJson(accept: string | undefined): boolean {
@@ -215,7 +217,8 @@ export class RequestPipeline {
       });
     }
 
-    const handler = service.handlers[operation.operationId];
+    const handler =
+      service.handlers[operation.operationId] ?? this.#options.specHandlers.get(route.id);
     if (!handler) {
       return serviceError(
         service,
@@ -224,7 +227,10 @@ export class RequestPipeline {
       );
     }
     try {
-      return handler({ headers: request.headers, query, path: pathParams, body }, context);
+      return handler(
+        { headers: request.headers, query, path: pathParams, body, operation },
+        context,
+      );
     } catch {
       return serviceError(service, 500, 'The sandbox failed to answer this request.');
     }

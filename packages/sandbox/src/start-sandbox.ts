@@ -7,17 +7,12 @@ import { TokenStore } from './auth/token-store.js';
 import { SandboxConfigError } from './config-error.js';
 import type { SandboxContext } from './context.js';
 import { APPROVALS_TIERS, createCredentials, type SandboxCredentials } from './credentials.js';
-import { GeneratedCollection, MODIFIED_FROM, MODIFIED_TO } from './data/collection.js';
-import {
-  exposureLocationWriter,
-  gradingWriter,
-  riskLocationWriter,
-} from './data/portal-records.js';
+import { MODIFIED_FROM, MODIFIED_TO } from './data/collection.js';
 import { FaultRegistry, type FaultPlan } from './faults.js';
 import { errorReply } from './http/reply.js';
-import { resolveOptions, type SandboxOptions } from './options.js';
+import { DEFAULT_SIZE, NAMED_SIZE_ROUTES, resolveOptions, type SandboxOptions } from './options.js';
 import { RequestPipeline } from './request-pipeline.js';
-import { ROUTER, ROUTES, routesOf } from './services/all-services.js';
+import { ROUTER, ROUTES, routesOf, servicesWith } from './services/all-services.js';
 import {
   liabilityBasePath,
   liabilityMajorOf,
@@ -25,6 +20,8 @@ import {
   liabilityServiceOf,
 } from './services/liability.js';
 import { LiabilityStore } from './services/liability-store.js';
+import { specHandlers } from './services/spec-answers.js';
+import { pagingOf } from './spec/paging.js';
 import { Router } from './spec/router.js';
 import { StatsRecorder, type SandboxStats } from './stats.js';
 
@@ -126,14 +123,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     credentials,
     revokedKeys: new Set(),
     tokens: new TokenStore(resolved.tokenLifetimeSeconds),
-    collections: {
-      exposureLocations: new GeneratedCollection(
-        sizes.exposureLocations,
-        exposureLocationWriter(seed),
-      ),
-      riskLocations: new GeneratedCollection(sizes.riskLocations, riskLocationWriter(seed)),
-      gradings: new GeneratedCollection(sizes.gradings, gradingWriter(seed, sizes.riskLocations)),
-    },
     employeesWithNothingOutstanding: new Set(resolved.employeesWithNothingOutstanding),
     approvalsLimit: new SlidingWindowLimit(APPROVALS_TIERS[credentials.approvals.tier]),
     liability: new LiabilityStore(),
@@ -142,8 +131,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const extraMajors = [...resolved.liabilityMajors].map(([major, document]) =>
     liabilityServiceOf(document, major),
   );
-  const routes = [...ROUTES, ...routesOf(extraMajors)];
+  const replaced = Object.keys(resolved.specs).length > 0;
+  const routes = [
+    ...(replaced ? routesOf(servicesWith(resolved.specs)) : ROUTES),
+    ...routesOf(extraMajors),
+  ];
   const routeIds = routes.map((route) => route.id);
+  for (const routeId of resolved.sizesByRoute.keys()) {
+    // The named sizes stay valid when a replaced spec drops their read.
+    if (NAMED_SIZE_ROUTES.has(routeId)) continue;
+    const route = routes.find((r) => r.id === routeId);
+    if (route === undefined || pagingOf(route.operation) === undefined) {
+      throw new SandboxConfigError(`sizes.${routeId}: no paged read has this route id`);
+    }
+  }
   const stats = new StatsRecorder(routeIds);
   const faults = new FaultRegistry(routeIds);
   for (const [selector, plan] of Object.entries(resolved.faults)) faults.set(selector, plan);
@@ -152,7 +153,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     stats,
     faults,
     validateResponses: resolved.validateResponses,
-    router: extraMajors.length === 0 ? ROUTER : new Router(routes),
+    router: extraMajors.length === 0 && !replaced ? ROUTER : new Router(routes),
+    specHandlers: specHandlers(
+      routes,
+      seed,
+      (routeId) => resolved.sizesByRoute.get(routeId) ?? DEFAULT_SIZE,
+    ),
   });
 
   const server = createServer((request, response) => {

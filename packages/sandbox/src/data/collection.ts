@@ -29,7 +29,7 @@ export function formatDay(day: number): string {
  *
  * @example
  * const locations = new GeneratedCollection(100_000, (i, day) => `{"id":${i}}`);
- * locations.page({ modifiedSince: '2025-06-01', limit: 128, offset: 0 }); // '[{"id":…},…]'
+ * locations.page({ since: '2025-06-01', limit: 128, offset: 0 }); // '[{"id":…},…]'
  */
 export class GeneratedCollection {
   readonly size: number;
@@ -47,7 +47,7 @@ export class GeneratedCollection {
 
   /** Index of the first record modified on or after `date` (`YYYY-MM-DD`). */
   firstModifiedSince(date: string): number {
-    const day = Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+    const day = Math.floor(Date.parse(`${date.slice(0, 10)}T00:00:00Z`) / DAY_MS);
     let low = 0;
     let high = this.size;
     while (low < high) {
@@ -58,16 +58,13 @@ export class GeneratedCollection {
     return low;
   }
 
-  /** Number of records the filter keeps. */
-  count(modifiedSince: string | undefined): number {
-    return this.size - (modifiedSince === undefined ? 0 : this.firstModifiedSince(modifiedSince));
-  }
-
-  /** One page as a JSON array: records `offset … offset + limit - 1` of the filtered collection. */
-  page(query: { modifiedSince?: string | undefined; limit: number; offset: number }): string {
+  /**
+   * One page as a JSON array: records `offset … offset + limit - 1` of those modified on or
+   * after `since` (all without it).
+   */
+  page(query: { since?: string | undefined; limit: number; offset: number }): string {
     const first =
-      (query.modifiedSince === undefined ? 0 : this.firstModifiedSince(query.modifiedSince)) +
-      query.offset;
+      (query.since === undefined ? 0 : this.firstModifiedSince(query.since)) + query.offset;
     const end = Math.min(this.size, first + query.limit);
     if (first >= end) return '[]';
     let body = '[';

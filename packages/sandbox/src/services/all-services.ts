@@ -1,10 +1,12 @@
+import { withOpenRecordExamples } from '../data/open-records.js';
 import { readOperations } from '../spec/operations.js';
 import { Router, type Route } from '../spec/router.js';
 import { approvalsService } from './approvals.js';
 import { authService } from './auth.js';
 import { liabilityService } from './liability.js';
 import { exposureService, riskEngineeringService } from './portal.js';
-import type { ServiceDefinition } from './service.js';
+import type { OpenApiDocument } from '../spec/operations.js';
+import type { ServiceDefinition, ServiceName } from './service.js';
 
 /** Every service the sandbox plays, in the order the specs list them. */
 export const SERVICES: readonly ServiceDefinition[] = [
@@ -25,13 +27,28 @@ export function routesOf(
   services: readonly ServiceDefinition[],
 ): readonly Route<ServiceDefinition>[] {
   return services.flatMap((service) =>
-    readOperations(service.document).map((operation) => ({
+    readOperations(withOpenRecordExamples(service.name, service.document)).map((operation) => ({
       id: `${service.routeName ?? service.name}.${operation.operationId}`,
       service,
       operation,
       fullPath: service.basePath + operation.path,
     })),
   );
+}
+
+/**
+ * The services with some of their specs replaced (`startSandbox`'s `specs`).
+ *
+ * @example
+ * servicesWith({ riskEngineering: modifiedDocument }).find((s) => s.name === 'riskEngineering')?.document;
+ */
+export function servicesWith(
+  documents: Partial<Record<ServiceName, OpenApiDocument>>,
+): readonly ServiceDefinition[] {
+  return SERVICES.map((service) => {
+    const document = documents[service.name];
+    return document === undefined ? service : { ...service, document };
+  });
 }
 
 /** Every operation of every built-in spec; read once per process. */

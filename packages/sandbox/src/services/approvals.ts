@@ -1,11 +1,20 @@
 import { APPROVALS_TIERS } from '../credentials.js';
-import { approvalsOf } from '../data/approvals-records.js';
+import { hashString } from '../data/random.js';
 import { openapiDocument } from '../generated/approvals.document.js';
 import { errorReply, json } from '../http/reply.js';
 import { withFreshRequestId } from './request-ids.js';
 import type { ServiceDefinition } from './service.js';
+import { specBody } from './spec-answers.js';
 
-/** The approvals service (`specs/approvals`): `client_id`/`client_secret` headers and a tier. */
+// Everyone not listed as having nothing outstanding has one to three approvals of each kind,
+// so every list can be tested.
+const LIST_LENGTHS = { minItems: 1, maxItems: 3 };
+
+/**
+ * The approvals service (`specs/approvals`): `client_id`/`client_secret` headers and a tier.
+ * An employee's approvals are generated from the spec, seeded by the employee number, so they
+ * are the same on every call.
+ */
 export const approvalsService: ServiceDefinition = {
   name: 'approvals',
   basePath: '/approvals/v1',
@@ -33,15 +42,22 @@ export const approvalsService: ServiceDefinition = {
   handlers: {
     getApprovals: withFreshRequestId(
       (context) => context.requestIds.approvals,
-      ({ query }, context) =>
-        json(
-          200,
-          approvalsOf(
-            context.seed,
-            query.employeeNumber as string,
-            context.employeesWithNothingOutstanding,
-          ),
-        ),
+      ({ query, operation }, context) => {
+        const employeeNumber = query.employeeNumber as string;
+        const result = specBody(
+          operation,
+          context.seed,
+          hashString(employeeNumber),
+          LIST_LENGTHS,
+        ) as Record<string, unknown>;
+        result.employeeNumber = employeeNumber;
+        if (context.employeesWithNothingOutstanding.has(employeeNumber)) {
+          for (const [name, value] of Object.entries(result)) {
+            if (Array.isArray(value)) result[name] = [];
+          }
+        }
+        return json(200, result);
+      },
     ),
   },
 };

@@ -3,12 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { parseBearer } from '../auth/authorization-header.js';
 import { isActiveKey, type SandboxContext } from '../context.js';
 import type { PortalCredentials } from '../credentials.js';
-import type { GeneratedCollection } from '../data/collection.js';
-import { errorReply, json, jsonText, type Reply } from '../http/reply.js';
+import { errorReply, json, type Reply } from '../http/reply.js';
 import { openapiDocument as exposureDocument } from '../generated/exposure.document.js';
 import { openapiDocument as riskEngineeringDocument } from '../generated/riskengineering.document.js';
 import type { Operation } from '../spec/operations.js';
-import type { Handler, ServiceDefinition } from './service.js';
+import type { ServiceDefinition } from './service.js';
 
 /** Exposure and risk engineering share the upstream's one request address. */
 const PORTAL_BASE_PATH = '/portal';
@@ -39,19 +38,10 @@ function guardPortal(
   return undefined;
 }
 
-function pageOf(collection: (context: SandboxContext) => GeneratedCollection): Handler {
-  return ({ query }, context) =>
-    jsonText(
-      200,
-      collection(context).page({
-        modifiedSince: query.modifiedSince as string | undefined,
-        limit: query.limit as number,
-        offset: query.offset as number,
-      }),
-    );
-}
-
-/** The exposure service (`specs/exposure`): paged locations and Statement of Values. */
+/**
+ * The exposure service (`specs/exposure`). A Statement of Values receipt counts the locations
+ * received, which no spec can say; the paged locations are answered from the spec.
+ */
 export const exposureService: ServiceDefinition = {
   name: 'exposure',
   basePath: PORTAL_BASE_PATH,
@@ -60,7 +50,6 @@ export const exposureService: ServiceDefinition = {
   guard: (headers, context, operation) =>
     guardPortal(headers, context, operation, context.credentials.exposure),
   handlers: {
-    listLocations: pageOf((context) => context.collections.exposureLocations),
     submitStatementOfValues({ body }) {
       const { locations } = body as { locations: unknown[] };
       return json(202, {
@@ -73,7 +62,7 @@ export const exposureService: ServiceDefinition = {
   },
 };
 
-/** The risk engineering service (`specs/riskengineering`): paged gradings and locations. */
+/** The risk engineering service (`specs/riskengineering`): every operation answered from the spec. */
 export const riskEngineeringService: ServiceDefinition = {
   name: 'riskEngineering',
   basePath: PORTAL_BASE_PATH,
@@ -81,8 +70,5 @@ export const riskEngineeringService: ServiceDefinition = {
   errorStyle: 'common',
   guard: (headers, context, operation) =>
     guardPortal(headers, context, operation, context.credentials.riskEngineering),
-  handlers: {
-    listGradings: pageOf((context) => context.collections.gradings),
-    listRiskLocations: pageOf((context) => context.collections.riskLocations),
-  },
+  handlers: {},
 };

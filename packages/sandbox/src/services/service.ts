@@ -13,6 +13,8 @@ export interface ValidRequest {
   readonly query: Record<string, unknown>;
   readonly path: Record<string, string>;
   readonly body: unknown;
+  /** The operation of the spec the request was routed to. */
+  readonly operation: Operation;
 }
 
 /** Answers one operation. */
@@ -33,6 +35,9 @@ export interface ServiceDefinition {
     context: SandboxContext,
     operation: Operation,
   ): Reply | undefined;
-  /** By operationId; an operation of the spec without a handler answers 501. */
+  /**
+   * By operationId, for what a spec cannot say; every other operation is answered from its
+   * spec (`specHandlers`).
+   */
   readonly handlers: Readonly<Record<string, Handler>>;
 }

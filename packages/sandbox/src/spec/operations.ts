@@ -7,6 +7,20 @@ export interface OperationParameter {
   readonly in: 'query' | 'header' | 'path' | 'cookie';
   readonly required: boolean;
   readonly schema: unknown;
+  readonly description: string;
+  /** `x-paging`: `limit` (the page size), `offset` (a record index) or `page` (a page index). */
+  readonly paging: string | undefined;
+  /** `x-sync`: `watermark` marks a filter that keeps the records modified since a date. */
+  readonly sync: string | undefined;
+}
+
+/** The success response of an operation, as the sandbox builds its answers from it. */
+export interface OperationSuccess {
+  readonly status: number;
+  /** The JSON schema of the body with every `$ref` inlined; `undefined` without a JSON body. */
+  readonly schema: unknown;
+  /** The response's own examples (`examples`, `example`), each a body. */
+  readonly examples: readonly unknown[];
 }
 
 /** The request body an operation accepts, in the one media type the sandbox reads. */
@@ -30,6 +44,8 @@ export interface Operation {
   readonly responses: ReadonlyMap<string, unknown>;
   /** Scopes the operation's OAuth 2.0 security requirement names (empty without one). */
   readonly oauthScopes: readonly string[];
+  /** The first 2xx response the spec documents, if any. */
+  readonly success: OperationSuccess | undefined;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -76,6 +92,9 @@ function readParameters(document: OpenApiDocument, list: unknown): OperationPara
       in: location,
       required: parameter.required === true || location === 'path',
       schema: parameter.schema ?? {},
+      description: typeof parameter.description === 'string' ? parameter.description : '',
+      paging: typeof parameter['x-paging'] === 'string' ? parameter['x-paging'] : undefined,
+      sync: typeof parameter['x-sync'] === 'string' ? parameter['x-sync'] : undefined,
     };
   });
 }
@@ -113,6 +132,54 @@ function readResponses(document: OpenApiDocument, value: unknown): Map<string, u
     responses.set(status.toUpperCase(), isRecord(json) ? json.schema : undefined);
   }
   return responses;
+}
+
+/**
+ * A copy of a schema with every local `$ref` inlined, so a generator needs no document. A
+ * reference back into itself (a recursive schema) becomes `{}`, which any value satisfies.
+ */
+export function inlineRefs(
+  document: OpenApiDocument,
+  value: unknown,
+  visiting: ReadonlySet<string> = new Set(),
+): unknown {
+  if (Array.isArray(value)) return value.map((item) => inlineRefs(document, item, visiting));
+  if (!isRecord(value)) return value;
+  if (typeof value.$ref === 'string') {
+    if (visiting.has(value.$ref)) return {};
+    return inlineRefs(document, resolve(document, value), new Set([...visiting, value.$ref]));
+  }
+  const copy: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value))
+    copy[key] = inlineRefs(document, inner, visiting);
+  return copy;
+}
+
+function readSuccess(document: OpenApiDocument, value: unknown): OperationSuccess | undefined {
+  if (!isRecord(value)) return undefined;
+  // An exact status before a range; `2XX` answers 200.
+  const key = Object.keys(value)
+    .filter((status) => /^2(\d\d|XX)$/i.test(status))
+    .sort()[0];
+  if (key === undefined) return undefined;
+  const response = resolve(document, value[key]);
+  const content = isRecord(response) && isRecord(response.content) ? response.content : {};
+  const media = content['application/json'];
+  const examples: unknown[] = [];
+  if (isRecord(media)) {
+    if ('example' in media) examples.push(media.example);
+    if (isRecord(media.examples)) {
+      for (const entry of Object.values(media.examples)) {
+        const example = resolve(document, entry);
+        if (isRecord(example) && 'value' in example) examples.push(example.value);
+      }
+    }
+  }
+  return {
+    status: /^\d+$/.test(key) ? Number(key) : 200,
+    schema: isRecord(media) ? inlineRefs(document, media.schema) : undefined,
+    examples,
+  };
 }
 
 function readOauthScopes(document: OpenApiDocument, security: unknown): string[] {
@@ -162,6 +229,7 @@ export function readOperations(document: OpenApiDocument): Operation[] {
         requestBody: readRequestBody(document, operation.requestBody),
         responses: readResponses(document, operation.responses),
         oauthScopes: readOauthScopes(document, operation.security ?? document.security),
+        success: readSuccess(document, operation.responses),
       });
     }
   }

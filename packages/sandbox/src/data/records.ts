@@ -1,0 +1,138 @@
+import type { Paging } from '../spec/paging.js';
+import { formatDay, type RecordWriter } from './collection.js';
+import { generate, withExamples } from './generate.js';
+import { hash } from './random.js';
+
+type Schema = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// Records are drawn from this many generated ones, field by field, so a page costs string
+// joins rather than schema walks, and a collection of any size costs the same memory.
+const POOL_SIZE = 64;
+// Keywords that tie the fields of a record together: such records are only taken whole.
+const BINDING = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'dependentRequired', 'dependentSchemas'];
+
+/** The identifier of record `index`, shaped like the key of the examples. */
+export type KeyFormat = (index: number) => string | number;
+
+/**
+ * The key of record `index` in the shape of an example: its last run of digits counts from 1
+ * (`LOC-0001842` gives `LOC-0000001`, `LOC-0000002`, …); without a string example, the number.
+ *
+ * @example
+ * keyFormat('GRD-0000731')(0); // 'GRD-0000001'
+ */
+export function keyFormat(example: unknown): KeyFormat {
+  const match = typeof example === 'string' ? /^(.*?)(\d+)(\D*)$/.exec(example) : null;
+  if (typeof example === 'string' && match) {
+    const [, prefix, digits, suffix] = match;
+    return (index) => `${prefix}${String(index + 1).padStart(digits!.length, '0')}${suffix}`;
+  }
+  return typeof example === 'string' ? (index) => String(index + 1) : (index) => index + 1;
+}
+
+/** Another collection of the same service whose key a record may point at. */
+export interface Reference {
+  readonly size: number;
+  readonly key: KeyFormat;
+}
+
+/** The examples of the record schema itself first: they give the shape of its key. */
+function examplesOf(paging: Paging): unknown[] {
+  const own =
+    isRecord(paging.item) && Array.isArray(paging.item.examples) ? paging.item.examples : [];
+  return [...own, ...paging.itemExamples];
+}
+
+/**
+ * The key format of a paged read's records, from the first example that has a key.
+ *
+ * @example
+ * recordKey(pagingOf(listLocations)!)?.(0); // 'LOC-0000001'
+ */
+export function recordKey(paging: Paging): KeyFormat | undefined {
+  const { key } = paging;
+  if (key === undefined) return undefined;
+  const example = examplesOf(paging).find((e) => isRecord(e) && e[key] !== undefined);
+  return keyFormat(isRecord(example) ? example[key] : undefined);
+}
+
+/**
+ * Writes the records of a paged read as JSON text, each from its index alone: the fields come
+ * from records generated from the schema and its examples; the key counts with the index; the
+ * watermark field is the collection's modification day; a field named as another collection's
+ * key points at one of its records.
+ *
+ * @example
+ * const write = recordWriter(pagingOf(listGradings)!, 1, 7, new Map());
+ * write(0, 19_358); // '{"gradingId":"GRD-0000001",…,"modifiedDate":"2023-01-01"}'
+ */
+export function recordWriter(
+  paging: Paging,
+  seed: number,
+  stream: number,
+  references: ReadonlyMap<string, Reference>,
+): RecordWriter {
+  const schema = withExamples(paging.item, examplesOf(paging));
+  const key = recordKey(paging);
+  const watermark = paging.watermark?.field;
+  const fieldSchema = (name: string | undefined) =>
+    isRecord(schema) && isRecord(schema.properties) && name !== undefined
+      ? schema.properties[name]
+      : undefined;
+  const watermarkSchema = fieldSchema(watermark);
+  const dateTime =
+    isRecord(watermarkSchema) &&
+    (watermarkSchema.format === 'date-time' ||
+      (Array.isArray(watermarkSchema.examples) &&
+        String(watermarkSchema.examples[0]).includes('T')));
+  const mixable = isRecord(schema) && BINDING.every((keyword) => schema[keyword] === undefined);
+  let pool: { fields: string[]; records: Map<string, string>[]; texts: string[] } | undefined;
+
+  const poolOf = () => {
+    if (pool) return pool;
+    const values = Array.from({ length: POOL_SIZE }, (_, i) =>
+      generate(schema, hash(seed, stream, -1, i)),
+    );
+    const fields = new Set<string>(paging.key === undefined ? [] : [paging.key]);
+    for (const value of values)
+      if (isRecord(value)) for (const f of Object.keys(value)) fields.add(f);
+    if (watermark !== undefined) fields.add(watermark);
+    pool = {
+      fields: [...fields],
+      records: values.map(
+        (value) =>
+          new Map(
+            Object.entries(isRecord(value) ? value : {}).map(([f, v]) => [f, JSON.stringify(v)]),
+          ),
+      ),
+      texts: values.map((value) => JSON.stringify(value)),
+    };
+    return pool;
+  };
+
+  return (index, modifiedDay) => {
+    const { fields, records, texts } = poolOf();
+    const whole = hash(seed, stream, index) % POOL_SIZE;
+    if (!isRecord(schema) || schema.type !== 'object') return texts[whole]!;
+    let body = '';
+    fields.forEach((field, f) => {
+      let text: string | undefined;
+      const reference = references.get(field);
+      if (field === paging.key && key !== undefined) text = JSON.stringify(key(index));
+      else if (field === watermark) {
+        const day = formatDay(modifiedDay);
+        text = `"${dateTime ? `${day}T00:00:00Z` : day}"`;
+      } else if (reference !== undefined && reference.size > 0) {
+        text = JSON.stringify(reference.key(hash(seed, stream, index, f) % reference.size));
+      } else {
+        text = records[mixable ? hash(seed, stream, index, f) % POOL_SIZE : whole]!.get(field);
+      }
+      if (text !== undefined) body += `${body === '' ? '' : ','}${JSON.stringify(field)}:${text}`;
+    });
+    return `{${body}}`;
+  };
+}

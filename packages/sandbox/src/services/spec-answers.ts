@@ -1,0 +1,130 @@
+import { GeneratedCollection } from '../data/collection.js';
+import { generate, withExamples, type ArrayLengths } from '../data/generate.js';
+import { recordKey, recordWriter, type Reference } from '../data/records.js';
+import { hash, hashString } from '../data/random.js';
+import { json, jsonText, type Reply } from '../http/reply.js';
+import type { Operation } from '../spec/operations.js';
+import { pagingOf, type Paging } from '../spec/paging.js';
+import type { Route } from '../spec/router.js';
+import type { Handler, ServiceDefinition } from './service.js';
+
+const prepared = new WeakMap<Operation, unknown>();
+
+/**
+ * The success body of an operation, generated from its schema and examples: the same for the
+ * same seed and key.
+ *
+ * @example
+ * specBody(getApprovals, seed, hashString('100234'), { minItems: 1, maxItems: 3 });
+ */
+export function specBody(
+  operation: Operation,
+  seed: number,
+  key: number,
+  arrays?: ArrayLengths,
+): unknown {
+  const { success } = operation;
+  let schema = prepared.get(operation);
+  if (schema === undefined) {
+    schema = withExamples(success?.schema, success?.examples ?? []);
+    prepared.set(operation, schema);
+  }
+  return generate(schema, hash(seed, hashString(operation.operationId), key), arrays);
+}
+
+function pagedHandler(
+  route: Route<ServiceDefinition>,
+  paging: Paging,
+  collection: GeneratedCollection,
+  seed: number,
+): Handler {
+  const { operation } = route;
+  const status = operation.success!.status;
+  // The envelope's other fields are the same on every page; those named as a paging parameter
+  // echo the request.
+  const envelope =
+    paging.recordsProperty === undefined
+      ? undefined
+      : (specBody(operation, seed, 0) as Record<string, unknown>);
+  return ({ query }) => {
+    const limit = query[paging.limit] as number;
+    const position = (query[paging.position.name] as number) - paging.position.base;
+    const records = collection.page({
+      since: paging.watermark && (query[paging.watermark.parameter] as string | undefined),
+      limit,
+      offset: paging.position.unit === 'page' ? position * limit : position,
+    });
+    if (envelope === undefined) return jsonText(status, records);
+    const head: Record<string, unknown> = { ...envelope };
+    delete head[paging.recordsProperty!];
+    for (const name of [paging.limit, paging.position.name]) {
+      if (name in head) head[name] = query[name];
+    }
+    const text = JSON.stringify(head);
+    const field = `${JSON.stringify(paging.recordsProperty)}:${records}`;
+    return jsonText(status, text === '{}' ? `{${field}}` : `${text.slice(0, -1)},${field}}`);
+  };
+}
+
+/**
+ * Handlers for the routes that have no hand-written one, answered from the spec: a paged read
+ * pages through a generated collection (its size from `sizeOf`), filtered by its watermark;
+ * any other operation answers its success status with a body generated from the schema and
+ * its examples, the same for the same path parameters.
+ *
+ * @example
+ * const handlers = specHandlers(routes, 1, () => 5000);
+ * handlers.get('riskEngineering.listGradings');
+ */
+export function specHandlers(
+  routes: readonly Route<ServiceDefinition>[],
+  seed: number,
+  sizeOf: (routeId: string) => number,
+): Map<string, Handler> {
+  const handlers = new Map<string, Handler>();
+  const generic = routes.filter(
+    (route) =>
+      route.operation.success !== undefined &&
+      route.service.handlers[route.operation.operationId] === undefined,
+  );
+  const paged = generic.flatMap((route) => {
+    const paging = pagingOf(route.operation);
+    return paging ? [{ route, paging }] : [];
+  });
+  // A field named as the key of another collection of the service points at its records.
+  const referencesOf = (route: Route<ServiceDefinition>) => {
+    const references = new Map<string, Reference>();
+    for (const other of paged) {
+      const key = recordKey(other.paging);
+      if (other.route === route || other.route.service !== route.service || key === undefined) {
+        continue;
+      }
+      references.set(other.paging.key!, { size: sizeOf(other.route.id), key });
+    }
+    return references;
+  };
+  for (const { route, paging } of paged) {
+    const references = referencesOf(route);
+    references.delete(paging.key ?? '');
+    const write = recordWriter(paging, seed, hashString(route.id), references);
+    const collection = new GeneratedCollection(sizeOf(route.id), write);
+    handlers.set(route.id, pagedHandler(route, paging, collection, seed));
+  }
+  for (const route of generic) {
+    if (handlers.has(route.id)) continue;
+    const { operation } = route;
+    const { status, schema } = operation.success!;
+    handlers.set(route.id, ({ path }): Reply => {
+      if (schema === undefined) return { status, body: '', contentType: 'text/plain' };
+      const body = specBody(operation, seed, hashString(JSON.stringify(path)));
+      // The resource asked for carries the identifier it was asked by.
+      if (typeof body === 'object' && body !== null) {
+        for (const [name, value] of Object.entries(path)) {
+          if (name in body) (body as Record<string, unknown>)[name] = value;
+        }
+      }
+      return json(status, body);
+    });
+  }
+  return handlers;
+}
