@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { DOCUMENTS, at, mediaSchema, validate } from './documents.js';
+import { Exchanger, callsPerSecond } from './exchange.js';
+import { TIERS } from './portal.js';
+import { recordFieldsFinding } from './records.js';
+import type { Run } from './run.js';
+import type { ApprovalsTarget, Finding } from './types.js';
+
+type Json = Record<string, unknown>;
+
+const PATH = '/approvals';
+const OPERATION = { spec: 'approvals', path: PATH, method: 'get' } as const;
+const EMPLOYEE_MARKER = '/paths/~1approvals/get/parameters/0/x-upstream-gap';
+const RESULT = '/components/schemas/ApprovalsResult';
+const ITEM = '/components/schemas/ApprovalItem';
+const LISTS = [
+  'requisitionApprovals',
+  'invoiceApprovals',
+  'expenseReportApprovals',
+  'contractApprovals',
+];
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks the approvals read: what an omitted `employeeNumber` does, and (given an employee) the
+ * answer's fields and its approval items' fields, at the pace of the tier.
+ */
+export async function checkApprovals(
+  run: Run,
+  target: ApprovalsTarget,
+  secrets: Set<string>,
+): Promise<void> {
+  const document = DOCUMENTS.approvals;
+  const exchanger = new Exchanger(callsPerSecond(target.tier ?? 'bronze', TIERS), run.signal);
+  secrets.add(target.credentials.clientSecret);
+  const schemes = at(document, 'components', 'securitySchemes');
+  const idHeader = String(at(schemes, 'clientId').name ?? 'client_id');
+  const secretHeader = String(at(schemes, 'clientSecret').name ?? 'client_secret');
+  const baseUrl = target.baseUrl.replace(/\/+$/, '');
+  const get = (query: string, why: string, judged?: (status: number) => boolean) =>
+    run.call(
+      exchanger,
+      OPERATION,
+      {
+        method: 'GET',
+        url: `${baseUrl}${PATH}${query}`,
+        headers: {
+          [idHeader]: target.credentials.clientId,
+          [secretHeader]: target.credentials.clientSecret,
+          'x-z-request-id': randomUUID(),
+          accept: 'application/json',
+        },
+      },
+      why,
+      (a) => judged?.(a.status) ?? false,
+    );
+
+  const omitted = await get(
+    '',
+    'approvals without employeeNumber (deliberately incomplete)',
+    (s) => s < 300,
+  );
+  run.add(omittedFinding(omitted));
+
+  if (target.employeeNumber === undefined) {
+    const evidence = 'approvals: no employeeNumber given, so no approvals were read';
+    run.add({
+      spec: 'approvals',
+      pointer: `${RESULT}/x-upstream-gap`,
+      status: 'unobserved',
+      evidence,
+    });
+    return;
+  }
+  const answer = await get(
+    `?${new URLSearchParams({ employeeNumber: target.employeeNumber })}`,
+    'approvals of the given employee',
+    (s) => s < 300,
+  );
+  if ('failed' in answer || answer.status >= 300 || !answer.isJson) {
+    const seen = 'failed' in answer ? answer.failed : `answered ${answer.status}`;
+    run.add({
+      spec: 'approvals',
+      pointer: `${RESULT}/x-upstream-gap`,
+      status: 'unobserved',
+      evidence: `approvals of the given employee: ${seen}`,
+    });
+    return;
+  }
+  const schema = mediaSchema(document, at(document, 'paths', PATH, 'get', 'responses', '200'));
+  const body = answer.json;
+  const result = isRecord(body) ? body : {};
+  const top = { ...result };
+  for (const list of LISTS) delete top[list];
+  const problems = isRecord(body)
+    ? validate(document, schema, body)
+    : ['the answer is not an object'];
+  const findings: Finding[] = [];
+  if (problems.length > 0) {
+    findings.push({
+      spec: 'approvals',
+      pointer: `${RESULT}/x-upstream-gap`,
+      status: 'contradicted',
+      evidence: `approvals: ${problems.join('; ')}`,
+    });
+  } else {
+    findings.push(
+      recordFieldsFinding(
+        document,
+        { spec: 'approvals', marker: `${RESULT}/x-upstream-gap`, schema: RESULT },
+        schema,
+        [top],
+        'approvals answer',
+      ),
+    );
+  }
+  const items = LISTS.flatMap((list) =>
+    Array.isArray(result[list]) ? (result[list] as unknown[]) : [],
+  );
+  const bare = items.filter(isRecord).map((item) => {
+    const rest = { ...item };
+    for (const key of Object.keys(rest)) if (key.endsWith('Details')) delete rest[key];
+    return rest;
+  });
+  findings.push(
+    recordFieldsFinding(
+      document,
+      { spec: 'approvals', marker: `${ITEM}/x-upstream-gap`, schema: ITEM },
+      { $ref: `#${ITEM}` },
+      bare,
+      'approval items',
+    ),
+  );
+  for (const finding of findings) run.add(finding);
+}
+
+function omittedFinding(answer: Awaited<ReturnType<Run['call']>>): Finding {
+  const base = { spec: 'approvals' as const, pointer: EMPLOYEE_MARKER };
+  if ('failed' in answer) return { ...base, status: 'unobserved', evidence: answer.failed };
+  if (
+    answer.status >= 400 &&
+    answer.status < 500 &&
+    answer.status !== 401 &&
+    answer.status !== 429
+  ) {
+    return {
+      ...base,
+      status: 'confirmed',
+      evidence: `approvals without employeeNumber was refused with ${answer.status}, so it is required`,
+    };
+  }
+  if (answer.status < 300) {
+    return {
+      ...base,
+      status: 'contradicted',
+      evidence: `approvals without employeeNumber was answered ${answer.status}, so the parameter is optional`,
+      edit: [
+        { op: 'replace', path: '/paths/~1approvals/get/parameters/0/required', value: false },
+        {
+          op: 'replace',
+          path: EMPLOYEE_MARKER,
+          value: `The document does not say what happens when employeeNumber is omitted; observed: the service answers ${answer.status}.`,
+        },
+      ],
+    };
+  }
+  return {
+    ...base,
+    status: 'unobserved',
+    evidence: `approvals without employeeNumber was answered ${answer.status}`,
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * First contact with an environment of the partner platform: which guesses of the specs hold.
+ *
+ * @example
+ * import { formatFindings, verifyUpstream, writeSpecEdits } from '@partner-apis/verify';
+ *
+ * const { findings } = await verifyUpstream({ exposure: { baseUrl, tokenUrl, credentials } });
+ * process.stdout.write(formatFindings(findings));
+ * await writeSpecEdits('specs', findings);
+ */
+export { verifyUpstream } from './verify.js';
+export { formatFindings } from './report.js';
+export { applySpecEdits, writeSpecEdits } from './spec-edits.js';
+export { isTestAddress } from './liability.js';
+export type {
+  ApprovalsTarget,
+  ClientCredentials,
+  Finding,
+  FindingStatus,
+  LiabilityTarget,
+  Pace,
+  PortalCredentials,
+  PortalTarget,
+  SpecEdit,
+  SpecName,
+  VerifyOptions,
+  VerifyResult,
+} from './types.js';

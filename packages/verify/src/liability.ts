@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto';
+import { DOCUMENTS, at, mediaSchema, pointer, validate } from './documents.js';
+import { Exchanger, callsPerSecond } from './exchange.js';
+import { TIERS } from './portal.js';
+import { recordFieldsFinding, recordsPlaceFinding, specPlace } from './records.js';
+import type { Run } from './run.js';
+import type { Finding, LiabilityTarget } from './types.js';
+
+type Json = Record<string, unknown>;
+
+const SEARCH_RESULT = '/components/schemas/QuoteSearchResult';
+const SELLER_CREATED = '/components/schemas/SellerCreated/x-upstream-gap';
+const UNKNOWN_QUOTE = pointer('paths', '/quotes/{quoteId}', 'get', 'x-upstream-gap');
+
+/** Host labels and path segments that name an environment where test writes belong. */
+const TEST_ENVIRONMENTS = new Set([
+  'uat',
+  'sandbox',
+  'mock',
+  'test',
+  'testing',
+  'dev',
+  'acc',
+  'acceptance',
+  'preprod',
+  'staging',
+  'qa',
+]);
+
+/**
+ * Whether writes may go to `url`: a loopback address, or one whose host labels or path segments
+ * name a test environment. Anything else counts as production.
+ *
+ * @example
+ * isTestAddress('https://liability.example/v1/uat'); // true
+ * isTestAddress('https://liability.example/v1'); // false
+ */
+export function isTestAddress(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host === '::1' || /^127\./.test(host)) return true;
+  const words = [...host.split('.'), ...parsed.pathname.split('/')].flatMap((w) =>
+    w.toLowerCase().split('-'),
+  );
+  return words.some((word) => TEST_ENVIRONMENTS.has(word));
+}
+
+/**
+ * Checks the liability service: a quote search, the answer for an unknown quote, and with
+ * `allowWrites` on a test address the creation of a seller and a search for its quotes.
+ */
+export async function checkLiability(
+  run: Run,
+  target: LiabilityTarget,
+  secrets: Set<string>,
+): Promise<void> {
+  const document = DOCUMENTS.liability;
+  const exchanger = new Exchanger(callsPerSecond(target.rateLimit ?? 'bronze', TIERS), run.signal);
+  const { clientId, clientSecret } = target.credentials;
+  secrets.add(clientSecret);
+  const basic = Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64');
+  secrets.add(basic);
+  const conversation = randomUUID();
+  const baseUrl = target.baseUrl.replace(/\/+$/, '');
+  const send = (path: string, method: 'get' | 'post', url: string, why: string, body?: unknown) =>
+    run.call(
+      exchanger,
+      { spec: 'liability', path, method },
+      {
+        method: method.toUpperCase(),
+        url: `${baseUrl}${url}`,
+        headers: {
+          authorization: `Basic ${basic}`,
+          'x-z-conversation-id': conversation,
+          'x-z-request-id': randomUUID(),
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      },
+      why,
+      (a) => a.status < 300,
+    );
+
+  let sellerId: string | undefined;
+  if (target.allowWrites === true && isTestAddress(baseUrl)) {
+    const seller = at(document, 'components', 'examples', 'MarketplaceSeller').value;
+    const created = await send(
+      '/parties/sellers',
+      'post',
+      '/parties/sellers',
+      'a seller created from the spec example',
+      seller,
+    );
+    const schema = mediaSchema(
+      document,
+      at(document, 'paths', '/parties/sellers', 'post', 'responses', '2XX'),
+    );
+    if ('failed' in created || created.status >= 300) {
+      const seen = 'failed' in created ? created.failed : `answered ${created.status}`;
+      run.add({
+        spec: 'liability',
+        pointer: SELLER_CREATED,
+        status: 'unobserved',
+        evidence: `seller creation: ${seen}`,
+      });
+    } else {
+      const problems = created.isJson
+        ? validate(document, schema, created.json)
+        : ['the answer is not JSON'];
+      run.add(
+        problems.length === 0
+          ? {
+              spec: 'liability',
+              pointer: SELLER_CREATED,
+              status: 'confirmed',
+              evidence: `seller creation answered ${created.status} with the fields the spec assumes`,
+            }
+          : {
+              spec: 'liability',
+              pointer: SELLER_CREATED,
+              status: 'contradicted',
+              evidence: `seller creation answered ${created.status}: ${problems.slice(0, 6).join('; ')}`,
+            },
+      );
+      const id = (created.json as Json | undefined)?.sellerId;
+      if (typeof id === 'string') sellerId = id;
+    }
+  } else {
+    const why =
+      target.allowWrites === true
+        ? `${baseUrl} names no test environment, so nothing was written`
+        : 'writes are not allowed (allowWrites), so no seller was created';
+    run.add({ spec: 'liability', pointer: SELLER_CREATED, status: 'unobserved', evidence: why });
+  }
+
+  // A search small by construction: one new seller's quotes, or quotes created from now on.
+  const filter: Record<string, string> =
+    sellerId === undefined ? { createdFrom: new Date().toISOString() } : { sellerId };
+  const search = await send(
+    '/quotes',
+    'get',
+    `/quotes?${new URLSearchParams(filter)}`,
+    `a quote search by ${Object.keys(filter)[0]}`,
+  );
+  const bodies = !('failed' in search) && search.status < 300 && search.isJson ? [search.json] : [];
+  const media = at(
+    document,
+    'paths',
+    '/quotes',
+    'get',
+    'responses',
+    '2XX',
+    'content',
+    'application/json',
+  );
+  const expected = specPlace(document, media.schema);
+  const { finding, records } = recordsPlaceFinding(
+    {
+      spec: 'liability',
+      marker: `${SEARCH_RESULT}/x-upstream-gap`,
+      schema: SEARCH_RESULT,
+      examples: pointer(
+        'paths',
+        '/quotes',
+        'get',
+        'responses',
+        '2XX',
+        'content',
+        'application/json',
+        'examples',
+      ),
+      description: String(
+        at(document, 'components', 'schemas', 'QuoteSearchResult').description ?? '',
+      ),
+      markerInSchema: true,
+    },
+    at(media, 'examples'),
+    expected,
+    bodies,
+    'liability searchQuotes',
+  );
+  run.add(finding);
+  if (records.length > 0) {
+    run.add(
+      recordFieldsFinding(
+        document,
+        {
+          spec: 'liability',
+          marker: '/components/schemas/Quote/x-upstream-gap',
+          schema: '/components/schemas/Quote',
+        },
+        expected.items,
+        records,
+        'liability searchQuotes',
+      ),
+    );
+  }
+
+  const unknown = await send(
+    '/quotes/{quoteId}',
+    'get',
+    '/quotes/QTE-VERIFY-UNKNOWN',
+    'a read of a quote that does not exist',
+  );
+  run.add(unknownQuoteFinding(unknown));
+}
+
+function unknownQuoteFinding(answer: Awaited<ReturnType<Run['call']>>): Finding {
+  const base = { spec: 'liability' as const, pointer: UNKNOWN_QUOTE };
+  if ('failed' in answer) return { ...base, status: 'unobserved', evidence: answer.failed };
+  if (
+    answer.status >= 400 &&
+    answer.status < 500 &&
+    answer.status !== 401 &&
+    answer.status !== 429
+  ) {
+    return {
+      ...base,
+      status: 'confirmed',
+      evidence: `a quote that does not exist was answered ${answer.status}`,
+    };
+  }
+  if (answer.status < 300) {
+    return {
+      ...base,
+      status: 'contradicted',
+      evidence: `a quote that does not exist was answered ${answer.status}`,
+    };
+  }
+  return {
+    ...base,
+    status: 'unobserved',
+    evidence: `a quote that does not exist was answered ${answer.status}`,
+  };
+}

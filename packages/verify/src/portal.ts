@@ -1,0 +1,399 @@
+import { DOCUMENTS, at, pointer, resolve } from './documents.js';
+import { Exchanger, callsPerSecond, type Answer } from './exchange.js';
+import { observedPlace, recordFieldsFinding, recordsPlaceFinding, specPlace } from './records.js';
+import type { Run } from './run.js';
+import { KEY_HEADERS, checkToken } from './token.js';
+import type { Finding, PortalTarget } from './types.js';
+
+type Json = Record<string, unknown>;
+type PortalSpec = 'exposure' | 'riskengineering';
+
+const OFFSET = '/components/parameters/Offset';
+const LIMIT = '/components/parameters/Limit';
+const KEY_NAME = '/components/securitySchemes/SubscriptionKey/name';
+
+/** The tiers of the platform, as the approvals spec gives them (`x-rate-limit-tiers`). */
+export const TIERS = (DOCUMENTS.approvals.info as Json)['x-rate-limit-tiers'] as Readonly<
+  Record<string, number>
+>;
+
+/** A paged read of a spec: its path and the parameters that page it. */
+interface PagedRead {
+  path: string;
+  operationId: string;
+  position: { name: string; unit: 'record' | 'page'; base: number };
+  limit: { name: string; maximum: number };
+}
+
+function pagedReads(spec: PortalSpec): PagedRead[] {
+  const document = DOCUMENTS[spec];
+  const reads: PagedRead[] = [];
+  for (const path of Object.keys(at(document, 'paths'))) {
+    const operation = at(document, 'paths', path, 'get');
+    const parameters = (Array.isArray(operation.parameters) ? operation.parameters : []).map(
+      (p) => resolve(document, p) as Json,
+    );
+    const position = parameters.find((p) => p['x-paging'] === 'offset' || p['x-paging'] === 'page');
+    const limit = parameters.find((p) => p['x-paging'] === 'limit');
+    if (position === undefined || limit === undefined) continue;
+    const positionSchema = (position.schema ?? {}) as Json;
+    reads.push({
+      path,
+      operationId: String(operation.operationId),
+      position: {
+        name: String(position.name),
+        unit: position['x-paging'] === 'page' ? 'page' : 'record',
+        base: typeof positionSchema.minimum === 'number' ? positionSchema.minimum : 0,
+      },
+      limit: {
+        name: String(limit.name),
+        maximum: Number(((limit.schema ?? {}) as Json).maximum ?? 1024),
+      },
+    });
+  }
+  return reads;
+}
+
+function describePaging(unit: 'record' | 'page', base: number): string {
+  return `a ${base === 0 ? 'zero' : base === 1 ? 'one' : `${base}`}-based ${unit === 'record' ? 'record' : 'page'} index`;
+}
+
+function recordsOf(answer: Answer | { failed: string } | undefined): string[] | undefined {
+  if (answer === undefined || 'failed' in answer || answer.status >= 300 || !answer.isJson)
+    return undefined;
+  const place = observedPlace(answer.json);
+  return 'problem' in place ? undefined : place.records.map((record) => JSON.stringify(record));
+}
+
+function same(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  return (
+    a !== undefined && b !== undefined && a.length === b.length && a.every((r, i) => r === b[i])
+  );
+}
+
+type Probe = (
+  query: Record<string, string | number>,
+  why: string,
+  header?: string,
+  key?: string,
+) => Promise<Answer | { failed: string }>;
+
+/**
+ * Checks the token request and every paged read of the exposure or the risk engineering
+ * service against its spec.
+ */
+export async function checkPortal(
+  run: Run,
+  spec: PortalSpec,
+  target: PortalTarget,
+  secrets: Set<string>,
+): Promise<void> {
+  const service = spec === 'exposure' ? 'exposure' : 'risk engineering';
+  const document = DOCUMENTS[spec];
+  const exchanger = new Exchanger(callsPerSecond(target.rateLimit ?? 'bronze', TIERS), run.signal);
+  const { credentials } = target;
+  secrets.add(credentials.clientSecret);
+  secrets.add(credentials.subscriptionKeys.primary);
+  if (credentials.subscriptionKeys.secondary) secrets.add(credentials.subscriptionKeys.secondary);
+  const security = (Array.isArray(document.security) ? document.security[0] : {}) as Json;
+  const scopes = (Object.values(security).find((s) => Array.isArray(s) && s.length > 0) ??
+    []) as string[];
+  const { token, why } = await checkToken(run, exchanger, service, target, scopes, secrets);
+  const reads = pagedReads(spec);
+  if (token === undefined) {
+    for (const read of reads)
+      for (const finding of unobservedRead(spec, read, why)) run.add(finding);
+    return;
+  }
+  const keyScheme = at(document, 'components', 'securitySchemes', 'subscriptionKey');
+  let keyHeader = String(keyScheme.name ?? KEY_HEADERS[0]);
+  const baseUrl = target.baseUrl.replace(/\/+$/, '');
+  for (const [index, read] of reads.entries()) {
+    const what = `${service} ${read.operationId}`;
+    const get: Probe = (
+      query,
+      why,
+      header = keyHeader,
+      key = credentials.subscriptionKeys.primary,
+    ) =>
+      run.call(
+        exchanger,
+        { spec, path: read.path, method: 'get' },
+        {
+          method: 'GET',
+          url: `${baseUrl}${read.path}?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`,
+          headers: { authorization: `Bearer ${token}`, [header]: key, accept: 'application/json' },
+        },
+        `${what} ${why}`,
+        (a) => a.status < 300,
+      );
+    if (index === 0) {
+      keyHeader = await checkDataKey(
+        run,
+        service,
+        keyHeader,
+        credentials.subscriptionKeys.primary,
+        (header, key, why) => get({ [read.limit.name]: 1 }, why, header, key),
+      );
+    }
+    await checkRead(run, spec, read, what, get);
+  }
+}
+
+/** The finding on the subscription key header of data requests; the header that works. */
+async function checkDataKey(
+  run: Run,
+  service: string,
+  specHeader: string,
+  key: string,
+  probe: (header: string, key: string, why: string) => Promise<Answer | { failed: string }>,
+): Promise<string> {
+  const base = { spec: 'common' as const, pointer: KEY_NAME };
+  const answer = await probe(specHeader, key, `with the key in ${specHeader}`);
+  if ('failed' in answer) {
+    run.add({ ...base, status: 'unobserved', evidence: `${service}: ${answer.failed}` });
+    return specHeader;
+  }
+  if (answer.status < 300) {
+    const wrong = await probe(
+      specHeader,
+      'not-a-subscription-key',
+      `with a wrong key in ${specHeader}`,
+    );
+    const refused = !('failed' in wrong) && (wrong.status === 401 || wrong.status === 403);
+    run.add(
+      refused
+        ? {
+            ...base,
+            status: 'confirmed',
+            evidence: `${service}: a read with the key in ${specHeader} was answered ${answer.status}, one with a wrong key there ${wrong.status}`,
+          }
+        : {
+            ...base,
+            status: 'unobserved',
+            evidence: `${service}: a read with a wrong key in ${specHeader} was not refused, so the service does not read the key there`,
+          },
+    );
+    return specHeader;
+  }
+  if (answer.status === 401 || answer.status === 403) {
+    for (const other of KEY_HEADERS.filter((h) => h.toLowerCase() !== specHeader.toLowerCase())) {
+      const retry = await probe(other, key, `with the key in ${other}`);
+      if (!('failed' in retry) && retry.status < 300) {
+        run.add({
+          ...base,
+          status: 'contradicted',
+          evidence: `${service}: a read with the key in ${specHeader} was refused (${answer.status}); with the key in ${other} it was answered ${retry.status}`,
+          edit: [
+            { op: 'replace', path: KEY_NAME, value: other },
+            {
+              op: 'add',
+              path: KEY_NAME.replace(/name$/, 'x-upstream-gap'),
+              value: `The documents name ${specHeader}; observed: the services read the key from ${other}.`,
+            },
+          ],
+        });
+        return other;
+      }
+    }
+  }
+  run.add({
+    ...base,
+    status: 'unobserved',
+    evidence: `${service}: a read with the key in ${specHeader} was answered ${answer.status}, and no other header worked`,
+  });
+  return specHeader;
+}
+
+function unobservedRead(spec: PortalSpec, read: PagedRead, why: string): Finding[] {
+  const evidence = `${read.operationId}: not read, as ${why}`;
+  return [
+    {
+      spec,
+      pointer: pointer('paths', read.path, 'get', 'responses', '200', 'x-upstream-gap'),
+      status: 'unobserved',
+      evidence,
+    },
+    { spec: 'common', pointer: `${OFFSET}/x-upstream-gap`, status: 'unobserved', evidence },
+  ];
+}
+
+/** The records place, their fields, the position's unit and base, the page cap, an error body. */
+async function checkRead(
+  run: Run,
+  spec: PortalSpec,
+  read: PagedRead,
+  what: string,
+  get: Probe,
+): Promise<void> {
+  const document = DOCUMENTS[spec];
+  const { position, limit } = read;
+  const page = (at: number, size: number) =>
+    get(
+      { [limit.name]: size, [position.name]: at },
+      `${position.name}=${at}, ${limit.name}=${size}`,
+    );
+  const answers: Answer[] = [];
+  const keep = (answer: Answer | { failed: string }) => {
+    if (!('failed' in answer) && answer.status < 300 && answer.isJson) answers.push(answer);
+    return answer;
+  };
+  // Three pages of two at positions 0, 1 and 2, and four records from the first position.
+  const at0 = keep(await page(0, 2));
+  const at1 = keep(await page(1, 2));
+  const at2 = keep(await page(2, 2));
+  const [r0, r1, r2] = [recordsOf(at0), recordsOf(at1), recordsOf(at2)];
+  const full = (records: string[] | undefined): records is string[] =>
+    records !== undefined && records.length === 2;
+  let base: number | undefined;
+  if (full(r0) && full(r1) && !same(r0, r1)) base = 0;
+  else if (full(r1) && (r0 === undefined || same(r0, r1))) base = 1;
+  let unit: 'record' | 'page' | undefined;
+  let pagingEvidence = `${what}: pages of 2 at ${position.name} 0, 1 and 2 did not all hold records`;
+  if (base !== undefined) {
+    const wide = recordsOf(keep(await page(base, 4)));
+    const next = base === 0 ? r1 : r2;
+    if (wide !== undefined && wide.length === 4 && full(next)) {
+      if (same(next, wide.slice(1, 3))) unit = 'record';
+      else if (same(next, wide.slice(2, 4))) unit = 'page';
+    }
+    const atZero =
+      base === 0
+        ? 'held the first records'
+        : r0 === undefined
+          ? 'was refused'
+          : 'repeated position 1';
+    pagingEvidence =
+      unit === undefined
+        ? `${what}: pages at ${position.name} ${base} and ${base + 1} do not line up with 4 records from ${base}, so the data may have changed between calls`
+        : `${what}: ${position.name}=0 ${atZero}; ${position.name}=${base + 1} with ${limit.name}=2 answered records ${unit === 'record' ? '2–3' : '3–4'} of ${position.name}=${base} with ${limit.name}=4: ${describePaging(unit, base)}`;
+  }
+  run.add(pagingFinding(position, unit, base, pagingEvidence));
+
+  // A page cap below the largest limit: fewer records than asked while more exist.
+  if (unit !== undefined && base !== undefined) {
+    const largest = keep(await page(base, limit.maximum));
+    const count = recordsOf(largest)?.length;
+    if (count !== undefined && count > 0 && count < limit.maximum) {
+      const more = recordsOf(
+        keep(unit === 'record' ? await page(base + count, 1) : await page(base + 1, limit.maximum)),
+      );
+      run.add(capFinding(what, limit, count, more !== undefined && more.length > 0));
+    } else if (count === limit.maximum) {
+      run.add({
+        spec: 'common',
+        pointer: `${LIMIT}/schema/maximum`,
+        status: 'confirmed',
+        evidence: `${what}: ${limit.name}=${limit.maximum} answered ${count} records`,
+      });
+    }
+  }
+
+  // The error body of a deliberate bad request: a date that is not one.
+  await get(
+    { modifiedSince: 'not-a-date', [limit.name]: 1 },
+    'with modifiedSince=not-a-date (deliberately bad)',
+  );
+
+  const operation = at(document, 'paths', read.path, 'get');
+  const responses = at(operation, 'responses');
+  const successKey = Object.keys(responses).find((key) => key.startsWith('2')) ?? '200';
+  const responsePointer = pointer('paths', read.path, 'get', 'responses', successKey);
+  const schemaPointer = `${responsePointer}/content/application~1json/schema`;
+  const media = at(
+    document,
+    'paths',
+    read.path,
+    'get',
+    'responses',
+    successKey,
+    'content',
+    'application/json',
+  );
+  const expected = specPlace(document, media.schema);
+  const { finding, records } = recordsPlaceFinding(
+    {
+      spec,
+      marker: `${responsePointer}/x-upstream-gap`,
+      schema: schemaPointer,
+      examples:
+        media.examples === undefined
+          ? undefined
+          : `${responsePointer}/content/application~1json/examples`,
+      markerInSchema: false,
+    },
+    at(media, 'examples'),
+    expected,
+    answers.map((a) => a.json),
+    what,
+  );
+  run.add(finding);
+  const items = expected.items as Json | undefined;
+  const itemRef =
+    typeof items?.$ref === 'string' ? items.$ref.replace(/^#/, '') : `${schemaPointer}/items`;
+  run.add(
+    recordFieldsFinding(
+      document,
+      { spec, marker: `${itemRef}/x-upstream-gap`, schema: itemRef },
+      items,
+      records,
+      what,
+    ),
+  );
+}
+
+function pagingFinding(
+  position: PagedRead['position'],
+  unit: 'record' | 'page' | undefined,
+  base: number | undefined,
+  evidence: string,
+): Finding {
+  const where = { spec: 'common' as const, pointer: `${OFFSET}/x-upstream-gap` };
+  if (unit === undefined || base === undefined) return { ...where, status: 'unobserved', evidence };
+  if (unit === position.unit && base === position.base)
+    return { ...where, status: 'confirmed', evidence };
+  return {
+    ...where,
+    status: 'contradicted',
+    evidence: `${evidence}; the spec says ${describePaging(position.unit, position.base)}`,
+    edit: [
+      { op: 'replace', path: `${OFFSET}/x-paging`, value: unit === 'record' ? 'offset' : 'page' },
+      { op: 'replace', path: `${OFFSET}/schema/minimum`, value: base },
+      { op: 'replace', path: `${OFFSET}/schema/default`, value: base },
+      {
+        op: 'replace',
+        path: `${OFFSET}/x-upstream-gap`,
+        value: `The unit of offset and whether it is zero or one based are not shown; observed: ${describePaging(unit, base)}.`,
+      },
+    ],
+  };
+}
+
+function capFinding(
+  what: string,
+  limit: PagedRead['limit'],
+  count: number,
+  more: boolean,
+): Finding {
+  const where = { spec: 'common' as const, pointer: `${LIMIT}/schema/maximum` };
+  if (!more) {
+    return {
+      ...where,
+      status: 'confirmed',
+      evidence: `${what}: ${limit.name}=${limit.maximum} answered all ${count} records there are`,
+    };
+  }
+  return {
+    ...where,
+    status: 'contradicted',
+    evidence: `${what}: ${limit.name}=${limit.maximum} answered ${count} records although more follow: pages are capped at ${count}`,
+    edit: [
+      { op: 'replace', path: `${LIMIT}/schema/maximum`, value: count },
+      {
+        op: 'add',
+        path: `${LIMIT}/x-upstream-gap`,
+        value: `The document gives ${limit.maximum} as the maximum; observed: at most ${count} records per call.`,
+      },
+    ],
+  };
+}

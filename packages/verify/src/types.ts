@@ -1,0 +1,101 @@
+/** A spec of `specs/`: `specs/<spec>/openapi.yaml`. */
+export type SpecName =
+  'auth' | 'common' | 'exposure' | 'riskengineering' | 'liability' | 'approvals';
+
+/** What the answers say about one guess or statement of a spec. */
+export type FindingStatus = 'confirmed' | 'contradicted' | 'unobserved';
+
+/**
+ * One change of a spec, in the manner of a JSON Patch (RFC 6902) operation: `path` is a JSON
+ * Pointer into `specs/<spec>/openapi.yaml` as written (not bundled).
+ */
+export interface SpecEdit {
+  /** `add` a member that may be missing (its parent must exist), or `replace` one that exists. */
+  op: 'add' | 'replace';
+  path: string;
+  value: unknown;
+}
+
+/** What one check found. */
+export interface Finding {
+  /** The spec the pointer and the edit refer to, e.g. `common` or `exposure`. */
+  spec: SpecName;
+  /**
+   * JSON Pointer (RFC 6901) into `specs/<spec>/openapi.yaml` of the `x-upstream-gap` or the
+   * statement tested, e.g. `/components/parameters/Offset/x-upstream-gap`.
+   */
+  pointer: string;
+  status: FindingStatus;
+  /** What was sent and seen, in words; never a credential. */
+  evidence: string;
+  /** The spec change that would make the spec true; only for `contradicted`, and only when known. */
+  edit?: SpecEdit[];
+}
+
+/** A client ID, secret and subscription key pair, as `createExposureClient` takes them. */
+export interface PortalCredentials {
+  clientId: string;
+  clientSecret: string;
+  subscriptionKeys: { primary: string; secondary?: string | undefined };
+}
+
+/** A client ID and secret (liability: HTTP Basic; approvals: `client_id` / `client_secret`). */
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** A tier of the platform (`x-rate-limit-tiers`), or calls per second of one's own. */
+export type Pace = 'bronze' | 'silver' | 'gold' | { requestsPerSecond: number };
+
+/** The exposure or the risk engineering service, as its client takes it. */
+export interface PortalTarget {
+  /** The service's request address (`{base_url}`). */
+  baseUrl: string;
+  /** The token endpoint, `{auth_url}/login/connect/token`. */
+  tokenUrl: string;
+  credentials: PortalCredentials;
+  /** How fast to call, the token request included; the lowest tier (`bronze`) by default. */
+  rateLimit?: Pace | undefined;
+}
+
+/** The liability service. */
+export interface LiabilityTarget {
+  /** The address of the environment, ending in its version and environment segments. */
+  baseUrl: string;
+  credentials: ClientCredentials;
+  /**
+   * Also create a seller and read it back through a quote search: writes. Honoured only on a
+   * loopback address or one that names a test environment (`uat`, `sandbox`, `mock`, …), never
+   * on any other address.
+   */
+  allowWrites?: boolean | undefined;
+  /** How fast to call; the lowest tier (`bronze`) by default, as the liability document advises. */
+  rateLimit?: Pace | undefined;
+}
+
+/** The approvals service. */
+export interface ApprovalsTarget {
+  /** The address of the environment, ending in `/v1`. */
+  baseUrl: string;
+  credentials: ClientCredentials;
+  /** The client application's tier; calls never go faster. `bronze` by default. */
+  tier?: Pace | undefined;
+  /** An employee whose approvals may be read; without one the answer's fields stay unobserved. */
+  employeeNumber?: string | undefined;
+}
+
+/** Options of `verifyUpstream`: the services to check, each as its client takes it. */
+export interface VerifyOptions {
+  exposure?: PortalTarget | undefined;
+  riskEngineering?: PortalTarget | undefined;
+  liability?: LiabilityTarget | undefined;
+  approvals?: ApprovalsTarget | undefined;
+  /** Stops the checks; `verifyUpstream` then rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+}
+
+/** What `verifyUpstream` found, in the order the checks ran. */
+export interface VerifyResult {
+  findings: Finding[];
+}
