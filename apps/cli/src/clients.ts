@@ -4,7 +4,13 @@ import type { ExposureClient } from '@partner-apis/exposure';
 import type { LiabilityClient } from '@partner-apis/liability';
 import type { RiskEngineeringClient } from '@partner-apis/riskengineering';
 import { chooseLiabilityMajor, liabilityEndpoint } from './config/liability-major.js';
-import { VARIABLE_PREFIX, type ServiceName } from './config/services.js';
+import {
+  SERVICE_TITLE,
+  SETTING_SUFFIX,
+  VARIABLE_PREFIX,
+  type ServiceName,
+} from './config/services.js';
+import { proxyFetch } from './proxy.js';
 import { settingName } from './config/settings.js';
 import type { LiabilityMajors } from './liability-majors.js';
 import type { ServiceSession } from './service-session.js';
@@ -25,16 +31,53 @@ const OPTION_VARIABLES: Readonly<Record<string, string>> = {
   tier: 'TIER',
 };
 
-/** The options every client of a command run shares: its User-Agent and the `--debug` log. */
-function common(session: ServiceSession) {
+/**
+ * The options every client of a command run shares: its User-Agent, its logger (warnings as the
+ * CLI's own, the `--debug` log), the proxy of `HTTPS_PROXY` for a configured environment (never
+ * for a sandbox on 127.0.0.1), and parameters checked against every constraint of the spec, so a
+ * value the spec only assumes is a usage error too, before anything is sent.
+ */
+async function common(session: ServiceSession, service: ServiceName) {
+  const fetch = session.sandboxUrls === undefined ? await proxyFetch(session.env) : undefined;
   return {
     userAgent: USER_AGENT,
-    ...(session.logger === undefined ? {} : { logger: session.logger }),
+    logger: session.logger(`the ${SERVICE_TITLE[service]} client`),
+    assumptions: 'refuse' as const,
+    ...(fetch === undefined ? {} : { fetch }),
   };
 }
 
 // Each service package is loaded when a command first needs it, so `--help` and a command of
 // one service start without loading the other three.
+
+/**
+ * A variable that is not set, while a profile or environment of a config file gives this
+ * service's settings: reported as the setting missing from that object of the file, since that is
+ * where the person would add it.
+ */
+function missingFromFile(
+  session: ServiceSession,
+  service: ServiceName,
+  error: ConfigurationError,
+): ConfigurationError | undefined {
+  const { origin } = session.settings;
+  const variable = /PARTNER_APIS_[A-Z0-9_]+/.exec(error.option)?.[0];
+  if (origin === undefined || variable === undefined || !/is not set/.test(error.message)) {
+    return undefined;
+  }
+  const suffix = variable.startsWith(VARIABLE_PREFIX[service])
+    ? variable.slice(VARIABLE_PREFIX[service].length)
+    : undefined;
+  const setting = Object.entries(SETTING_SUFFIX).find(([, value]) => value === suffix)?.[0];
+  if (setting === undefined) return undefined;
+  const where = origin.object.startsWith('profiles.')
+    ? `profile ${origin.object.slice('profiles.'.length)}`
+    : `environment ${origin.object.slice('environments.'.length)}`;
+  return new ConfigurationError(
+    `${origin.file}: ${origin.object}.${service}.${setting}`,
+    `is missing from ${where} (or set ${variable})`,
+  );
+}
 
 /**
  * Creates a client; a bad option is reported under the variable (or config setting) it came
@@ -50,6 +93,8 @@ function create<T>(
     return build();
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
+    const missing = missingFromFile(session, service, error);
+    if (missing !== undefined) throw missing;
     const suffix = OPTION_VARIABLES[error.option];
     if (suffix === undefined) throw error;
     const problem = error.message.slice(error.option.length + 2);
@@ -67,8 +112,9 @@ function create<T>(
 export async function exposureClient(session: ServiceSession): Promise<ExposureClient> {
   const { createExposureClient, fromEnv } = await import('@partner-apis/exposure');
   const variables = await session.variables();
+  const shared = await common(session, 'exposure');
   return create(session, 'exposure', () =>
-    createExposureClient({ ...fromEnv(variables), ...common(session) }),
+    createExposureClient({ ...fromEnv(variables), ...shared }),
   );
 }
 
@@ -83,8 +129,9 @@ export async function riskEngineeringClient(
 ): Promise<RiskEngineeringClient> {
   const { createRiskEngineeringClient, fromEnv } = await import('@partner-apis/riskengineering');
   const variables = await session.variables();
+  const shared = await common(session, 'riskEngineering');
   return create(session, 'riskEngineering', () =>
-    createRiskEngineeringClient({ ...fromEnv(variables), ...common(session) }),
+    createRiskEngineeringClient({ ...fromEnv(variables), ...shared }),
   );
 }
 
@@ -104,6 +151,7 @@ export async function liabilityClient(
   const variables = await session.variables();
   const endpoint = liabilityEndpoint(choice, variables, session.settings, session.sandboxUrls);
   const { createLiabilityClient, fromEnv } = await majors[choice.major]!();
+  const shared = await common(session, 'liability');
   return create(
     session,
     'liability',
@@ -111,7 +159,7 @@ export async function liabilityClient(
       createLiabilityClient({
         ...fromEnv(variables),
         ...(endpoint === undefined ? {} : { baseUrl: endpoint.baseUrl }),
-        ...common(session),
+        ...shared,
       }),
     endpoint === undefined ? {} : { baseUrl: endpoint.variable },
   );
@@ -129,11 +177,12 @@ export async function approvalsClient(
 ): Promise<ApprovalsClient> {
   const { createApprovalsClient, fromEnv } = await import('@partner-apis/approvals');
   const variables = await session.variables();
+  const shared = await common(session, 'approvals');
   return create(session, 'approvals', () =>
     createApprovalsClient({
       ...fromEnv(variables),
       ...(tier === undefined ? {} : { tier }),
-      ...common(session),
+      ...shared,
     }),
   );
 }

@@ -1,3 +1,4 @@
+import { ApiError } from '@partner-apis/errors';
 import { Option, type Command } from 'commander';
 import type { CliIo } from './cli-io.js';
 import { ENVIRONMENTS } from './config/config-file.js';
@@ -6,14 +7,17 @@ import { reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
 import { LIABILITY_MAJORS, type LiabilityMajors } from './liability-majors.js';
 import { openOutput, type OutputSink } from './output/output-sink.js';
-import { createProgress, type Progress } from './output/progress.js';
+import { clearProgress, createProgress, type Progress } from './output/progress.js';
 import { OUTPUT_FORMATS, type OutputFormat, type WriteOptions } from './output/record-writer.js';
 import { visibleText } from './output/safe-text.js';
+import { UsageError } from './usage-error.js';
 import { openSession, type ServiceSession } from './service-session.js';
 
 /** The options every data command has. */
 export interface OutputOptions {
+  /** `-o/--output` (or its older name `--format`). */
   format: OutputFormat;
+  /** `--out`: the file the data goes to. */
   out?: string;
   /** `--columns`, for table and csv. */
   columns?: string[];
@@ -25,6 +29,7 @@ export interface GlobalOptions {
   profile?: string;
   config?: string;
   debug?: boolean;
+  quiet?: boolean;
 }
 
 /** What a CLI run may be given instead of its defaults; tests add a fixture major this way. */
@@ -39,6 +44,13 @@ export interface CommandContext {
   /** The majors of the liability API `--major` chooses from. */
   readonly liabilityMajors: LiabilityMajors;
   exitCode: ExitCode;
+  /** `--quiet`: no notes, warnings nor progress; data and errors only. */
+  quiet: boolean;
+  /**
+   * Records that `command` calls the operation `method path` (a path template such as
+   * `/quotes/{quoteId}`), so a server's message naming the operation names the command.
+   */
+  operation(method: string, path: string, command: string): void;
   /**
    * Runs an action with the session of the command's global options: resolves the settings,
    * starts the embedded sandbox on demand, closes it afterwards, and reports any error.
@@ -51,7 +63,10 @@ export interface CommandContext {
   output(options: OutputOptions): Promise<OutputSink>;
   /** A progress line on stderr for a paged read; drawn only on a terminal. */
   progress(label: string, options: OutputOptions): Progress;
-  /** Writes a note or warning to stderr; control characters in it are shown as escapes. */
+  /**
+   * Writes a note or warning to stderr (none with `--quiet`), erasing a progress line first;
+   * control characters in it are shown as escapes.
+   */
   note(text: string): void;
   /** How the data of a command is written: its columns, the table's width, where warnings go. */
   writeOptions(options: OutputOptions): WriteOptions;
@@ -61,7 +76,7 @@ export interface CommandContext {
  * The width a table on stdout must fit: `COLUMNS` when set (as `ls` and `git` honour it), else
  * the terminal's width; none for a pipe.
  */
-function terminalWidth(io: CliIo): number | undefined {
+export function terminalWidth(io: CliIo): number | undefined {
   const fromVariable = Number(io.env.COLUMNS);
   if (Number.isInteger(fromVariable) && fromVariable > 0) return fromVariable;
   return io.stdout.isTTY === true && (io.stdout.columns ?? 0) > 0 ? io.stdout.columns : undefined;
@@ -78,14 +93,24 @@ export function createCommandContext(
   { liabilityMajors = LIABILITY_MAJORS }: CliDependencies = {},
 ): CommandContext {
   const sinks: OutputSink[] = [];
+  const operations: { method: string; path: RegExp; command: string }[] = [];
+  const commandOf = (method: string, path: string) =>
+    operations.find((operation) => operation.method === method && operation.path.test(path))
+      ?.command;
   const context: CommandContext = {
     io,
     liabilityMajors,
     exitCode: ExitCode.ok,
+    quiet: false,
+    operation(method, path, command) {
+      const pattern = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+      operations.push({ method, path: new RegExp(`^${pattern}$`), command });
+    },
     async run(command, action) {
       let session: ServiceSession | undefined;
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      context.quiet = globals.quiet === true;
       try {
-        const globals = command.optsWithGlobals<GlobalOptions>();
         const settings = await resolveSettings({
           env: io.env,
           cwd: io.cwd,
@@ -93,14 +118,21 @@ export function createCommandContext(
           environment: globals.env,
           profile: globals.profile,
         });
-        session = openSession(settings, io, { debug: globals.debug === true });
+        session = openSession(settings, io, { debug: globals.debug === true, note: context.note });
         await action(session);
       } catch (error) {
+        clearProgress();
         context.exitCode = reportError(error, {
           write: (text) => io.stderr.write(text),
           secrets: session?.secrets() ?? [],
-          debug: command.optsWithGlobals<GlobalOptions>().debug,
+          debug: globals.debug,
+          commandOf,
         });
+        if (session?.sandbox !== undefined && error instanceof ApiError && error.status < 500) {
+          context.note(
+            'note: the embedded sandbox starts empty for each command; `partner-apis sandbox start` keeps sellers and quotes across commands.',
+          );
+        }
       } finally {
         // A sink still open here belongs to a failed action: its partial file goes.
         await Promise.all(sinks.splice(0).map((sink) => sink.abort()));
@@ -116,9 +148,11 @@ export function createCommandContext(
       // On a terminal that also shows the data (a table streams there too), a progress line
       // would be torn by the records.
       const dataOnSameTerminal = options.out === undefined && io.stdout.isTTY === true;
-      return createProgress(io.stderr, label, !dataOnSameTerminal);
+      return createProgress(io.stderr, label, !dataOnSameTerminal && !context.quiet);
     },
     note(text) {
+      if (context.quiet) return;
+      clearProgress();
       io.stderr.write(`${visibleText(text, '\n')}\n`);
     },
     writeOptions(options) {
@@ -133,7 +167,8 @@ export function createCommandContext(
 }
 
 /**
- * Adds `--format` and `--out` to a command that prints data.
+ * Adds `-o/--output` (the format, as in aws and az), `--out` (the file) and `--columns` to a
+ * command that prints data. `--format`, the older name of `--output`, still works.
  *
  * @example
  * withOutputOptions(program.command('locations'));
@@ -141,9 +176,20 @@ export function createCommandContext(
 export function withOutputOptions(command: Command): Command {
   return command
     .addOption(
-      new Option('-f, --format <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
+      new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
     )
-    .option('-o, --out <file>', 'write the data to a file instead of stdout')
+    .addOption(new Option('-f, --format <format>').choices(OUTPUT_FORMATS).hideHelp())
+    .hook('preAction', (_, action) => {
+      const { output, format } = action.opts<{ output: OutputFormat; format?: OutputFormat }>();
+      const outputGiven = action.getOptionValueSource('output') === 'cli';
+      if (format !== undefined && outputGiven && format !== output) {
+        throw new UsageError(
+          `--format ${format} and --output ${output} disagree: give one of them`,
+        );
+      }
+      action.setOptionValue('format', format ?? output);
+    })
+    .option('--out <file>', 'write the data to this file instead of stdout')
     .option(
       '--columns <names>',
       'columns of table and csv, comma-separated; nested fields dotted (address.city)',
@@ -162,18 +208,7 @@ export function withOutputOptions(command: Command): Command {
  * program.addOption(environmentOption());
  */
 export function environmentOption(): Option {
-  return new Option(
-    '-e, --env <name>',
-    "environment of the config file (default: PARTNER_APIS_ENV, else the config's defaultEnvironment)",
-  ).choices(ENVIRONMENTS);
-}
-
-/**
- * The help text of examples shown after a command's options.
- *
- * @example
- * command.addHelpText('after', examples(['partner-apis approvals list --employee 100234']));
- */
-export function examples(lines: readonly string[]): string {
-  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}`;
+  return new Option('-e, --env <name>', 'environment of the config file')
+    .choices(ENVIRONMENTS)
+    .default(undefined, "PARTNER_APIS_ENV, else the config's defaultEnvironment");
 }

@@ -1,6 +1,7 @@
 import {
   ApiError,
   ConfigurationError,
+  ConnectionError,
   InvalidArgumentError,
   PartnerApisError,
   TokenError,
@@ -17,16 +18,33 @@ export interface ErrorReportTarget {
   readonly secrets: readonly string[];
   /** `--debug`: add the stack of an internal error. */
   readonly debug?: boolean | undefined;
+  /**
+   * The command that calls an operation (`POST /parties/sellers` → `partner-apis liability
+   * sellers create`), so a server's hint names what a person at a shell can type.
+   */
+  readonly commandOf?: ((method: string, path: string) => string | undefined) | undefined;
 }
 
-function apiErrorLines(error: ApiError): string[] {
-  const lines = [`error: ${error.status} ${error.code}: ${error.message}`];
+/** An operation named in a server's message: `POST /parties/sellers`. */
+const OPERATION_IN_TEXT = /\b(GET|POST|PUT|PATCH|DELETE) (\/[\w\-./{}]*)/g;
+
+function withCommands(text: string, target: ErrorReportTarget): string {
+  const { commandOf } = target;
+  if (commandOf === undefined) return text;
+  return text.replace(OPERATION_IN_TEXT, (operation: string, method: string, path: string) => {
+    const command = commandOf(method, path);
+    return command === undefined ? operation : `\`${command}\``;
+  });
+}
+
+function apiErrorLines(error: ApiError, target: ErrorReportTarget): string[] {
+  const lines = [`error: ${error.status} ${error.code}: ${withCommands(error.message, target)}`];
   if (error.correlationId !== undefined) lines.push(`  correlationId: ${error.correlationId}`);
   if (error.requestId !== undefined) lines.push(`  requestId: ${error.requestId}`);
   for (const cause of error.causes) {
     const where = cause.field === undefined ? '' : `${cause.field}: `;
     const code = cause.code === undefined ? '' : ` (${cause.code})`;
-    lines.push(`  cause: ${where}${cause.message}${code}`);
+    lines.push(`  cause: ${where}${withCommands(cause.message, target)}${code}`);
   }
   if (error.rawBody !== undefined) lines.push(`  body: ${error.rawBody.slice(0, 200)}`);
   return lines;
@@ -37,7 +55,51 @@ function isSystemError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }
 
-function describe(error: unknown): { lines: string[]; code: ExitCode } {
+/** Node's codes for a server certificate it cannot trust. */
+const TLS_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** The certificate problem behind an error, along its causes, if that is what it is. */
+function certificateProblem(error: unknown): { code: string; message: string } | undefined {
+  // Bounded: a chain of causes longer than this is not one a transport builds.
+  for (let at = error, depth = 0; at instanceof Error && depth < 8; depth += 1) {
+    const { code, systemCode } = at as { code?: unknown; systemCode?: unknown };
+    for (const candidate of [systemCode, code]) {
+      if (typeof candidate === 'string' && TLS_CODES.has(candidate)) {
+        return { code: candidate, message: at.message };
+      }
+    }
+    at = at.cause;
+  }
+  return undefined;
+}
+
+/**
+ * A refused argument named as the command line names it: a filter or query parameter
+ * (`filters.createdFrom`) is the option `--created-from`; the library's `Date` is not a choice at
+ * a shell.
+ */
+function argumentLine(error: InvalidArgumentError): string {
+  const problem = error.message
+    .slice(error.message.indexOf(error.argument) + error.argument.length)
+    .trim()
+    .replace(/\ba Date or (an? )/g, '$1');
+  const match = /^(?:filters|options|query)\.([A-Za-z0-9]+)$/.exec(error.argument);
+  if (match === null) return `invalid argument: ${error.message}`;
+  const flag = `--${match[1]!.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+  return `error: ${flag} ${problem}`;
+}
+
+function describe(error: unknown, target: ErrorReportTarget): { lines: string[]; code: ExitCode } {
   if (error instanceof ReportedFailure) return { lines: [], code: ExitCode.failure };
   if (error instanceof UsageError)
     return { lines: [`error: ${error.message}`], code: ExitCode.usage };
@@ -47,9 +109,24 @@ function describe(error: unknown): { lines: string[]; code: ExitCode } {
     return { lines: [`configuration error: ${error.message}`], code: ExitCode.usage };
   }
   if (error instanceof InvalidArgumentError) {
-    return { lines: [`invalid argument: ${error.message}`], code: ExitCode.usage };
+    return { lines: [argumentLine(error)], code: ExitCode.usage };
   }
-  if (error instanceof ApiError) return { lines: apiErrorLines(error), code: ExitCode.failure };
+  if (error instanceof ApiError) {
+    return { lines: apiErrorLines(error, target), code: ExitCode.failure };
+  }
+  const certificate = certificateProblem(error);
+  if (certificate !== undefined) {
+    const where =
+      error instanceof ConnectionError && error.url !== undefined ? ` of ${error.url}` : '';
+    return {
+      lines: [
+        `error: the server's TLS certificate${where} is not trusted: ${certificate.message} (${certificate.code})`,
+        "  If your company's proxy or certificate authority signs it, give that authority's " +
+          'certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem; otherwise check the base URL.',
+      ],
+      code: ExitCode.failure,
+    };
+  }
   if (error instanceof TokenError) {
     return {
       lines: [`error: ${error.status} ${error.error}: ${error.message}`],
@@ -76,7 +153,7 @@ function describe(error: unknown): { lines: string[]; code: ExitCode } {
  * process.exitCode = reportError(error, { write: (t) => process.stderr.write(t), secrets: [] });
  */
 export function reportError(error: unknown, target: ErrorReportTarget): ExitCode {
-  const { lines, code } = describe(error);
+  const { lines, code } = describe(error, target);
   if (lines.length === 0) return code;
   // A server's message may carry terminal escape sequences: they are shown, never obeyed.
   target.write(`${visibleText(scrubSecrets(lines.join('\n'), target.secrets), '\n')}\n`);

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import type { CliIo } from './cli-io.js';
 import {
   createCommandContext,
   environmentOption,
-  examples,
+  terminalWidth,
   type CliDependencies,
+  type CommandContext,
 } from './command-context.js';
 import { registerApprovalsCommands } from './commands/approvals.js';
 import {
@@ -19,19 +20,18 @@ import { registerExposureCommands } from './commands/exposure.js';
 import { registerLiabilityCommands } from './commands/liability.js';
 import { registerRiskEngineeringCommands } from './commands/riskengineering.js';
 import { registerSandboxCommands } from './commands/sandbox.js';
+import { registerConfigCommands } from './commands/config.js';
 import { reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
+import { DEFAULT_HELP_WIDTH, configureHelp, examples, helpSection } from './help-format.js';
 
-const ENVIRONMENT_HELP = `
-Configuration:
-  With no credentials configured, every command starts an embedded sandbox on 127.0.0.1 and
-  says so on stderr. To use a real environment, set PARTNER_APIS_<SERVICE>_* variables
-  (SERVICE: EXPOSURE, RISKENGINEERING, LIABILITY, APPROVALS; e.g. _BASE_URL, _CLIENT_ID,
-  _CLIENT_SECRET), or write partner-apis.config.json with environments production, uat and
-  sandbox and pick one with --env or PARTNER_APIS_ENV, or keep named profiles in
-  ~/.config/partner-apis/config.json and pick one with --profile. Variables win over files.
+const CONFIGURATION_HELP = [
+  'With no credentials configured, every command starts an embedded sandbox on 127.0.0.1 and says so on stderr.',
+  'To use a real environment, set PARTNER_APIS_<SERVICE>_* variables (SERVICE: EXPOSURE, RISKENGINEERING, LIABILITY, APPROVALS; e.g. _BASE_URL, _CLIENT_ID, _CLIENT_SECRET), or write partner-apis.config.json (in this folder or one above it) with environments production, uat and sandbox and pick one with --env or PARTNER_APIS_ENV, or keep named profiles in ~/.config/partner-apis/config.json and pick one with --profile. Variables win over files; `partner-apis config list` shows what is in effect.',
+  'HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured.',
+];
 
-Exit codes: 0 ok, 1 API error or invalid data, 2 usage or configuration error.`;
+const EXIT_CODES_HELP = ['0 ok, 1 API error or invalid data, 2 usage or configuration error.'];
 
 /** The version of this CLI, from its package.json (one level above `src/` and `dist/`). */
 function cliVersion(): string {
@@ -42,6 +42,22 @@ function cliVersion(): string {
 }
 
 /**
+ * Every command of `partner-apis`, in the order of its help: registering a command is one line
+ * here.
+ */
+const COMMANDS: readonly ((program: Command, context: CommandContext) => void)[] = [
+  registerExposureCommands,
+  registerRiskEngineeringCommands,
+  registerLiabilityCommands,
+  registerApprovalsCommands,
+  registerCredentialsCommands,
+  registerConfigCommands,
+  registerDemoCommand,
+  registerSandboxCommands,
+  registerCompletionCommand,
+];
+
+/**
  * Builds the `partner-apis` program for one run.
  *
  * @example
@@ -50,52 +66,75 @@ function cliVersion(): string {
  */
 export function createProgram(io: CliIo, dependencies: CliDependencies = {}) {
   const context = createCommandContext(io, dependencies);
+  const width = terminalWidth(io) ?? DEFAULT_HELP_WIDTH;
   const program = new Command('partner-apis')
     .description(
       'Exposure, risk engineering, liability and approvals APIs of the partner platform from the command line.',
     )
+    // Inherited by every subcommand created after it: set before any is.
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      getOutHelpWidth: () => width,
+      getErrHelpWidth: () => width,
+    })
     .addOption(environmentOption())
-    .option(
-      '-p, --profile <name>',
-      'profile of your own config file, $XDG_CONFIG_HOME/partner-apis/config.json (default: PARTNER_APIS_PROFILE, else its defaultProfile)',
+    .addOption(
+      new Option('-p, --profile <name>', 'profile of your own config file').default(
+        undefined,
+        'PARTNER_APIS_PROFILE, else its defaultProfile',
+      ),
     )
-    .option(
-      '-c, --config <file>',
-      'config file (default: PARTNER_APIS_CONFIG, else ./partner-apis.config.json)',
+    .addOption(
+      new Option('-c, --config <file>', 'config file').default(
+        undefined,
+        'PARTNER_APIS_CONFIG, else partner-apis.config.json here or in a folder above',
+      ),
     )
     .option(
       '--debug',
       'log every request and response to stderr (credentials redacted), and where an internal error happened',
     )
+    .option('-q, --quiet', 'print only data and errors: no notes, warnings nor progress')
     .version(
       `partner-apis ${cliVersion()} (node ${process.version}, ${process.platform}-${process.arch})`,
       '-V, --version',
       'print the version',
     )
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-    })
     .exitOverride()
     .showHelpAfterError('(add --help for usage and examples)')
     .addHelpText(
       'after',
       examples([
         'partner-apis demo',
-        'partner-apis exposure locations --format ndjson > locations.ndjson',
-        'partner-apis liability quote create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
-        'partner-apis --env uat approvals list --employee 100234',
-      ]) + `\n${ENVIRONMENT_HELP}`,
-    );
-  registerExposureCommands(program, context);
-  registerRiskEngineeringCommands(program, context);
-  registerLiabilityCommands(program, context);
-  registerApprovalsCommands(program, context);
-  registerCredentialsCommands(program, context);
-  registerDemoCommand(program, context);
-  registerSandboxCommands(program, context);
-  registerCompletionCommand(program, context);
+        'partner-apis exposure locations -o ndjson > locations.ndjson',
+        'partner-apis liability seller create --name "Nordlicht Home GmbH" --country DE',
+        'partner-apis approvals list --employee 100234 --columns created,kind,approvalId,status',
+        'partner-apis config list',
+      ]),
+    )
+    .addHelpText('after', helpSection('Configuration:', CONFIGURATION_HELP))
+    .addHelpText('after', helpSection('Exit codes:', EXIT_CODES_HELP));
+  configureHelp(program, width);
+  for (const register of COMMANDS) register(program, context);
   return { program, context };
+}
+
+/** The command that `words` (the command line before its options) name, as far as they do. */
+function commandAt(program: Command, words: readonly string[]): Command {
+  let command = program;
+  for (const word of words) {
+    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (sub === undefined) break;
+    command = sub;
+  }
+  return command;
+}
+
+/** The words of a command line before its first option. */
+function leadingWords(args: readonly string[]): string[] {
+  const end = args.findIndex((arg) => arg.startsWith('-'));
+  return [...(end === -1 ? args : args.slice(0, end))];
 }
 
 /**
@@ -118,6 +157,17 @@ export async function runCli(
     io.stdout.write(candidates.map((candidate) => `${candidate}\n`).join(''));
     return ExitCode.ok;
   }
+  // Help that was asked for goes to stdout with exit code 0, as gh does: no arguments,
+  // `help COMMAND…`, or a group of commands named without one of them.
+  const words = leadingWords(args);
+  const helpCommand = words[0] === 'help';
+  const named = helpCommand ? words.slice(1) : words;
+  const target = commandAt(program, named);
+  const whole = words.length === args.length && commandDepth(target) === named.length;
+  if (args.length === 0 || (whole && (helpCommand || target.commands.length > 0))) {
+    target.outputHelp();
+    return ExitCode.ok;
+  }
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (error) {
@@ -127,4 +177,11 @@ export async function runCli(
     return reportError(error, { write: (text) => io.stderr.write(text), secrets: [] });
   }
   return context.exitCode;
+}
+
+/** How many commands deep `command` is: 0 for the program, 2 for `exposure locations`. */
+function commandDepth(command: Command): number {
+  let depth = 0;
+  for (let at = command.parent; at !== null; at = at.parent) depth += 1;
+  return depth;
 }

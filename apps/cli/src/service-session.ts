@@ -1,7 +1,7 @@
 import type { Sandbox, SandboxUrls } from '@partner-apis/sandbox';
 import type { CliIo } from './cli-io.js';
 import { sandboxVariables } from './config/sandbox-variables.js';
-import { createDebugLogger, type WireLogger } from './debug-log.js';
+import { createClientLogger, type WireLogger } from './debug-log.js';
 import { backgroundSandboxFile, findBackgroundSandbox } from './sandbox/background-sandbox.js';
 import { UsageError } from './usage-error.js';
 import { secretValues, type Settings, type Variables } from './config/settings.js';
@@ -12,6 +12,8 @@ import { secretValues, type Settings, type Variables } from './config/settings.j
  */
 export interface ServiceSession {
   readonly settings: Settings;
+  /** The process's environment, for what the settings do not cover (`HTTPS_PROXY`). */
+  readonly env: NodeJS.ProcessEnv;
   /** The `PARTNER_APIS_*` variables the clients are created from. */
   variables(): Promise<Variables>;
   /** The embedded sandbox, once started. */
@@ -23,8 +25,13 @@ export interface ServiceSession {
   readonly sandboxUrls: SandboxUrls | undefined;
   /** Credential values in use, so that no message shows one. */
   secrets(): readonly string[];
-  /** The `--debug` wire log the clients write to, if asked for. */
-  readonly logger: WireLogger | undefined;
+  /**
+   * The logger of a client: its warnings as the CLI's own (`title` names the client), and the
+   * wire log with `--debug`.
+   */
+  logger(title: string): WireLogger;
+  /** Writes a note to stderr (none with `--quiet`). */
+  note(text: string): void;
   close(): Promise<void>;
 }
 
@@ -45,10 +52,13 @@ export function openSession(
   {
     debug = false,
     backgroundSandbox = true,
+    note = (text) => io.stderr.write(`${text}\n`),
   }: {
     debug?: boolean;
     /** Use the sandbox of `partner-apis sandbox start` when one runs (the demo never does). */
     backgroundSandbox?: boolean;
+    /** Where notes go (none with `--quiet`): which sandbox a command uses, and warnings. */
+    note?: (text: string) => void;
   } = {},
 ): ServiceSession {
   let sandbox: Sandbox | undefined;
@@ -60,9 +70,9 @@ export function openSession(
       ? await findBackgroundSandbox(backgroundSandboxFile(io.env))
       : undefined;
     if (running !== undefined) {
-      io.stderr.write(
+      note(
         `No credentials configured: using the sandbox at ${running.urls.origin} that \`partner-apis sandbox start\` started ` +
-          `(its sellers and quotes stay until \`partner-apis sandbox stop\`).\n`,
+          `(its sellers and quotes stay until \`partner-apis sandbox stop\`).`,
       );
       sandboxUrls = running.urls;
       variables = { ...sandboxVariables(running), ...settings.variables };
@@ -86,9 +96,9 @@ export function openSession(
       }
       throw error;
     }
-    io.stderr.write(
+    note(
       `No credentials configured: using the embedded sandbox at http://127.0.0.1:${sandbox.port} ` +
-        `(local sample data; see partner-apis --help to configure an environment).\n`,
+        `(local sample data; see partner-apis --help to configure an environment).`,
     );
     sandboxUrls = sandbox.urls;
     variables = { ...sandboxVariables(sandbox), ...settings.variables };
@@ -97,6 +107,7 @@ export function openSession(
   const secrets = () => secretValues(variables);
   return {
     settings,
+    env: io.env,
     get sandbox() {
       return sandbox;
     },
@@ -109,7 +120,14 @@ export function openSession(
       return starting;
     },
     secrets,
-    logger: debug ? createDebugLogger((text) => io.stderr.write(text), secrets) : undefined,
+    logger: (title) =>
+      createClientLogger({
+        write: (text) => io.stderr.write(text),
+        secrets,
+        debug,
+        warn: (message) => note(`warning: ${title}: ${message}`),
+      }),
+    note,
     async close() {
       await sandbox?.close();
     },

@@ -1,12 +1,8 @@
 import { flattenApprovals, type ApprovalEntry } from '@partner-apis/approvals';
 import { Option, type Command } from 'commander';
 import { approvalsClient } from '../clients.js';
-import {
-  examples,
-  withOutputOptions,
-  type CommandContext,
-  type OutputOptions,
-} from '../command-context.js';
+import { withOutputOptions, type CommandContext, type OutputOptions } from '../command-context.js';
+import { examples } from '../help-format.js';
 import { writeRecords } from '../output/record-writer.js';
 import { visibleText } from '../output/safe-text.js';
 

@@ -1,5 +1,6 @@
 import { Argument, type Command, type Option } from 'commander';
-import { examples, type CommandContext } from '../command-context.js';
+import { type CommandContext } from '../command-context.js';
+import { examples } from '../help-format.js';
 
 /** The shells `partner-apis completion` writes a script for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;

@@ -1,12 +1,8 @@
 import { checkSecretExpiry, SECRET_EXPIRY_WARNING_DAYS } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import type { Command } from 'commander';
-import {
-  examples,
-  withOutputOptions,
-  type CommandContext,
-  type OutputOptions,
-} from '../command-context.js';
+import { withOutputOptions, type CommandContext, type OutputOptions } from '../command-context.js';
+import { examples } from '../help-format.js';
 import { SERVICE_TITLE, VARIABLE_PREFIX, type ServiceName } from '../config/services.js';
 import { settingName, type Settings } from '../config/settings.js';
 import { ExitCode } from '../exit-codes.js';
@@ -86,12 +82,15 @@ export function registerCredentialsCommands(program: Command, context: CommandCo
       )
       .addHelpText(
         'after',
-        examples([
-          'PARTNER_APIS_LIABILITY_SECRET_CREATED_AT=2025-11-02 partner-apis credentials check',
-          'partner-apis credentials check --env production --format json',
-        ]) +
-          '\n\nThe dates come from PARTNER_APIS_<SERVICE>_SECRET_CREATED_AT or _SECRET_EXPIRES_AT,' +
-          '\nor secretCreatedAt / secretExpiresAt in the config file.',
+        examples(
+          [
+            'PARTNER_APIS_LIABILITY_SECRET_CREATED_AT=2025-11-02 partner-apis credentials check',
+            'partner-apis credentials check --env production --format json',
+          ],
+          [
+            'The dates come from PARTNER_APIS_<SERVICE>_SECRET_CREATED_AT or _SECRET_EXPIRES_AT, or secretCreatedAt / secretExpiresAt in the config file.',
+          ],
+        ),
       ),
   ).action(async (options: OutputOptions, command: Command) => {
     await context.run(command, async (session) => {

@@ -15,7 +15,8 @@ import {
   liabilityClient,
   riskEngineeringClient,
 } from '../clients.js';
-import { examples, type CommandContext } from '../command-context.js';
+import { type CommandContext } from '../command-context.js';
+import { examples } from '../help-format.js';
 import { openSession } from '../service-session.js';
 import { flatten } from '../output/flatten.js';
 import { visibleText } from '../output/safe-text.js';

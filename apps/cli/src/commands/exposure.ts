@@ -1,11 +1,7 @@
 import type { Command } from 'commander';
 import { exposureClient } from '../clients.js';
-import {
-  examples,
-  withOutputOptions,
-  type CommandContext,
-  type OutputOptions,
-} from '../command-context.js';
+import { withOutputOptions, type CommandContext, type OutputOptions } from '../command-context.js';
+import { examples } from '../help-format.js';
 import { writeRecord } from '../output/record-writer.js';
 import { checkStatementOfValues, type SovOptions } from '../sov/check-sov.js';
 import { dayOption, integerOption } from './option-parsers.js';
@@ -105,14 +101,15 @@ export function registerExposureCommands(program: Command, context: CommandConte
     .description('Statement of Values: check a portfolio file locally, or submit it')
     .addHelpText(
       'after',
-      examples([
-        'partner-apis exposure sov validate portfolio.csv --currency EUR',
-        'partner-apis exposure sov submit portfolio.json',
-      ]) +
-        '\n\nCSV columns (header row first, one location per row): locationId, name, street, city,' +
-        '\npostalCode, region, country, latitude, longitude, occupancy, construction, yearBuilt,' +
-        '\nnumberOfStoreys, floorArea, sprinklered, buildings, contents, businessInterruption; and' +
-        '\noptionally portfolioName, policyReference, valuationDate, currency (same in every row).',
+      examples(
+        [
+          'partner-apis exposure sov validate portfolio.csv --currency EUR',
+          'partner-apis exposure sov submit portfolio.json',
+        ],
+        [
+          'CSV columns (header row first, one location per row): locationId, name, street, city, postalCode, region, country, latitude, longitude, occupancy, construction, yearBuilt, numberOfStoreys, floorArea, sprinklered, buildings, contents, businessInterruption; and optionally portfolioName, policyReference, valuationDate, currency (same in every row).',
+        ],
+      ),
     );
 
   withSovOptions(

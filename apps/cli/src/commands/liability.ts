@@ -11,12 +11,8 @@ import {
 } from '@partner-apis/liability';
 import { Option, type Command } from 'commander';
 import { liabilityClient } from '../clients.js';
-import {
-  examples,
-  withOutputOptions,
-  type CommandContext,
-  type OutputOptions,
-} from '../command-context.js';
+import { withOutputOptions, type CommandContext, type OutputOptions } from '../command-context.js';
+import { examples } from '../help-format.js';
 import type { LiabilityMajors } from '../liability-majors.js';
 import { writeRecord, writeRecords } from '../output/record-writer.js';
 import { collect } from './option-parsers.js';
@@ -119,6 +115,11 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
         'partner-apis liability quote search --seller SEL-000001',
       ]),
     );
+
+  context.operation('POST', '/parties/sellers', 'partner-apis liability seller create');
+  context.operation('POST', '/quotes', 'partner-apis liability quote create');
+  context.operation('GET', '/quotes/{quoteId}', 'partner-apis liability quote get');
+  context.operation('GET', '/quotes', 'partner-apis liability quote search');
 
   const seller = liability
     .command('seller')

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { riskEngineeringClient } from '../clients.js';
-import { examples, type CommandContext } from '../command-context.js';
+import { type CommandContext } from '../command-context.js';
+import { examples } from '../help-format.js';
 import { listOptions, withListOptions, type ListCommandOptions } from './exposure.js';
 import { writePaged } from './paged-output.js';
 

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Command } from 'commander';
-import { examples, type CommandContext } from '../command-context.js';
+import { Option, type Command } from 'commander';
+import { type CommandContext } from '../command-context.js';
+import { examples } from '../help-format.js';
 import { ExitCode } from '../exit-codes.js';
 import {
   backgroundSandboxFile,
@@ -145,7 +146,11 @@ export function registerSandboxCommands(program: Command, context: CommandContex
     .description(
       'start the sandbox in the background; until `sandbox stop`, commands with no credentials configured use it instead of a sandbox of their own',
     )
-    .option('--port <n>', 'port on 127.0.0.1 (default: a free one)', integerOption(0, 65_535), 0)
+    .addOption(
+      new Option('--port <n>', 'port on 127.0.0.1')
+        .argParser(integerOption(0, 65_535))
+        .default(0, 'a free one'),
+    )
     .option('--foreground', 'run in this terminal until Ctrl+C instead')
     .option(
       '--liability-spec <file>',
@@ -155,15 +160,17 @@ export function registerSandboxCommands(program: Command, context: CommandContex
     )
     .addHelpText(
       'after',
-      examples([
-        'partner-apis sandbox start',
-        'partner-apis sandbox start --port 4010 --foreground',
-        'PARTNER_APIS_SANDBOX_SIZE=200 partner-apis sandbox start',
-        'partner-apis sandbox start --liability-spec liability-v1.yaml',
-      ]) +
-        '\n\nPARTNER_APIS_SANDBOX_SIZE and _SEED (or sandbox.size / .seed of a config file) shape its data.' +
-        '\nIt prints its settings in the shape of a profile of ~/.config/partner-apis/config.json.' +
-        '\nWith --liability-spec, liability commands call each major it serves with --major N.',
+      examples(
+        [
+          'partner-apis sandbox start',
+          'partner-apis sandbox start --port 4010 --foreground',
+          'PARTNER_APIS_SANDBOX_SIZE=200 partner-apis sandbox start',
+          'partner-apis sandbox start --liability-spec liability-v1.yaml',
+        ],
+        [
+          'PARTNER_APIS_SANDBOX_SIZE and _SEED (or sandbox.size / .seed of a config file) shape its data. It prints its settings in the shape of a profile of ~/.config/partner-apis/config.json. With --liability-spec, liability commands call each major it serves with --major N.',
+        ],
+      ),
     )
     .action(async (options: StartOptions, command: Command) => {
       await context.run(command, async (session) => {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../usage-error.js';
 import {
   LIABILITY_MAJOR_VARIABLE,
@@ -52,7 +52,10 @@ export interface UserConfigFile {
   sandbox?: EmbeddedSandboxSettings;
 }
 
-/** The file looked for in the working directory when neither `--config` nor a variable names one. */
+/**
+ * The file looked for in the working directory and the folders above it when neither
+ * `--config` nor a variable names one.
+ */
 export const DEFAULT_CONFIG_FILE = 'partner-apis.config.json';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -245,7 +248,8 @@ export interface LoadedConfig {
 
 /**
  * Reads the config file: the one named (by `--config` or `PARTNER_APIS_CONFIG`), which must
- * exist, or else `partner-apis.config.json` in the working directory when there is one.
+ * exist, or else the nearest `partner-apis.config.json` of the working directory and the
+ * folders above it, as git finds its repository from a subfolder.
  *
  * @example
  * const { path, config } = await loadConfigFile(undefined, process.cwd());
@@ -254,10 +258,18 @@ export async function loadConfigFile(
   named: string | undefined,
   cwd: string,
 ): Promise<LoadedConfig> {
-  const path = resolve(cwd, named ?? DEFAULT_CONFIG_FILE);
-  const content = await readJson(path, named !== undefined);
-  if (content === undefined) return { path: undefined, config: {} };
-  return { path, config: parseConfigFile(content, path) };
+  if (named !== undefined) {
+    const path = resolve(cwd, named);
+    return { path, config: parseConfigFile(await readJson(path, true), path) };
+  }
+  // Bounded by the depth of the path: the root is its own parent.
+  for (let folder = resolve(cwd), parent = ''; folder !== parent; folder = dirname(folder)) {
+    parent = folder;
+    const path = join(folder, DEFAULT_CONFIG_FILE);
+    const content = await readJson(path, false);
+    if (content !== undefined) return { path, config: parseConfigFile(content, path) };
+  }
+  return { path: undefined, config: {} };
 }
 
 /** A profile name: letters, digits, `.`, `_` and `-`, so it is easy to type after `--profile`. */

@@ -33,6 +33,10 @@ export interface Settings {
   readonly environment: EnvironmentName | undefined;
   /** The profile of the user's config chosen with `--profile`, `PARTNER_APIS_PROFILE` or its default. */
   readonly profile: string | undefined;
+  /** What chose the environment or profile: `--env`, `PARTNER_APIS_PROFILE`, a file's default. */
+  readonly chosenBy: string | undefined;
+  /** The user's own config file read, if any. */
+  readonly userConfigPath: string | undefined;
   /** The project config file read, if any. */
   readonly configPath: string | undefined;
   /** The file and object that settings of the chosen environment or profile are read from. */
@@ -94,27 +98,42 @@ function sandboxNumber(
 }
 
 type Choice =
-  { kind: 'environment'; name: EnvironmentName } | { kind: 'profile'; name: string } | undefined;
+  | { kind: 'environment'; name: EnvironmentName; by: string }
+  | { kind: 'profile'; name: string; by: string }
+  | undefined;
 
 /** The first of: --profile, --env, PARTNER_APIS_PROFILE, PARTNER_APIS_ENV, the defaults of the files. */
 function choose(
   input: SettingsInput,
   defaultEnvironment: EnvironmentName | undefined,
   defaultProfile: string | undefined,
+  files: { project: string | undefined; user: string | undefined },
 ): Choice {
   const flagEnvironment = environmentName(input.environment, '--env');
   if (input.profile !== undefined && flagEnvironment !== undefined) {
     throw new UsageError('--profile and --env both choose where commands go: give one of them');
   }
-  if (input.profile !== undefined) return { kind: 'profile', name: input.profile };
-  if (flagEnvironment !== undefined) return { kind: 'environment', name: flagEnvironment };
+  if (input.profile !== undefined) return { kind: 'profile', name: input.profile, by: '--profile' };
+  if (flagEnvironment !== undefined) {
+    return { kind: 'environment', name: flagEnvironment, by: '--env' };
+  }
   if (input.env.PARTNER_APIS_PROFILE) {
-    return { kind: 'profile', name: input.env.PARTNER_APIS_PROFILE };
+    return { kind: 'profile', name: input.env.PARTNER_APIS_PROFILE, by: 'PARTNER_APIS_PROFILE' };
   }
   const variableEnvironment = environmentName(input.env.PARTNER_APIS_ENV, 'PARTNER_APIS_ENV');
-  if (variableEnvironment !== undefined) return { kind: 'environment', name: variableEnvironment };
-  if (defaultEnvironment !== undefined) return { kind: 'environment', name: defaultEnvironment };
-  if (defaultProfile !== undefined) return { kind: 'profile', name: defaultProfile };
+  if (variableEnvironment !== undefined) {
+    return { kind: 'environment', name: variableEnvironment, by: 'PARTNER_APIS_ENV' };
+  }
+  if (defaultEnvironment !== undefined) {
+    return {
+      kind: 'environment',
+      name: defaultEnvironment,
+      by: `${files.project}: defaultEnvironment`,
+    };
+  }
+  if (defaultProfile !== undefined) {
+    return { kind: 'profile', name: defaultProfile, by: `${files.user}: defaultProfile` };
+  }
   return undefined;
 }
 
@@ -135,7 +154,10 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
     input.cwd,
   );
   const user = await loadUserConfigFile(env);
-  const choice = choose(input, config.defaultEnvironment, user.config.defaultProfile);
+  const choice = choose(input, config.defaultEnvironment, user.config.defaultProfile, {
+    project: path,
+    user: user.path,
+  });
   let fileSettings: FileSettings | undefined;
   let origin: SettingsOrigin | undefined;
   if (choice?.kind === 'profile') {
@@ -177,7 +199,9 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
   return {
     environment,
     profile: choice?.kind === 'profile' ? choice.name : undefined,
+    chosenBy: choice?.by,
     configPath: path,
+    userConfigPath: user.path,
     origin,
     readsVariables,
     embeddedSandbox: configuredServices.length === 0,

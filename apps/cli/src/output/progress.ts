@@ -1,6 +1,8 @@
 /** A stream that progress may be drawn on. */
 export interface ProgressStream {
   readonly isTTY?: boolean | undefined;
+  /** The terminal's width. */
+  readonly columns?: number | undefined;
   write(text: string): unknown;
 }
 
@@ -8,14 +10,32 @@ export interface ProgressStream {
 export interface Progress {
   /** One more page arrived with this many records. */
   page(records: number): void;
-  /** The collection is complete: the last line stays on screen. */
+  /** The collection is complete, or the command gives up: the line is erased. */
   done(): void;
 }
 
 /** Redraws at most this often, so drawing never slows the paging. */
 const REDRAW_INTERVAL_MS = 100;
 
+/** Back to the start of the line and erase it. */
+const ERASE_LINE = '\r\x1b[2K';
+
 const NO_PROGRESS: Progress = { page() {}, done() {} };
+
+/** The line on screen now, so that an exit or an error can erase it first. */
+let drawnOn: ProgressStream | undefined;
+
+/**
+ * Erases the progress line if one is on screen: before an error or a note is written, and when
+ * the process exits (`… | head -1`, Ctrl+C), so no output is glued onto it.
+ *
+ * @example
+ * process.on('exit', clearProgress);
+ */
+export function clearProgress(): void {
+  drawnOn?.write(ERASE_LINE);
+  drawnOn = undefined;
+}
 
 function line(label: string, records: number, pages: number, elapsedMs: number): string {
   const rate = elapsedMs > 0 ? Math.round((records * 1000) / elapsedMs) : 0;
@@ -24,8 +44,9 @@ function line(label: string, records: number, pages: number, elapsedMs: number):
 }
 
 /**
- * A progress line on stderr (records, pages, records/s), redrawn in place. Drawn only when the
- * stream is a terminal and `enabled` is true, so pipes and files never see it.
+ * A progress line on stderr (records, pages, records/s), redrawn in place and cut to the
+ * terminal's width (a line that wraps cannot be redrawn). Drawn only when the stream is a
+ * terminal and `enabled` is true, so pipes and files never see it; erased when done.
  *
  * @example
  * const progress = createProgress(process.stderr, 'exposure locations', true);
@@ -43,19 +64,19 @@ export function createProgress(
   let records = 0;
   let pages = 0;
   let drawn = -Infinity;
-  const draw = () => {
-    drawn = now();
-    stream.write(`\r\x1b[2K${line(label, records, pages, drawn - started)}`);
-  };
   return {
     page(count) {
       records += count;
       pages += 1;
-      if (now() - drawn >= REDRAW_INTERVAL_MS) draw();
+      if (now() - drawn < REDRAW_INTERVAL_MS) return;
+      drawn = now();
+      // One column short of the width: a terminal wraps a line that fills it.
+      const width = Math.max((stream.columns ?? 80) - 1, 1);
+      stream.write(`${ERASE_LINE}${line(label, records, pages, drawn - started).slice(0, width)}`);
+      drawnOn = stream;
     },
     done() {
-      draw();
-      stream.write('\n');
+      if (drawnOn === stream) clearProgress();
     },
   };
 }

@@ -1,11 +1,18 @@
 import type { Cell } from './flatten.js';
 import { visibleText } from './safe-text.js';
 
-/** Widest a table cell gets; longer text is cut with an ellipsis. Ids are never cut. */
+/**
+ * Widest a cell of free text or JSON gets; longer text is cut with an ellipsis. Single words
+ * (ids, URLs, paths) are cut only to fit the terminal.
+ */
 export const MAX_CELL_WIDTH = 40;
 
 /** Narrowest a free-text column is made to fit the terminal, unless its content is narrower. */
 const MIN_TEXT_WIDTH = 10;
+
+/** A value wider than this (a URL, a path) is narrowed, to no less than the floor, before columns are left out. */
+const LONG_VALUE = 30;
+const LONG_VALUE_FLOOR = 20;
 
 /** Between two columns. */
 const GAP = '  ';
@@ -70,10 +77,10 @@ function tableWidth(widths: readonly number[]): number {
 }
 
 /**
- * Column widths from a sample of rows: each column as wide as its widest cell (at most
- * {@link MAX_CELL_WIDTH}, except ids), then, to fit `maxWidth` (the terminal's width) when
- * given: free-text columns narrowed, widest first; then columns left out, JSON first and the
- * last first; ids are never narrowed nor left out.
+ * Column widths from a sample of rows: each column as wide as its widest cell (text at most
+ * {@link MAX_CELL_WIDTH}), then, to fit `maxWidth` (the terminal's width) when
+ * given: free-text columns narrowed, widest first, then long values; then columns left out,
+ * JSON first and the last first; ids are never narrowed nor left out.
  *
  * @example
  * layoutTable(['id', 'city'], [{ id: 'L1', city: 'Lyon' }]).widths; // → [2, 4]
@@ -89,22 +96,35 @@ export function layoutTable(
   const natural = columns.map((column, index) => {
     let width = column.length;
     for (const cell of cells[index] ?? []) if (cell.length > width) width = cell.length;
-    return kinds[index] === 'id' ? width : Math.min(width, MAX_CELL_WIDTH);
+    return kinds[index] === 'text' || kinds[index] === 'json'
+      ? Math.min(width, MAX_CELL_WIDTH)
+      : width;
   });
   let shown = columns.map((_, index) => index);
-  const fitted = (): number[] => {
-    const widths = shown.map((index) => natural[index] ?? 0);
-    if (maxWidth === undefined) return widths;
-    const floors = shown.map((index, at) =>
-      kinds[index] === 'text' ? Math.min(widths[at] ?? 0, MIN_TEXT_WIDTH) : (widths[at] ?? 0),
-    );
-    for (let excess = tableWidth(widths) - maxWidth; excess > 0; excess -= 1) {
+  // Free text gives way first; then long values (URLs, paths), never below LONG_VALUE_FLOOR.
+  const narrow = (widths: number[], floors: readonly number[]) => {
+    for (let excess = tableWidth(widths) - (maxWidth ?? Infinity); excess > 0; excess -= 1) {
       let widest = -1;
       widths.forEach((width, at) => {
         if (width > (floors[at] ?? 0) && (widest < 0 || width > (widths[widest] ?? 0))) widest = at;
       });
-      if (widest < 0) break;
+      if (widest < 0) return;
       widths[widest] = (widths[widest] ?? 0) - 1;
+    }
+  };
+  const fitted = (): number[] => {
+    const widths = shown.map((index) => natural[index] ?? 0);
+    const floor = (kind: ColumnKind | undefined, width: number, long: boolean) =>
+      kind === 'text'
+        ? Math.min(width, MIN_TEXT_WIDTH)
+        : long && kind === 'value' && width > LONG_VALUE
+          ? LONG_VALUE_FLOOR
+          : width;
+    for (const long of [false, true]) {
+      narrow(
+        widths,
+        shown.map((index, at) => floor(kinds[index], widths[at] ?? 0, long)),
+      );
     }
     return widths;
   };

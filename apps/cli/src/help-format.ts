@@ -1,0 +1,124 @@
+import { Help, type Command, type Option } from 'commander';
+
+/** The help's width when nothing says otherwise (a pipe, a file). */
+export const DEFAULT_HELP_WIDTH = 80;
+
+/** The width the help of `command` is laid out for, as its output is configured. */
+function widthOf(command: Command): number {
+  return command.configureOutput().getOutHelpWidth?.() ?? DEFAULT_HELP_WIDTH;
+}
+
+/**
+ * `text` broken at spaces into lines of at most `width` characters, each starting with
+ * `indent`; a word longer than the line stays whole.
+ *
+ * @example
+ * wrapWords('one two three', 9, '  '); // → ['  one two', '  three']
+ */
+export function wrapWords(text: string, width: number, indent = ''): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(/\s+/).filter((part) => part !== '')) {
+    const next = current === '' ? `${indent}${word}` : `${current} ${word}`;
+    if (current !== '' && next.length > width) {
+      lines.push(current);
+      current = `${indent}${word}`;
+    } else {
+      current = next;
+    }
+  }
+  if (current !== '') lines.push(current);
+  return lines;
+}
+
+/** The words of a shell command, a quoted argument being one word, an option with its value. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const word of line.match(/(?:"[^"]*"|'[^']*'|\S)+/g) ?? []) {
+    const last = words.at(-1);
+    if (last !== undefined && /^--?[\w-]+$/.test(last) && !word.startsWith('-')) {
+      words[words.length - 1] = `${last} ${word}`;
+    } else {
+      words.push(word);
+    }
+  }
+  return words;
+}
+
+/**
+ * One example as the terminal shows it: `  $ command`, continued with ` \` on the next lines
+ * where it is wider than `width`, so that no word is broken by the terminal and the lines
+ * still paste into a shell as one command.
+ */
+function example(line: string, width: number): string {
+  const lines: string[] = [];
+  let current = '  $';
+  for (const word of shellWords(line)) {
+    if (current.trim() !== '$' && `${current} ${word} \\`.length > width) {
+      lines.push(`${current} \\`);
+      current = `      ${word}`;
+    } else {
+      current += ` ${word}`;
+    }
+  }
+  lines.push(current);
+  return lines.join('\n');
+}
+
+/**
+ * The help text of examples shown after a command's options, fitted to the help's width.
+ *
+ * @example
+ * command.addHelpText('after', examples(['partner-apis approvals list --employee 100234']));
+ */
+export function examples(
+  lines: readonly string[],
+  notes: readonly string[] = [],
+): (context: { command: Command }) => string {
+  return ({ command }) => {
+    const width = widthOf(command);
+    const text = [`\nExamples:`, ...lines.map((line) => example(line, width))];
+    for (const note of notes) text.push('', ...wrapWords(note, width));
+    return text.join('\n');
+  };
+}
+
+/**
+ * Paragraphs of help under a heading, fitted to the help's width.
+ *
+ * @example
+ * program.addHelpText('after', helpSection('Exit codes:', ['0 ok, 1 API error, 2 usage error.']));
+ */
+export function helpSection(
+  heading: string,
+  paragraphs: readonly string[],
+): (context: { command: Command }) => string {
+  return ({ command }) => {
+    const width = widthOf(command);
+    const body = paragraphs.map((paragraph) => wrapWords(paragraph, width, '  ').join('\n'));
+    return `\n${heading}\n${body.join('\n\n')}`;
+  };
+}
+
+/**
+ * How the help of every command reads: fitted to `width` (the terminal's, or `COLUMNS`), the
+ * global options (`--env`, `--profile`, `--debug`, …) shown under each subcommand, and
+ * required options marked.
+ *
+ * @example
+ * configureHelp(program, 100);
+ */
+export function configureHelp(program: Command, width: number): void {
+  program.configureHelp({
+    helpWidth: width,
+    showGlobalOptions: true,
+    optionDescription(this: Help, option: Option) {
+      let description = Help.prototype.optionDescription.call(this, option);
+      // A default that is not a value (`PARTNER_APIS_ENV, else …`) is shown from its description.
+      if (option.defaultValue === undefined && option.defaultValueDescription !== undefined) {
+        description += ` (default: ${option.defaultValueDescription})`;
+      }
+      return option.mandatory ? `${description} (required)` : description;
+    },
+  });
+}
