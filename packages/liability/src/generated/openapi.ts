@@ -100,12 +100,22 @@ export interface components {
         TerritoryOfSales: "US" | "NON-US";
         /**
          * @description Information supplied by the insured entity for evaluation and pricing. Which answers are
-         *     required depends on the policy line id; the liability policy line of the third party
-         *     liability product requires countryOfSales and territoryOfSales.
+         *     required depends on the policy line id, so PolicyLine says it: the liability policy line
+         *     of the third party liability product requires countryOfSales and territoryOfSales.
          */
         DeclarativeQuestionAnswers: {
             countryOfSales?: components["schemas"]["CountryOfSales"];
             territoryOfSales?: components["schemas"]["TerritoryOfSales"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description The answers the liability policy line of the third party liability product requires:
+         *     countryOfSales and territoryOfSales.
+         */
+        LiabilityDeclarativeQuestionAnswers: {
+            countryOfSales: components["schemas"]["CountryOfSales"];
+            territoryOfSales: components["schemas"]["TerritoryOfSales"];
         } & {
             [key: string]: unknown;
         };
@@ -191,13 +201,15 @@ export interface components {
         QuoteStatus: string;
         /**
          * @description A created quote: its identifier, status, price and referrals, and the request it answers.
-         *     Only quoteId is required, so a response that leaves out parts of the request still fits.
+         *     A quote request returns a valid price, so every quote has one, a referred quote too; only
+         *     quoteId and price are required, so a response that leaves out parts of the request still
+         *     fits.
          */
         Quote: {
             /** @example QTE-2026-0004417 */
             quoteId: string;
             status?: components["schemas"]["QuoteStatus"];
-            price?: components["schemas"]["Price"];
+            price: components["schemas"]["Price"];
             referrals?: components["schemas"]["Referral"][];
             /**
              * Format: date-time
@@ -309,6 +321,18 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description A server failure whose status the document does not list: every 5xx means a server
+         *     failure.
+         */
+        OtherServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description Invalid syntax; the request could not be understood. */
         BadRequest: {
             headers: {
@@ -439,6 +463,7 @@ export interface operations {
                 };
             };
             "4XX": components["responses"]["OtherClientError"];
+            "5XX": components["responses"]["OtherServerError"];
         };
     };
     searchQuotes: {
@@ -482,6 +507,7 @@ export interface operations {
                 };
             };
             "4XX": components["responses"]["OtherClientError"];
+            "5XX": components["responses"]["OtherServerError"];
         };
     };
     createQuote: {
@@ -520,6 +546,7 @@ export interface operations {
                 };
             };
             "4XX": components["responses"]["OtherClientError"];
+            "5XX": components["responses"]["OtherServerError"];
         };
     };
     getQuote: {
@@ -557,6 +584,7 @@ export interface operations {
                 };
             };
             "4XX": components["responses"]["OtherClientError"];
+            "5XX": components["responses"]["OtherServerError"];
         };
     };
 }

@@ -1,11 +1,18 @@
 /** A stored seller: what was posted, plus its identifier. */
 export type StoredSeller = Record<string, unknown> & { sellerId: string };
 
+/** A valid price, which every quote has (the spec requires `Quote.price`). */
+export interface StoredPrice {
+  amount: string;
+  currency: string;
+}
+
 /** A stored quote: the request, plus identifier, status, price, referrals and creation time. */
 export type StoredQuote = Record<string, unknown> & {
   quoteId: string;
   createdAt: string;
   productId: string;
+  price: StoredPrice;
   insureds: { sellerId: string }[];
 };
 
