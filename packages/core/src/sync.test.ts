@@ -13,6 +13,8 @@ interface Row {
 /** A paged read as codegen describes it once the spec marks the watermark and the key. */
 const listRows = {
   operationId: 'listRows',
+  resource: 'rows',
+  verb: 'list',
   method: 'GET',
   path: '/rows',
   parameters: [
@@ -29,15 +31,17 @@ const listRows = {
     { name: 'offset', in: 'query', required: false, type: 'integer', paging: 'offset' },
   ],
   response: { type: 'array', records: null, itemType: 'object', recordKey: 'id' },
-} as const satisfies OperationDescription & {
-  parameters: readonly (OperationDescription['parameters'][number] & { sync?: string })[];
-};
+} as const satisfies OperationDescription;
 
 /**
  * An in-memory collection over `rows`, filtered by modified day like the service, paged by
  * the real `paginate`; `during` runs before each page is answered, to change the rows.
  */
-function collectionOf(rows: Row[], during?: (request: PageRequest) => void) {
+function collectionOf(
+  rows: Row[],
+  during?: (request: PageRequest) => void,
+  { ignoreOffset = false } = {},
+) {
   const lists: Record<string, unknown>[] = [];
   let inFlight = 0;
   let mostInFlight = 0;
@@ -61,7 +65,10 @@ function collectionOf(rows: Row[], during?: (request: PageRequest) => void) {
           inFlight -= 1;
           const matching = rows.filter((row) => since === undefined || row.modified >= since);
           return matching
-            .slice(request.offset, request.offset + request.limit)
+            .slice(
+              ignoreOffset ? 0 : request.offset,
+              (ignoreOffset ? 0 : request.offset) + request.limit,
+            )
             .map((row) => ({ ...row }));
         },
       });
@@ -104,7 +111,7 @@ describe('createSyncRun', () => {
       { now: at('2026-03-06T09:00:00Z') },
     );
     expect(await collect(second)).toEqual([row(2, '2026-03-04', 2), row(7, '2026-03-06', 2)]);
-    expect(source.lists[1]).toMatchObject({ modifiedSince: '2026-03-04' });
+    expect(source.lists.at(-1)).toMatchObject({ modifiedSince: '2026-03-04' });
     expect(second.checkpoint).toMatchObject({ since: '2026-03-04', next: '2026-03-05' });
   });
 
@@ -187,6 +194,20 @@ describe('createSyncRun', () => {
     ]);
   });
 
+  it('ends at an empty page asked at the full page size, however insertions fill the end', async () => {
+    const rows = rowsUpTo(7);
+    const asked: string[] = [];
+    const source = collectionOf(rows, (request) => {
+      asked.push(`${request.offset}+${request.limit}`);
+      // Each page after the short one finds two records more at the end.
+      if (request.offset >= 7 && rows.length < 11)
+        rows.push(row(rows.length), row(rows.length + 1));
+    });
+    const read = await collect(createSyncRun(source, listRows, { pageSize: 4 }));
+    expect(ids(read)).toEqual(ids(rowsUpTo(11)));
+    expect(asked).toEqual(['0+4', '4+4', '7+4', '9+4', '11+4']);
+  });
+
   it('asks one page at a time, so an insertion cannot shift a record past a page asked ahead', async () => {
     const source = collectionOf(rowsUpTo(40));
     await collect(createSyncRun(source, listRows, { pageSize: 4 }));
@@ -204,6 +225,24 @@ describe('createSyncRun', () => {
     const read = await collect(createSyncRun(source, listRows, { pageSize: 3 }));
     expect(ids(read).sort()).toEqual(ids(rowsUpTo(9)).sort());
     expect(new Set(ids(read)).size).toBe(read.length);
+  });
+
+  it('lists again from the checkpoint when insertions make a whole page repeat the one before', async () => {
+    const rows = rowsUpTo(9);
+    const source = collectionOf(rows, (request) => {
+      if (request.offset === 3 && rows.length === 9) rows.unshift(row(101), row(102), row(103));
+    });
+    const read = await collect(createSyncRun(source, listRows, { pageSize: 3 }));
+    expect(ids(read)).toEqual(ids(rowsUpTo(9)));
+    expect(source.lists.map((options) => options.startOffset)).toEqual([0, 3]);
+  });
+
+  it('gives up on a service that ignores the offset after three fresh listings without a new record', async () => {
+    const source = collectionOf(rowsUpTo(9), undefined, { ignoreOffset: true });
+    await expect(collect(createSyncRun(source, listRows, { pageSize: 3 }))).rejects.toMatchObject({
+      code: 'inconsistent_paging',
+    });
+    expect(source.lists.map((options) => options.startOffset)).toEqual([0, 3, 6, 9]);
   });
 
   it('leaves a record inserted behind the cursor to the next run, which reads it', async () => {
@@ -284,15 +323,15 @@ describe('createSyncRun', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(InvalidArgumentError);
-    expect(thrown).toMatchObject({ argument: 'options.checkpoint', operation: 'listRows.sync' });
+    expect(thrown).toMatchObject({ argument: 'options.checkpoint', operation: 'rows.sync' });
     expect((thrown as Error).message).toMatch(message);
   });
 
   it('refuses the options a sync sets itself', () => {
     for (const name of ['modifiedSince', 'startOffset', 'prefetch']) {
-      expect(() =>
-        createSyncRun(collectionOf([]), listRows, { [name]: 1 } as object, { name: 'rows' }),
-      ).toThrow(`rows.sync: options.${name} is set by sync from the checkpoint`);
+      expect(() => createSyncRun(collectionOf([]), listRows, { [name]: 1 } as object)).toThrow(
+        `rows.sync: options.${name} is set by sync from the checkpoint`,
+      );
     }
   });
 

@@ -1,5 +1,5 @@
-import { InvalidArgumentError } from '@partner-apis/errors';
-import type { ListOptions } from './offset-collection.js';
+import { ApiError, InvalidArgumentError } from '@partner-apis/errors';
+import type { DescribedQuery, ListOptions } from './offset-collection.js';
 import type { OperationDescription, ParameterDescription } from './operation.js';
 import type { Paginated } from './paginate.js';
 
@@ -57,7 +57,7 @@ export interface SyncSource<T, Q = object, D extends OperationDescription = Oper
 
 /** How a run is named in messages, and its clock (tests give one). */
 export interface SyncContext {
-  /** The collection's name in messages, e.g. `locations` (`locations.sync: …`). */
+  /** The collection's name in messages (`locations.sync: …`); the operation's resource by default. */
   readonly name?: string | undefined;
   /** The clock the run's start is read from; the system clock by default. */
   readonly now?: (() => Date) | undefined;
@@ -66,11 +66,11 @@ export interface SyncContext {
 const DAY_MS = 86_400_000;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const OPTIONS_SET_BY_SYNC = ['startOffset', 'prefetch'] as const;
+/** Fresh listings after `inconsistent_paging` without a new record, before the error stands. */
+const RESTARTS_AT_ONE_POSITION = 3;
 
 function watermarkParameter(operation: OperationDescription): ParameterDescription {
-  const parameter = operation.parameters.find(
-    (p) => p.in === 'query' && (p as { readonly sync?: unknown }).sync === 'watermark',
-  );
+  const parameter = operation.parameters.find((p) => p.in === 'query' && p.sync === 'watermark');
   if (parameter === undefined) {
     throw new Error(`${operation.operationId} declares no x-sync: watermark query parameter`);
   }
@@ -91,6 +91,12 @@ function watermarkParameter(operation: OperationDescription): ParameterDescripti
 function watermarkOf(parameter: ParameterDescription, start: Date): string {
   const day = new Date(Math.floor(start.getTime() / DAY_MS) * DAY_MS - DAY_MS).toISOString();
   return parameter.format === 'date' ? day.slice(0, 10) : day;
+}
+
+/** The page size of a sync when none is given: the default of the spec's `limit`. */
+function defaultPageSize(operation: OperationDescription): number {
+  const limit = operation.parameters.find((p) => p.in === 'query' && p.paging === 'limit');
+  return typeof limit?.default === 'number' ? limit.default : Math.min(limit?.maximum ?? 100, 100);
 }
 
 function isWatermark(parameter: ParameterDescription, value: unknown): value is string {
@@ -197,6 +203,9 @@ function readCheckpoint(
  *   many records are inserted or modified while the run pages.
  * - A record inserted or modified while the run pages may be passed by the cursor; it carries
  *   a modification day after the run's start, so the next run reads it.
+ * - Insertions can make a page repeat the one before (`inconsistent_paging` of `list`): the run
+ *   lists again from its checkpoint, as a resume would; the error stands when that happens
+ *   three times without a new record (a service that ignores the offset).
  *
  * The guarantee, for a service that keeps its records in a stable order (a modified record
  * keeps its place, a new one may come anywhere): after two consecutive complete runs, every
@@ -218,14 +227,14 @@ function readCheckpoint(
 export function createSyncRun<
   T = Record<string, unknown>,
   const D extends OperationDescription = OperationDescription,
-  Q = object,
+  Q = DescribedQuery<D>,
 >(
   collection: SyncSource<T, Q, D>,
   operation: D,
   options: SyncOptions<Q, D> = {} as SyncOptions<Q, D>,
   context: SyncContext = {},
 ): SyncRun<T> {
-  const callName = `${context.name ?? operation.operationId}.sync`;
+  const callName = `${context.name ?? operation.resource}.sync`;
   const watermark = watermarkParameter(operation);
   const { recordKey } = operation.response;
   if (recordKey === undefined) {
@@ -273,37 +282,67 @@ export function createSyncRun<
           position: 0,
           complete: false,
         };
+  const size = pageSize ?? defaultPageSize(operation);
+  const listFrom = (startOffset: number) =>
+    collection.list({
+      ...filters,
+      ...(checkpoint.since === null ? {} : { [watermark.name]: checkpoint.since }),
+      pageSize: size,
+      signal,
+      conversationId,
+      timeout,
+      retry,
+      // A page asked before the one ahead of it is answered could see records shift past it.
+      prefetch: 1,
+      startOffset,
+    } as ListOptions<Q, D>);
   // Called now, so a bad filter or page size is refused here rather than at the first page.
-  const listed = collection.list({
-    ...filters,
-    ...(checkpoint.since === null ? {} : { [watermark.name]: checkpoint.since }),
-    pageSize,
-    signal,
-    conversationId,
-    timeout,
-    retry,
-    // A page asked before the one ahead of it is answered could see records shifted past it.
-    prefetch: 1,
-    startOffset: checkpoint.position,
-  } as ListOptions<Q, D>);
+  let listed = listFrom(checkpoint.position);
   const report = onCheckpoint as SyncOptions['onCheckpoint'];
   let started = false;
 
   async function* records(): AsyncGenerator<T> {
     const seen = new Set<unknown>();
-    for await (const page of listed.pages()) {
-      for (const record of page.records) {
-        const key = (record as Record<string, unknown> | null)?.[recordKey as string];
-        if (key !== undefined) {
-          if (seen.has(key)) continue;
-          seen.add(key);
+    let restarts = 0;
+    for (;;) {
+      let short = false;
+      try {
+        for await (const page of listed.pages()) {
+          for (const record of page.records) {
+            const key = (record as Record<string, unknown> | null)?.[recordKey as string];
+            if (key !== undefined) {
+              if (seen.has(key)) continue;
+              seen.add(key);
+            }
+            // Only a record new to the run is progress: a listing started afresh has no page
+            // before its first to find repeats in.
+            restarts = 0;
+            yield record;
+          }
+          // Past the page only now that the loop has handled its last record. paginate may
+          // have dropped repeats, so the records it gave are a lower bound of the page's extent.
+          checkpoint = { ...checkpoint, position: page.offset + page.records.length };
+          await report?.(checkpoint);
+          // A short page is the end as it stood when the page was read: every record the run
+          // has not passed was on it. paginate would confirm it at the short page's size and,
+          // should insertions fill that confirmation, take it for a service capping its pages;
+          // a fresh listing asks at the full size and ends at an empty page.
+          if (page.records.length < Number(size)) {
+            short = true;
+            break;
+          }
         }
-        yield record;
+      } catch (error) {
+        // Insertions while paging can make a page repeat the one before: a fresh listing from
+        // the checkpoint is a resume, and the records it gives again are dropped by key. A
+        // service that ignores the offset gives no new record, so the error stands after a few.
+        const repeated = error instanceof ApiError && error.code === 'inconsistent_paging';
+        if (!repeated || restarts >= RESTARTS_AT_ONE_POSITION) throw error;
+        restarts += 1;
+        short = true;
       }
-      // Past the page only now that the loop has handled its last record. paginate may have
-      // dropped repeats, so the records it gave are a lower bound of the page's extent.
-      checkpoint = { ...checkpoint, position: page.offset + page.records.length };
-      await report?.(checkpoint);
+      if (!short) break;
+      listed = listFrom(checkpoint.position);
     }
     checkpoint = { ...checkpoint, complete: true };
     await report?.(checkpoint);
