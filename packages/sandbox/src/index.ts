@@ -1,6 +1,6 @@
 export { startSandbox } from './start-sandbox.js';
 export type { Sandbox, SandboxFixtures, SandboxRoute, SandboxUrls } from './start-sandbox.js';
-export type { SandboxOptions, SandboxSizes } from './options.js';
+export type { SandboxOptions, SandboxSizes, SpecService } from './options.js';
 export type {
   ApprovalsCredentials,
   ApprovalsTier,

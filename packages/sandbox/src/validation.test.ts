@@ -92,22 +92,29 @@ describe('a request that violates the spec', () => {
 
   it('points at the answers the liability policy line requires and at an unknown seller', async () => {
     const sellerId = await createSeller();
-    const response = await fetch(`${sb.urls.liability}/quotes`, {
-      method: 'POST',
-      headers: liabilityHeaders(sb),
-      body: JSON.stringify({
-        productId: 'QuoteA3P',
-        policyLines: [
-          { id: 'liability', declarativeQuestionAnswers: { countryOfSales: 'EU-ASIA' } },
-        ],
-        insureds: [{ sellerId }, { sellerId: 'SEL-999999' }],
-      }),
-    });
-    const body = await expectInvalid(response);
-    expect(body.causes?.map((c) => c.field)).toEqual([
-      '/insureds/1/sellerId',
+    const quote = (answers: Record<string, string>, insureds: { sellerId: string }[]) =>
+      fetch(`${sb.urls.liability}/quotes`, {
+        method: 'POST',
+        headers: liabilityHeaders(sb),
+        body: JSON.stringify({
+          productId: 'QuoteA3P',
+          policyLines: [{ id: 'liability', declarativeQuestionAnswers: answers }],
+          insureds,
+        }),
+      });
+    const unanswered = await expectInvalid(
+      await quote({ countryOfSales: 'EU-ASIA' }, [{ sellerId }]),
+    );
+    expect(unanswered.causes?.map((c) => c.field)).toEqual([
       '/policyLines/0/declarativeQuestionAnswers/territoryOfSales',
     ]);
+    const unknown = await expectInvalid(
+      await quote({ countryOfSales: 'EU-ASIA', territoryOfSales: 'NON-US' }, [
+        { sellerId },
+        { sellerId: 'SEL-999999' },
+      ]),
+    );
+    expect(unknown.causes?.map((c) => c.field)).toEqual(['/insureds/1/sellerId']);
   });
 
   it('gets 400 with a cause at the whole body for JSON that does not parse', async () => {
