@@ -39,3 +39,4 @@ export {
 } from './prism.js';
 export type { PrismJudged, PrismProxy, PrismSpec, PrismableSandbox, SandboxUrls } from './prism.js';
 export * from './changing-upstream.js';
+export * from './strict-upstream.js';
