@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { removePendingOutputFiles } from './output/output-sink.js';
+import { clearProgress } from './output/progress.js';
 import { runCli } from './program.js';
 
 // A closed pipe (`partner-apis … | head`) ends the run quietly, as other command-line tools do.
@@ -7,6 +8,10 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw error;
 });
+
+// However the process ends (`… | head -1` closing the pipe, Ctrl+C), a progress line still on
+// screen is erased, so the shell's prompt is not glued onto it.
+process.on('exit', clearProgress);
 
 // Ctrl+C (or a kill) while `--out` is written leaves no partial file; the shell sees the signal's
 // usual exit code.

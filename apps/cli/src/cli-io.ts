@@ -5,7 +5,11 @@ export interface CliIo {
     /** The terminal's width, when stdout is one. */
     readonly columns?: number | undefined;
   };
-  readonly stderr: NodeJS.WritableStream & { readonly isTTY?: boolean | undefined };
+  readonly stderr: NodeJS.WritableStream & {
+    readonly isTTY?: boolean | undefined;
+    /** The terminal's width, when stderr is one. */
+    readonly columns?: number | undefined;
+  };
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
 }

@@ -23,19 +23,26 @@ async function drawn(
   return written.join('');
 }
 
-test('progress is drawn when stderr is a terminal and the data goes elsewhere', async () => {
+test('progress is drawn when stderr is a terminal, then erased', async () => {
   expect(await drawn(false, true, { format: 'ndjson' })).toMatch(
-    /locations: 10 records, 1 pages, [\d,]+ records\/s\n$/,
+    /^\r\x1b\[2Klocations: 10 records, 1 pages, [\d,]+ records\/s\r\x1b\[2K$/,
   );
   expect(await drawn(true, true, { format: 'ndjson', out: 'x.ndjson' })).toContain('10 records');
-  expect(await drawn(true, true, { format: 'table', out: 'x.txt' })).toContain('10 records');
+  expect(await drawn(true, true, { format: 'table' })).toContain('10 records');
 });
 
-test('no progress in a pipe, nor torn between records on the same terminal', async () => {
+test('no progress when stderr is not a terminal', async () => {
   expect(await drawn(false, false, { format: 'ndjson' })).toBe('');
-  expect(await drawn(true, true, { format: 'ndjson' })).toBe('');
-  // A table streams its rows as they come, so it is torn the same way.
-  expect(await drawn(true, true, { format: 'table' })).toBe('');
+});
+
+test('data for the terminal erases the progress line before it is written', async () => {
+  const { io: cliIo, written } = io(true, true);
+  const context = createCommandContext(cliIo);
+  context.progress('locations', { format: 'table' }).page(10);
+  const sink = await context.output({ format: 'table' });
+  await sink.write('locationId\n');
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(written.join('')).toMatch(/10 records, 1 pages, [\d,]+ records\/s\r\x1b\[2K$/);
 });
 
 test('notes go to stderr, one per line', async () => {

@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import { ApiError } from '@partner-apis/errors';
 import { Option, type Command } from 'commander';
 import type { CliIo } from './cli-io.js';
@@ -11,6 +12,7 @@ import { clearProgress, createProgress, type Progress } from './output/progress.
 import { OUTPUT_FORMATS, type OutputFormat, type WriteOptions } from './output/record-writer.js';
 import { visibleText } from './output/safe-text.js';
 import { UsageError } from './usage-error.js';
+import { wrapWords } from './help-format.js';
 import { openSession, type ServiceSession } from './service-session.js';
 
 /** The options every data command has. */
@@ -76,10 +78,28 @@ export interface CommandContext {
  * The width a table on stdout must fit: `COLUMNS` when set (as `ls` and `git` honour it), else
  * the terminal's width; none for a pipe.
  */
-export function terminalWidth(io: CliIo): number | undefined {
+export function terminalWidth(
+  io: CliIo,
+  stream: {
+    readonly isTTY?: boolean | undefined;
+    readonly columns?: number | undefined;
+  } = io.stdout,
+): number | undefined {
   const fromVariable = Number(io.env.COLUMNS);
   if (Number.isInteger(fromVariable) && fromVariable > 0) return fromVariable;
-  return io.stdout.isTTY === true && (io.stdout.columns ?? 0) > 0 ? io.stdout.columns : undefined;
+  return stream.isTTY === true && (stream.columns ?? 0) > 0 ? stream.columns : undefined;
+}
+
+/** A pipe or socket: another program reads the data, and may write to the terminal. */
+function isPipe(stream: object): boolean {
+  const { fd } = stream as { fd?: unknown };
+  if (typeof fd !== 'number') return false;
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -140,20 +160,34 @@ export function createCommandContext(
       }
     },
     async output(options) {
-      const sink = await openOutput(options.out, io.stdout, io.cwd);
+      const opened = await openOutput(options.out, io.stdout, io.cwd);
+      // Data on the terminal that shows the progress line: the line goes before the data comes.
+      const sink: OutputSink =
+        options.out === undefined && io.stdout.isTTY === true
+          ? {
+              ...opened,
+              write: (text) => {
+                clearProgress();
+                return opened.write(text);
+              },
+            }
+          : opened;
       sinks.push(sink);
       return sink;
     },
     progress(label, options) {
-      // On a terminal that also shows the data (a table streams there too), a progress line
-      // would be torn by the records.
-      const dataOnSameTerminal = options.out === undefined && io.stdout.isTTY === true;
-      return createProgress(io.stderr, label, !dataOnSameTerminal && !context.quiet);
+      // The program reading a pipe may write to this terminal at any moment, over the line.
+      const dataToPipe = options.out === undefined && isPipe(io.stdout);
+      return createProgress(io.stderr, label, !dataToPipe && !context.quiet);
     },
     note(text) {
       if (context.quiet) return;
       clearProgress();
-      io.stderr.write(`${visibleText(text, '\n')}\n`);
+      const width = terminalWidth(io, io.stderr);
+      const lines = visibleText(text, '\n').split('\n');
+      // Broken at spaces, as a terminal would break it in the middle of a word.
+      const fitted = width === undefined ? lines : lines.flatMap((line) => wrapWords(line, width));
+      io.stderr.write(`${fitted.join('\n')}\n`);
     },
     writeOptions(options) {
       return {

@@ -15,8 +15,8 @@ import {
   liabilityClient,
   riskEngineeringClient,
 } from '../clients.js';
-import { type CommandContext } from '../command-context.js';
-import { examples } from '../help-format.js';
+import { terminalWidth, type CommandContext } from '../command-context.js';
+import { examples, wrapWords } from '../help-format.js';
 import { openSession } from '../service-session.js';
 import { flatten } from '../output/flatten.js';
 import { visibleText } from '../output/safe-text.js';
@@ -33,15 +33,23 @@ function text(value: unknown, fallback: string): string {
   return typeof value === 'string' && value !== '' ? value : fallback;
 }
 
-/** A few records as an aligned table, indented under its heading. */
-function table(records: readonly DataRecord[], columns: readonly string[]): string {
+/** Before every line under a heading. */
+const INDENT = '   ';
+
+/** A few records as an aligned table, indented under its heading, within `width` when given. */
+function table(
+  records: readonly DataRecord[],
+  columns: readonly string[],
+  width: number | undefined,
+): string {
   return renderTable(
     columns,
     records.map((record) => flatten(record)),
+    width === undefined ? undefined : width - INDENT.length,
   )
     .trimEnd()
     .split('\n')
-    .map((line) => `   ${line}`)
+    .map((line) => `${INDENT}${line}`)
     .join('\n');
 }
 
@@ -113,7 +121,7 @@ export function registerDemoCommand(program: Command, context: CommandContext): 
         const session = openSession(
           { ...configured.settings, embeddedSandbox: true, variables: {} },
           context.io,
-          { backgroundSandbox: false },
+          { backgroundSandbox: false, note: context.note },
         );
         try {
           await runDemo(context, session);
@@ -125,8 +133,25 @@ export function registerDemoCommand(program: Command, context: CommandContext): 
 }
 
 async function runDemo(context: CommandContext, session: ReturnType<typeof openSession>) {
+  const width = terminalWidth(context.io);
   // Plain text like any other output: what a service sent is shown, never obeyed by a terminal.
-  const out = (line = '') => context.io.stdout.write(`${visibleText(line, '\n')}\n`);
+  // A line wider than the terminal continues on the next, indented, rather than being wrapped
+  // by the terminal in the middle of a word.
+  const out = (line = '') => {
+    const text = visibleText(line, '\n');
+    const fitted = text
+      .split('\n')
+      .flatMap((part) => {
+        if (width === undefined || part.length <= width) return [part];
+        const indent = /^ */.exec(part)![0];
+        const [first = '', ...rest] = wrapWords(part, width - INDENT.length, indent);
+        return [first, ...rest.map((next) => `${INDENT}${next}`)];
+      })
+      .join('\n');
+    context.io.stdout.write(`${fitted}\n`);
+  };
+  const tableOf = (records: readonly DataRecord[], columns: readonly string[]) =>
+    table(records, columns, width);
   const exposure = await exposureClient(session);
   const sandbox = session.sandbox!;
   out('partner-apis demo: each service once, against the embedded sandbox on 127.0.0.1');
@@ -141,7 +166,7 @@ async function runDemo(context: CommandContext, session: ReturnType<typeof openS
   const recent = await survey(exposure.locations.list({ pageSize: 1024, modifiedSince: since }));
   out(`   ${count(recent.records, 'location')} modified since ${since}`);
   out(
-    table(locations.first, [
+    tableOf(locations.first, [
       'locationId',
       'name',
       'address.city',
@@ -163,7 +188,7 @@ async function runDemo(context: CommandContext, session: ReturnType<typeof openS
   const { problems } = validateStatementOfValues(portfolio);
   const receipt = await exposure.statementOfValues.submit(portfolio);
   out(
-    `   Statement of Values of the ${count(portfolio.locations.length, `${currency} location`)}: ${count(problems.length, 'problem')} locally; submitted, receipt ${JSON.stringify(receipt)}`,
+    `   Statement of Values of the ${count(portfolio.locations.length, `${currency} location`)}: ${count(problems.length, 'problem')} locally; submitted, receipt ${text(receipt.submissionId, 'without an id')} (${text(receipt.status, 'no status')})`,
   );
 
   out();
@@ -172,7 +197,13 @@ async function runDemo(context: CommandContext, session: ReturnType<typeof openS
   const gradings = await survey(riskEngineering.gradings.list({ pageSize: 1024, prefetch: 4 }));
   out(`   ${count(gradings.records, 'grading')} in ${count(gradings.pages, 'page')}`);
   out(
-    table(gradings.first, ['gradingId', 'locationId', 'grade', 'category', 'openRecommendations']),
+    tableOf(gradings.first, [
+      'gradingId',
+      'locationId',
+      'grade',
+      'category',
+      'openRecommendations',
+    ]),
   );
   const riskLocations = await survey(
     riskEngineering.locations.list({ pageSize: 1024, prefetch: 4 }),
@@ -180,7 +211,7 @@ async function runDemo(context: CommandContext, session: ReturnType<typeof openS
   out(
     `   ${count(riskLocations.records, 'risk location')} in ${count(riskLocations.pages, 'page')}`,
   );
-  out(table(riskLocations.first, ['locationId', 'name', 'riskScore', 'lastSurveyDate']));
+  out(tableOf(riskLocations.first, ['locationId', 'name', 'riskScore', 'lastSurveyDate']));
 
   out();
   out('3. Liability: a seller and its quotes, in one conversation');
@@ -215,11 +246,11 @@ async function runDemo(context: CommandContext, session: ReturnType<typeof openS
   out(
     `   ${result.userFullname ?? 'the employee'}: ${count(entries.length, 'outstanding approval')}, oldest first`,
   );
-  out(table(entries.map(approvalSummary), SUMMARY_COLUMNS));
+  out(tableOf(entries.map(approvalSummary), SUMMARY_COLUMNS));
 
   out();
   out(
     `Done: ${count(sandbox.stats().totals.requests, 'request')}, all answered by the sandbox on 127.0.0.1.`,
   );
-  out('Next: partner-apis --help, or partner-apis exposure locations --format ndjson | wc -l');
+  out('Next: partner-apis --help, or partner-apis exposure locations -o ndjson | wc -l');
 }
