@@ -1,17 +1,17 @@
 import { clientIdHeaders, type ClientCredentials } from '@partner-apis/auth';
 import {
-  apiPromise,
   createServiceClient,
-  expectData,
   type ApiPromise,
   type CallOptions,
+  type CallQuery,
   type ClientOptions,
   type CustomRateLimit,
   type ServiceClient,
 } from '@partner-apis/core';
 import { ConfigurationError } from '@partner-apis/errors';
-import type { paths } from './generated/openapi.js';
-import { getApprovals, rateLimitTiers } from './generated/operations.js';
+import type { operations as Operations, paths } from './generated/openapi.js';
+import { rateLimitTiers, type getApprovals } from './generated/operations.js';
+import { createResources } from './generated/resources.js';
 import type { ApprovalsResult } from './types.js';
 
 /** A tier name of the approvals spec (`x-rate-limit-tiers`): `bronze`, `silver`, `gold`. */
@@ -36,6 +36,9 @@ export interface ApprovalsClientOptions extends ClientOptions {
   tier?: ApprovalsTier | undefined;
 }
 
+/** The query of `approvals.list`, as the spec declares it (`employeeNumber`). */
+export type ApprovalsQuery = CallQuery<Operations['getApprovals'], typeof getApprovals>;
+
 /** Options of one approvals call. */
 export type ApprovalsCallOptions = CallOptions;
 
@@ -45,11 +48,16 @@ export interface Approvals {
    * Lists the outstanding approvals of one employee, grouped into requisitions, invoices,
    * expense reports and contracts.
    *
+   * The employee is the spec's query (`{ employeeNumber }`), or the employee number alone.
+   *
    * @example
    * const result = await client.approvals.list('100234');
    * console.log(result.userFullname, result.contractApprovals?.length);
    */
-  list(employeeNumber: string, options?: ApprovalsCallOptions): ApiPromise<ApprovalsResult>;
+  list(
+    employee: string | ApprovalsQuery,
+    options?: ApprovalsCallOptions,
+  ): ApiPromise<ApprovalsResult>;
 }
 
 /** The openapi-fetch client of the approvals spec; the pipeline sets `X-Z-Request-Id`. */
@@ -65,7 +73,7 @@ export interface ApprovalsClient {
    * @example
    * const result = await client.getApprovals('100234');
    */
-  getApprovals(employeeNumber: string, options?: ApprovalsCallOptions): ApiPromise<ApprovalsResult>;
+  readonly getApprovals: Approvals['list'];
   /** The openapi-fetch client for anything else in the spec; errors are thrown, typed. */
   readonly raw: ApprovalsRaw;
 }
@@ -112,18 +120,15 @@ export function createApprovalsClient(options: ApprovalsClientOptions): Approval
     optionNames: { rateLimit: 'tier' },
     serviceOptions: APPROVALS_OPTIONS,
   });
+  const generated = createResources(client).approvals;
   const approvals: Approvals = {
-    list(employeeNumber, callOptions) {
-      const name = 'approvals.list';
-      return apiPromise(
-        client
-          .call(getApprovals, { query: { employeeNumber } }, callOptions, name)
-          .then((result) => ({
-            ...result,
-            data: expectData(result as { data?: ApprovalsResult; response: Response }, name),
-          })),
-      );
-    },
+    // The employee number alone is how every caller names one employee; the spec's query
+    // object takes the parameters a later spec may add.
+    list: (employee, callOptions) =>
+      generated.list(
+        typeof employee === 'object' && employee !== null ? employee : { employeeNumber: employee },
+        callOptions,
+      ),
   };
   return { approvals, getApprovals: approvals.list, raw: client.raw };
 }

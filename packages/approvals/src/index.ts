@@ -2,6 +2,7 @@ export { createApprovalsClient } from './client.js';
 export type {
   Approvals,
   ApprovalsCallOptions,
+  ApprovalsQuery,
   ApprovalsClient,
   ApprovalsClientOptions,
   ApprovalsRaw,

@@ -43,7 +43,10 @@ function document(answer) {
       },
     },
     components: {
-      securitySchemes: { oauth: { type: 'oauth2', flows: {} }, key: { type: 'apiKey' } },
+      securitySchemes: {
+        oauth: { type: 'oauth2', flows: {} },
+        key: { type: 'apiKey', in: 'header', name: 'X-Key' },
+      },
       parameters: {
         Limit: {
           name: 'limit',
@@ -68,8 +71,11 @@ describe('describeOperations', () => {
     const [listThings] = Object.values(describeOperations(document(things)));
     expect(listThings).toEqual({
       operationId: 'listThings',
+      resource: 'things',
+      verb: 'list',
       method: 'GET',
       path: '/things/{group}',
+      summary: 'List things',
       parameters: [
         { name: 'group', in: 'path', required: true, type: 'string' },
         {
@@ -94,6 +100,70 @@ describe('describeOperations', () => {
         { name: 'since', in: 'query', required: false, type: 'string', format: 'date' },
       ],
       response: { type: 'array', records: null, itemType: 'object', recordKey: 'thingId' },
+      apiKeys: [{ scheme: 'key', in: 'header', name: 'X-Key' }],
+    });
+  });
+
+  it.each([
+    ['getQuote', undefined, 'quotes', 'get'],
+    ['createSeller', undefined, 'sellers', 'create'],
+    ['listInspections', undefined, 'inspections', 'list'],
+    ['submitStatementOfValues', undefined, 'statementOfValues', 'submit'],
+    ['readCompany', undefined, 'companies', 'read'],
+    ['listRiskLocations', 'locations.list', 'locations', 'list'],
+  ])('names %s (x-client-method %s) %s.%s()', (operationId, named, resource, verb) => {
+    const doc = document(things);
+    const get = /** @type {Record<string, any>} */ (doc.paths['/things/{group}']).get;
+    get.operationId = operationId;
+    if (named !== undefined) get['x-client-method'] = named;
+    expect(describeOperations(doc)[operationId]).toMatchObject({ resource, verb });
+  });
+
+  it('refuses an operationId it cannot name, and a bad x-client-method', () => {
+    const doc = document(things);
+    const get = /** @type {Record<string, any>} */ (doc.paths['/things/{group}']).get;
+    get.operationId = 'Things';
+    expect(() => describeOperations(doc)).toThrow('name the method with x-client-method');
+    get['x-client-method'] = 'things';
+    expect(() => describeOperations(doc)).toThrow('x-client-method must be <resource>.<verb>');
+  });
+
+  it('takes a page index as the position, and refuses a paging role it does not know', () => {
+    const doc = document(things);
+    const get = /** @type {Record<string, any>} */ (doc.paths['/things/{group}']).get;
+    get.parameters[1] = { ...get.parameters[1], 'x-paging': 'page', schema: { minimum: 1 } };
+    const offset = describeOperations(doc).listThings?.parameters[2];
+    expect(offset).toMatchObject({ paging: 'page', minimum: 1 });
+    get.parameters[1]['x-paging'] = 'cursor';
+    expect(() => describeOperations(doc)).toThrow('x-paging must be limit, offset, page');
+  });
+
+  it.each([
+    [{ style: 'spaceDelimited' }, ' '],
+    [{ style: 'form', explode: false }, ','],
+    [{ style: 'pipeDelimited' }, '|'],
+  ])('gives the separator a form field encoded as %j joins its values with', (encoding, sep) => {
+    const doc = document(things);
+    /** @type {Record<string, any>} */ (doc.paths)['/token'] = {
+      post: {
+        operationId: 'requestToken',
+        requestBody: {
+          required: true,
+          content: {
+            'application/x-www-form-urlencoded': {
+              schema: { type: 'object' },
+              encoding: { scope: encoding },
+            },
+          },
+        },
+        responses: { 200: { description: 'ok' } },
+      },
+    };
+    expect(describeOperations(doc).requestToken?.body).toEqual({
+      required: true,
+      mediaType: 'application/x-www-form-urlencoded',
+      type: 'object',
+      separators: { scope: sep },
     });
   });
 
@@ -131,6 +201,8 @@ describe('the other runtime facts', () => {
     expect(source).toContain('as const satisfies OperationDescription;');
     expect(source).toContain('export const rateLimitTiers = {\n  bronze: 1,\n} as const;');
     expect(source).toContain('export const oauth2Scopes = ["Api", "Api.Things"] as const;');
+    expect(source).toContain('export const operations = { listThings } as const;');
+    expect(renderOperations(doc, { standalone: true })).not.toContain('OperationDescription');
   });
 
   it('renders the tiers of a spec without operations, importing nothing', () => {

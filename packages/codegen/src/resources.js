@@ -74,7 +74,7 @@ function signature(d) {
   const query = d.parameters.filter((/** @type {Description} */ p) => p.in === 'query');
   if (query.length > 0) {
     const required = query.some((/** @type {Description} */ p) => p.required);
-    params.push(`query${required ? '' : '?'}: CallQuery<${op}>`);
+    params.push(`query${required ? '' : '?'}: CallQuery<${op}, typeof ${d.operationId}>`);
     args.push(required ? 'query' : '{ … }');
   }
   params.push('options?: CallOptions');

@@ -1,9 +1,4 @@
-import {
-  checkSecretExpiry,
-  parseSecureUrl,
-  type AuthContext,
-  type AuthScheme,
-} from '@partner-apis/auth';
+import { checkSecretExpiry, parseSecureUrl, type AuthScheme } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import { pipelineRateLimiter, resolveFleet, type Fleet } from './fleet.js';
 import { DEFAULT_LOGGED_HEADERS, createHeaderRedactor } from './header-redactor.js';

@@ -36,7 +36,7 @@ export interface PagingOptions {
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type Parameter<D extends OperationDescription> = D['parameters'][number];
 /** Names of the operation's `date` and `date-time` parameters, which also take a `Date`. */
-type DateNames<D extends OperationDescription> = Extract<
+export type DateNames<D extends OperationDescription> = Extract<
   Parameter<D>,
   { readonly format: 'date' | 'date-time' }
 >['name'];
@@ -45,7 +45,8 @@ type PagingNames<D extends OperationDescription> = Extract<
   Parameter<D>,
   { readonly paging: string }
 >['name'];
-type WithDates<Q, Names> = { [K in keyof Q]: K extends Names ? Q[K] | Date : Q[K] };
+/** The query `Q` with a `Date` accepted for each parameter named in `Names`. */
+export type WithDates<Q, Names> = { [K in keyof Q]: K extends Names ? Q[K] | Date : Q[K] };
 
 type ValueOf<P> = P extends { readonly enum: readonly (infer V)[] }
   ? V

@@ -3,8 +3,10 @@ import { apiPromise, type ApiPromise } from './api-promise.js';
 import type { CallOptions } from './call-options.js';
 import {
   createOffsetCollection,
+  type DateNames,
   type OffsetCollection,
   type PagingOptions,
+  type WithDates,
 } from './offset-collection.js';
 import { isRecord, type OperationDescription, type ParameterDescription } from './operation.js';
 import { withData, type ResourceClient } from './service-client.js';
@@ -37,15 +39,16 @@ export type RecordOf<Op> =
           : never;
       }[keyof ResponseBodyOf<Op>];
 
-type WithDates<Q> = {
-  [K in keyof Q]: Q[K] extends string | undefined ? Q[K] | Date : Q[K];
-};
-
-/** The query object of a call: the operation's query parameters (a `Date` for a date). */
-export type CallQuery<Op> = Op extends { parameters: { query?: infer Q } }
+/**
+ * The query object of a call of operation `Op` (described by `D`): its query parameters, a
+ * `Date` accepted for each `date` or `date-time` one.
+ */
+export type CallQuery<Op, D extends OperationDescription> = Op extends {
+  parameters: { query?: infer Q };
+}
   ? [NonNullable<Q>] extends [never]
     ? object
-    : WithDates<NonNullable<Q>>
+    : WithDates<NonNullable<Q>, DateNames<D>>
   : object;
 
 /** A paged read: `list()` pages through every record, `page()` reads one page. */

@@ -97,11 +97,7 @@ export function decideRetry(
   }
   const idempotent = !NON_IDEMPOTENT_METHODS.has(state.method);
   const budgetLeft = state.retriesLeft === undefined || state.retriesLeft > 0;
-  if (
-    worthRetrying(result, policy, idempotent) &&
-    state.attempt < policy.attempts &&
-    budgetLeft
-  ) {
+  if (worthRetrying(result, policy, idempotent) && state.attempt < policy.attempts && budgetLeft) {
     const delayMs = backoff(result, policy, state);
     if (state.now + delayMs < state.deadline) return { action: 'retry', delayMs };
   }

@@ -187,7 +187,10 @@ function renamed(error: ConfigurationError, names: Readonly<Record<string, strin
     if (covers && (match === undefined || from.length > match.length)) match = from;
   }
   if (match === undefined) return error;
-  return new ConfigurationError(`${names[match]}${error.option.slice(match.length)}`, error.problem);
+  return new ConfigurationError(
+    `${names[match]}${error.option.slice(match.length)}`,
+    error.problem,
+  );
 }
 
 /**

@@ -1,17 +1,18 @@
 import { basicAuth, type ClientCredentials } from '@partner-apis/auth';
 import {
   createServiceClient,
-  isHeaderValue,
-  type CallOptions,
   type ClientOptions,
   type CustomRateLimit,
   type RateLimitTier,
+  type ResourceClient,
   type ServiceClient,
 } from '@partner-apis/core';
-import { InvalidArgumentError } from '@partner-apis/errors';
 import type { paths } from './generated/openapi.js';
-import { createQuotes, type Quotes } from './quotes.js';
-import { createSellers, type Sellers } from './sellers.js';
+import { createResources, type Resources } from './generated/resources.js';
+import { withManualReferral, type Quotes } from './quotes.js';
+
+/** The sellers of the liability service: `create` registers one; quotes are then requested for it. */
+export type Sellers = Resources['sellers'];
 
 /** Options of `createLiabilityClient`; every pipeline option of `ClientOptions` applies too. */
 export interface LiabilityClientOptions extends ClientOptions {
@@ -53,20 +54,12 @@ export interface LiabilityClient extends LiabilityConversation {
 }
 
 /** The calls of one conversation: a call's own `conversationId` wins over the conversation's. */
-function bind(client: ServiceClient<object>, conversationId: string): LiabilityConversation {
-  const options = (given: CallOptions | undefined): CallOptions | undefined => {
-    if (given === undefined) return { conversationId };
-    // Options that are no object, or that name their own conversation, go as given (and are
-    // checked by the call).
-    if (typeof given !== 'object' || given === null || given.conversationId !== undefined) {
-      return given;
-    }
-    return { ...given, conversationId };
-  };
+function bind(client: ResourceClient): LiabilityConversation {
+  const resources = createResources(client);
   return {
-    conversationId,
-    sellers: createSellers(client, options),
-    quotes: createQuotes(client, options),
+    conversationId: client.conversationId,
+    sellers: resources.sellers,
+    quotes: withManualReferral(resources.quotes),
   };
 }
 
@@ -97,17 +90,10 @@ export function createLiabilityClient(options: LiabilityClientOptions): Liabilit
     serviceOptions: LIABILITY_OPTIONS,
   });
   return {
-    ...bind(client, client.conversationId),
+    ...bind(client),
     raw: client.raw,
     conversation(id = globalThis.crypto.randomUUID()) {
-      if (!isHeaderValue(id)) {
-        throw new InvalidArgumentError(
-          'conversationId',
-          'must be a non-empty string of Latin-1 characters without line breaks',
-          'conversation',
-        );
-      }
-      return bind(client, id);
+      return bind(client.withConversation(id));
     },
   };
 }

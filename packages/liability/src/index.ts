@@ -4,12 +4,12 @@ export type {
   LiabilityClientOptions,
   LiabilityConversation,
   LiabilityRaw,
+  Sellers,
 } from './client.js';
 export type { AssumptionPolicy, CallOptions } from '@partner-apis/core';
 /** Options of every liability call: `signal` and `conversationId`. */
 export type { CallOptions as LiabilityCallOptions } from '@partner-apis/core';
 export type { CreateQuoteOptions, Quotes } from './quotes.js';
-export type { Sellers } from './sellers.js';
 export { fromEnv } from './env.js';
 export {
   COUNTRIES_OF_SALES,

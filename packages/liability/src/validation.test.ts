@@ -85,10 +85,10 @@ describe('calls refuse bad arguments before any request', () => {
     ['quotes.get', 'quoteId', () => client.quotes.get(undefined as never)],
     ['quotes.get', 'quoteId', () => client.quotes.get('..')],
     ['quotes.get', 'quoteId', () => client.quotes.get('.')],
-    ['quotes.search', 'filters', () => client.quotes.search('SEL-1' as never)],
-    ['quotes.search', 'filters', () => client.quotes.search([] as never)],
-    ['quotes.search', 'filters.seller', () => client.quotes.search({ seller: 'x' } as never)],
-    ['quotes.search', 'filters.sellerId', () => client.quotes.search({ sellerId: {} } as never)],
+    ['quotes.search', 'query', () => client.quotes.search('SEL-1' as never)],
+    ['quotes.search', 'query', () => client.quotes.search([] as never)],
+    ['quotes.search', 'seller', () => client.quotes.search({ seller: 'x' } as never)],
+    ['quotes.search', 'sellerId', () => client.quotes.search({ sellerId: {} } as never)],
     ['quotes.search', 'options', () => client.quotes.search({}, 'x' as never)],
     [
       'quotes.search',
@@ -100,8 +100,8 @@ describe('calls refuse bad arguments before any request', () => {
       'options.conversationId',
       () => client.quotes.search({}, { conversationId: 'a\nb' }),
     ],
-    ['sellers.create', 'seller', () => client.sellers.create(null as never)],
-    ['quotes.create', 'quote', () => client.quotes.create('quote' as never)],
+    ['sellers.create', 'body', () => client.sellers.create(null as never)],
+    ['quotes.create', 'body', () => client.quotes.create('quote' as never)],
     [
       'quotes.create',
       'options.forceManualReferral',
@@ -119,15 +119,15 @@ describe('calls refuse bad arguments before any request', () => {
 
   it('names the filters it knows when one is unknown', async () => {
     await expect(client.quotes.search({ status: 'quoted' } as never)).rejects.toThrow(
-      'quotes.search: filters.status is not a parameter of quotes.search (use sellerId, productId, createdFrom, createdTo)',
+      'quotes.search: status is not a parameter of quotes.search (use sellerId, productId, createdFrom, createdTo)',
     );
   });
 
   it.each([
-    [{ sellerId: '' }, 'filters.sellerId must be a non-empty string'],
-    [{ sellerId: 7 }, 'filters.sellerId must be a string (got 7)'],
-    [{ createdFrom: 'today' }, 'filters.createdFrom must be a Date or an RFC 3339 date-time'],
-    [{ createdTo: '2026-03-01' }, 'filters.createdTo must be a Date or an RFC 3339 date-time'],
+    [{ sellerId: '' }, 'sellerId must be a non-empty string'],
+    [{ sellerId: 7 }, 'sellerId must be a string (got 7)'],
+    [{ createdFrom: 'today' }, 'createdFrom must be a Date or an RFC 3339 date-time'],
+    [{ createdTo: '2026-03-01' }, 'createdTo must be a Date or an RFC 3339 date-time'],
   ])(
     'sends the filters %j, whose names and formats the spec only assumes, with a warning',
     async (filters, warning) => {

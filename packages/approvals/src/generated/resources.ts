@@ -34,7 +34,7 @@ export interface Resources {
      * @example
      * const result = await client.approvals.list(query);
      */
-    list(query: CallQuery<Operations["getApprovals"]>, options?: CallOptions): ApiPromise<ResponseBodyOf<Operations["getApprovals"]>>;
+    list(query: CallQuery<Operations["getApprovals"], typeof getApprovals>, options?: CallOptions): ApiPromise<ResponseBodyOf<Operations["getApprovals"]>>;
   };
 }
 

@@ -52,7 +52,7 @@ export interface Resources {
      * @example
      * const result = await client.quotes.search({ … });
      */
-    search(query?: CallQuery<Operations["searchQuotes"]>, options?: CallOptions): ApiPromise<ResponseBodyOf<Operations["searchQuotes"]>>;
+    search(query?: CallQuery<Operations["searchQuotes"], typeof searchQuotes>, options?: CallOptions): ApiPromise<ResponseBodyOf<Operations["searchQuotes"]>>;
     /**
      * Create a quote.
      *
