@@ -1,10 +1,7 @@
 import { generateSync, type JsonSchema } from 'json-schema-faker';
+import { isRecord } from '../spec/operations.js';
 
 type Schema = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const COMBINATORS = ['allOf', 'anyOf', 'oneOf'] as const;
 // Digits after the point of a generated number, so it reads like the spec's examples.

@@ -1,13 +1,8 @@
+import { isRecord } from '../spec/operations.js';
 import type { Paging } from '../spec/paging.js';
 import { formatDay, type RecordWriter } from './collection.js';
 import { generate, withExamples } from './generate.js';
 import { hash } from './random.js';
-
-type Schema = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 // Records are drawn from this many generated ones, field by field, so a page costs string
 // joins rather than schema walks, and a collection of any size costs the same memory.

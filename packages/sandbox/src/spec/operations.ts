@@ -50,7 +50,8 @@ export interface Operation {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** Whether a JSON value is an object (not an array or null). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

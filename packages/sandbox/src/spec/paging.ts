@@ -1,4 +1,4 @@
-import type { Operation, OperationParameter } from './operations.js';
+import { isRecord, type Operation, type OperationParameter } from './operations.js';
 
 /** How a paged read of a spec pages, filters and carries its records. */
 export interface Paging {
@@ -23,10 +23,6 @@ export interface Paging {
 }
 
 type Schema = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The array property of an envelope: `x-records`, else its one array property. */
 function recordsPropertyOf(schema: Schema): string | undefined {
