@@ -1,0 +1,182 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Command } from 'commander';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCommandContext } from '../command-context.js';
+import { UsageError } from '../usage-error.js';
+import {
+  registerSyncCommands,
+  syncToOutput,
+  type Syncable,
+  type SyncCommandOptions,
+} from './sync.js';
+
+let cwd: string;
+beforeEach(() => {
+  cwd = mkdtempSync(join(tmpdir(), 'cli-sync-'));
+});
+afterEach(() => rmSync(cwd, { recursive: true, force: true }));
+
+function contextWithStdout() {
+  const stdout = new PassThrough();
+  let written = '';
+  stdout.on('data', (chunk: Buffer) => (written += chunk.toString()));
+  const stderr = new PassThrough();
+  stderr.resume();
+  const context = createCommandContext({ stdout, stderr, env: {}, cwd });
+  return { context, stdout: () => written };
+}
+
+/**
+ * A paged read whose `sync()` hands out `pages` (each checkpoint is the records so far), saving
+ * after each page as core's does; `failAfter` pages it fails like a dropped connection.
+ */
+function syncable(pages: readonly (readonly string[])[], failAfter = Infinity) {
+  const given: unknown[] = [];
+  const collection: Syncable = {
+    sync({ checkpoint, onCheckpoint }) {
+      given.push(checkpoint);
+      const start = typeof checkpoint === 'object' ? (checkpoint as { done: number }).done : 0;
+      const run = {
+        checkpoint: { done: start } as unknown,
+        async *[Symbol.asyncIterator]() {
+          for (let page = start; page < pages.length; page += 1) {
+            if (page - start === failAfter) throw new Error('connection reset');
+            for (const id of pages[page] ?? []) yield { id };
+            run.checkpoint = { done: page + 1 };
+            await onCheckpoint?.(run.checkpoint);
+          }
+        },
+      };
+      return run;
+    },
+  };
+  return { collection, given };
+}
+
+const options = (extra: Partial<SyncCommandOptions> = {}): SyncCommandOptions => ({
+  state: 'locations.state.json',
+  pageSize: 2,
+  format: 'ndjson',
+  ...extra,
+});
+const state = () => JSON.parse(readFileSync(join(cwd, 'locations.state.json'), 'utf8')) as unknown;
+
+describe('syncToOutput', () => {
+  it('writes the records, saves the state after every page on stdout, and resumes from it', async () => {
+    const pages = [['A', 'B'], ['C', 'D'], ['E']];
+    const broken = syncable(pages, 2);
+    const first = contextWithStdout();
+    await expect(
+      syncToOutput(first.context, 'exposure locations', broken.collection, options()),
+    ).rejects.toThrow('connection reset');
+    expect(first.stdout()).toBe('{"id":"A"}\n{"id":"B"}\n{"id":"C"}\n{"id":"D"}\n');
+    expect(state()).toEqual({ done: 2 });
+
+    const again = syncable(pages);
+    const second = contextWithStdout();
+    const count = await syncToOutput(
+      second.context,
+      'exposure locations',
+      again.collection,
+      options(),
+    );
+    expect(again.given).toEqual([{ done: 2 }]);
+    expect([count, second.stdout()]).toEqual([1, '{"id":"E"}\n']);
+    expect(state()).toEqual({ done: 3 });
+    expect(readdirSync(cwd)).toEqual(['locations.state.json']);
+  });
+
+  it('saves the state of an --out file only with the complete file', async () => {
+    const pages = [['A'], ['B'], ['C']];
+    writeFileSync(join(cwd, 'locations.state.json'), JSON.stringify({ done: 0 }));
+    const { context } = contextWithStdout();
+    await expect(
+      syncToOutput(
+        context,
+        'exposure locations',
+        syncable(pages, 2).collection,
+        options({ out: 'changes.ndjson' }),
+      ),
+    ).rejects.toThrow('connection reset');
+    expect(state()).toEqual({ done: 0 });
+
+    await syncToOutput(
+      context,
+      'exposure locations',
+      syncable(pages).collection,
+      options({ out: 'changes.ndjson' }),
+    );
+    expect(readFileSync(join(cwd, 'changes.ndjson'), 'utf8')).toBe(
+      '{"id":"A"}\n{"id":"B"}\n{"id":"C"}\n',
+    );
+    expect(state()).toEqual({ done: 3 });
+  });
+
+  it('saves the state of csv at the end, once its columns are fixed and its rows written', async () => {
+    const { context, stdout } = contextWithStdout();
+    await expect(
+      syncToOutput(
+        context,
+        'exposure locations',
+        syncable([['A'], ['B']], 1).collection,
+        options({ format: 'csv' }),
+      ),
+    ).rejects.toThrow('connection reset');
+    expect(existsSync(join(cwd, 'locations.state.json'))).toBe(false);
+    await syncToOutput(
+      context,
+      'exposure locations',
+      syncable([['A'], ['B']]).collection,
+      options({ format: 'csv' }),
+    );
+    expect(stdout()).toBe('id\nA\nB\n');
+    expect(state()).toEqual({ done: 2 });
+  });
+
+  it('refuses a state file that is not JSON, and a client without sync()', async () => {
+    writeFileSync(join(cwd, 'locations.state.json'), '{"done":');
+    const { context } = contextWithStdout();
+    const { collection } = syncable([['A']]);
+    await expect(
+      syncToOutput(context, 'exposure locations', collection, options()),
+    ).rejects.toThrow(
+      new UsageError(
+        '--state locations.state.json is not JSON: remove it to read everything again, or restore the saved one',
+      ),
+    );
+    await expect(syncToOutput(context, 'exposure locations', {}, options())).rejects.toThrow(
+      'exposure locations: this version of the client has no sync()',
+    );
+  });
+});
+
+describe('registerSyncCommands', () => {
+  it('adds sync with a required --state to each paged read that has a watermark', () => {
+    const program = new Command();
+    program.command('exposure').command('locations');
+    const risk = program.command('riskengineering');
+    risk.command('gradings');
+    risk.command('locations');
+    registerSyncCommands(program, contextWithStdout().context);
+    const sync = (service: string, resource: string) =>
+      program.commands
+        .find((c) => c.name() === service)
+        ?.commands.find((c) => c.name() === resource)
+        ?.commands.find((c) => c.name() === 'sync');
+    for (const [service, resource] of [
+      ['exposure', 'locations'],
+      ['riskengineering', 'gradings'],
+      ['riskengineering', 'locations'],
+    ] as const) {
+      const command = sync(service, resource);
+      expect(command?.options.find((o) => o.long === '--state')?.mandatory).toBe(true);
+      expect(command?.options.find((o) => o.long === '--output')?.defaultValue).toBe('ndjson');
+    }
+    expect(() => registerSyncCommands(new Command(), contextWithStdout().context)).toThrow(
+      'sync: no command exposure locations to extend',
+    );
+  });
+});

@@ -1,0 +1,198 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { exposureClient, riskEngineeringClient } from '../clients.js';
+import type { CommandContext, OutputOptions } from '../command-context.js';
+import { examples } from '../help-format.js';
+import { writeRecords } from '../output/record-writer.js';
+import type { ServiceSession } from '../service-session.js';
+import { UsageError } from '../usage-error.js';
+import { integerOption } from './option-parsers.js';
+
+/** The formats of `sync`: records one after the other, never a table. */
+const SYNC_FORMATS = ['ndjson', 'json', 'csv'] as const;
+
+/** Options of `… sync`. */
+export interface SyncCommandOptions extends OutputOptions {
+  /** `--state`: the file the checkpoint is kept in. */
+  state: string;
+  pageSize: number;
+}
+
+/** What the command needs of a paged read's `sync()`: the run and its checkpoint. */
+export interface SyncRunLike extends AsyncIterable<Record<string, unknown>> {
+  readonly checkpoint: unknown;
+}
+
+/** A paged read with `sync()`, as the exposure and risk engineering clients give it. */
+export interface Syncable {
+  sync(options: {
+    checkpoint?: unknown;
+    pageSize?: number;
+    onCheckpoint?: (checkpoint: unknown) => void | Promise<void>;
+  }): SyncRunLike;
+}
+
+function isSyncable(collection: object): collection is Syncable {
+  return typeof (collection as Partial<Syncable>).sync === 'function';
+}
+
+/** The checkpoint saved in `file`, or `undefined` when there is no such file yet. */
+async function readState(file: string, cwd: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, file), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UsageError(`cannot read --state ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new UsageError(
+      `--state ${file} is not JSON: remove it to read everything again, or restore the saved one`,
+    );
+  }
+}
+
+/**
+ * Replaces `file` with the checkpoint in one step (a temporary file beside it, then a rename),
+ * so a crash or Ctrl+C leaves the old state or the new one, never half of one.
+ */
+async function writeState(file: string, cwd: string, checkpoint: unknown): Promise<void> {
+  const target = resolve(cwd, file);
+  const temporary = `${target}.partial`;
+  await writeFile(temporary, `${JSON.stringify(checkpoint)}\n`);
+  await rename(temporary, target);
+}
+
+/**
+ * Writes the records a sync gives (every record the first time, then those changed since the
+ * last complete run) and keeps the checkpoint in `--state`. On stdout in ndjson or json, each
+ * record is written before the state moves past its page, and the state is saved after every
+ * page: an interrupted run resumes at its last page. `--out FILE` is complete or absent, so its
+ * state is saved with it at the end; csv fixes its columns from the first records before writing
+ * any, so it too saves at the end. Either way an interrupted run loses nothing: the next one
+ * reads again what was not saved. Returns the number of records written.
+ *
+ * @example
+ * await syncToOutput(context, 'exposure locations', client.locations, options);
+ */
+export async function syncToOutput(
+  context: CommandContext,
+  label: string,
+  collection: object,
+  options: SyncCommandOptions,
+): Promise<number> {
+  if (!isSyncable(collection)) {
+    throw new UsageError(`${label}: this version of the client has no sync()`);
+  }
+  const { cwd } = context.io;
+  const saved = await readState(options.state, cwd);
+  const everyPage = options.out === undefined && options.format !== 'csv';
+  const progress = context.progress(label, options);
+  let sincePage = 0;
+  const run = collection.sync({
+    checkpoint: saved,
+    pageSize: options.pageSize,
+    onCheckpoint: async (checkpoint) => {
+      progress.page(sincePage);
+      sincePage = 0;
+      if (everyPage) await writeState(options.state, cwd, checkpoint);
+    },
+  });
+  const sink = await context.output(options);
+  async function* counted(): AsyncIterable<Record<string, unknown>> {
+    for await (const record of run) {
+      sincePage += 1;
+      yield record;
+    }
+  }
+  try {
+    const count = await writeRecords(
+      counted(),
+      options.format,
+      sink,
+      context.writeOptions(options),
+    );
+    await sink.close();
+    await writeState(options.state, cwd, run.checkpoint);
+    return count;
+  } finally {
+    progress.done();
+  }
+}
+
+/** The synced reads: command path, label and how to get the collection from a session. */
+const SYNCED: readonly {
+  readonly path: readonly [string, string];
+  readonly label: string;
+  readonly collection: (session: ServiceSession) => Promise<object>;
+}[] = [
+  {
+    path: ['exposure', 'locations'],
+    label: 'exposure locations',
+    collection: async (session) => (await exposureClient(session)).locations,
+  },
+  {
+    path: ['riskengineering', 'gradings'],
+    label: 'risk engineering gradings',
+    collection: async (session) => (await riskEngineeringClient(session)).gradings,
+  },
+  {
+    path: ['riskengineering', 'locations'],
+    label: 'risk engineering locations',
+    collection: async (session) => (await riskEngineeringClient(session)).locations,
+  },
+];
+
+/**
+ * `partner-apis exposure locations sync`, `… riskengineering gradings sync` and
+ * `… riskengineering locations sync`: the records changed since the last run, with the
+ * checkpoint kept in `--state`. Registered after the commands of the services it extends.
+ *
+ * @example
+ * registerSyncCommands(program, context);
+ */
+export function registerSyncCommands(program: Command, context: CommandContext): void {
+  for (const { path, label, collection } of SYNCED) {
+    const [service, resource] = path;
+    const read = program.commands
+      .find((command) => command.name() === service)
+      ?.commands.find((command) => command.name() === resource);
+    if (read === undefined) throw new Error(`sync: no command ${path.join(' ')} to extend`);
+    read
+      .command('sync')
+      .description(
+        `the ${label} changed since the last run (all of them the first time); the checkpoint is kept in --state`,
+      )
+      .requiredOption('--state <file>', 'the checkpoint file; created by the first run')
+      .addOption(
+        new Option('-o, --output <format>', 'output format')
+          .choices(SYNC_FORMATS)
+          .default('ndjson'),
+      )
+      .option('--out <file>', 'write the records to this file instead of stdout')
+      .option('--page-size <n>', 'records per request, 1–1024', integerOption(1, 1024), 1024)
+      .addHelpText(
+        'after',
+        examples([
+          `partner-apis ${path.join(' ')} sync --state ${resource}.state.json >> ${resource}.ndjson`,
+          `partner-apis ${path.join(' ')} sync --state ${resource}.state.json -o csv --out changes.csv`,
+        ]),
+      )
+      .action(
+        async (
+          options: SyncCommandOptions & { output: OutputOptions['format'] },
+          command: Command,
+        ) => {
+          await context.run(command, async (session) => {
+            await syncToOutput(context, label, await collection(session), {
+              ...options,
+              format: options.output,
+            });
+          });
+        },
+      );
+  }
+}
