@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { DOCUMENTS, at, mediaSchema, validate } from './documents.js';
+import { at, mediaSchema, validate } from './documents.js';
 import { Exchanger, callsPerSecond } from './exchange.js';
-import { TIERS } from './portal.js';
+import { tiersOf } from './portal.js';
 import { recordFieldsFinding } from './records.js';
 import type { Run } from './run.js';
 import type { ApprovalsTarget, Finding } from './types.js';
@@ -33,8 +33,11 @@ export async function checkApprovals(
   target: ApprovalsTarget,
   secrets: Set<string>,
 ): Promise<void> {
-  const document = DOCUMENTS.approvals;
-  const exchanger = new Exchanger(callsPerSecond(target.tier ?? 'bronze', TIERS), run.signal);
+  const document = run.documents.approvals as Json;
+  const exchanger = new Exchanger(
+    callsPerSecond(target.tier ?? 'bronze', tiersOf(run)),
+    run.signal,
+  );
   secrets.add(target.credentials.clientSecret);
   const schemes = at(document, 'components', 'securitySchemes');
   const idHeader = String(at(schemes, 'clientId').name ?? 'client_id');

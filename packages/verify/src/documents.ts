@@ -9,8 +9,13 @@ import type { SpecName } from './types.js';
 
 type Json = Record<string, unknown>;
 
-/** The bundled document of each spec that has operations. */
-export const DOCUMENTS: Readonly<Record<Exclude<SpecName, 'common'>, Json>> = {
+/** The bundled OpenAPI document of each spec that has operations. */
+export type SpecDocuments = Readonly<
+  Record<Exclude<SpecName, 'common'>, Readonly<Record<string, unknown>>>
+>;
+
+/** The documents of the specs this package was built from. */
+export const DOCUMENTS: SpecDocuments = {
   auth,
   exposure,
   riskengineering,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { DOCUMENTS, at, mediaSchema, pointer, validate } from './documents.js';
+import { at, mediaSchema, pointer, validate } from './documents.js';
 import { Exchanger, callsPerSecond } from './exchange.js';
-import { TIERS } from './portal.js';
+import { tiersOf } from './portal.js';
 import { recordFieldsFinding, recordsPlaceFinding, specPlace } from './records.js';
 import type { Run } from './run.js';
 import type { Finding, LiabilityTarget } from './types.js';
@@ -59,8 +59,11 @@ export async function checkLiability(
   target: LiabilityTarget,
   secrets: Set<string>,
 ): Promise<void> {
-  const document = DOCUMENTS.liability;
-  const exchanger = new Exchanger(callsPerSecond(target.rateLimit ?? 'bronze', TIERS), run.signal);
+  const document = run.documents.liability as Json;
+  const exchanger = new Exchanger(
+    callsPerSecond(target.rateLimit ?? 'bronze', tiersOf(run)),
+    run.signal,
+  );
   const { clientId, clientSecret } = target.credentials;
   secrets.add(clientSecret);
   const basic = Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64');

@@ -1,4 +1,4 @@
-import { DOCUMENTS, at, pointer, resolve } from './documents.js';
+import { at, pointer, resolve } from './documents.js';
 import { Exchanger, callsPerSecond, type Answer } from './exchange.js';
 import { observedPlace, recordFieldsFinding, recordsPlaceFinding, specPlace } from './records.js';
 import type { Run } from './run.js';
@@ -13,9 +13,12 @@ const LIMIT = '/components/parameters/Limit';
 const KEY_NAME = '/components/securitySchemes/SubscriptionKey/name';
 
 /** The tiers of the platform, as the approvals spec gives them (`x-rate-limit-tiers`). */
-export const TIERS = (DOCUMENTS.approvals.info as Json)['x-rate-limit-tiers'] as Readonly<
-  Record<string, number>
->;
+export function tiersOf(run: Run): Readonly<Record<string, number>> {
+  return at(run.documents.approvals as Json, 'info', 'x-rate-limit-tiers') as Record<
+    string,
+    number
+  >;
+}
 
 /** A paged read of a spec: its path and the parameters that page it. */
 interface PagedRead {
@@ -25,8 +28,7 @@ interface PagedRead {
   limit: { name: string; maximum: number };
 }
 
-function pagedReads(spec: PortalSpec): PagedRead[] {
-  const document = DOCUMENTS[spec];
+function pagedReads(document: Json): PagedRead[] {
   const reads: PagedRead[] = [];
   for (const path of Object.keys(at(document, 'paths'))) {
     const operation = at(document, 'paths', path, 'get');
@@ -89,8 +91,11 @@ export async function checkPortal(
   secrets: Set<string>,
 ): Promise<void> {
   const service = spec === 'exposure' ? 'exposure' : 'risk engineering';
-  const document = DOCUMENTS[spec];
-  const exchanger = new Exchanger(callsPerSecond(target.rateLimit ?? 'bronze', TIERS), run.signal);
+  const document = run.documents[spec] as Json;
+  const exchanger = new Exchanger(
+    callsPerSecond(target.rateLimit ?? 'bronze', tiersOf(run)),
+    run.signal,
+  );
   const { credentials } = target;
   secrets.add(credentials.clientSecret);
   secrets.add(credentials.subscriptionKeys.primary);
@@ -99,7 +104,7 @@ export async function checkPortal(
   const scopes = (Object.values(security).find((s) => Array.isArray(s) && s.length > 0) ??
     []) as string[];
   const { token, why } = await checkToken(run, exchanger, service, target, scopes, secrets);
-  const reads = pagedReads(spec);
+  const reads = pagedReads(document);
   if (token === undefined) {
     for (const read of reads)
       for (const finding of unobservedRead(spec, read, why)) run.add(finding);
@@ -226,7 +231,7 @@ async function checkRead(
   what: string,
   get: Probe,
 ): Promise<void> {
-  const document = DOCUMENTS[spec];
+  const document = run.documents[spec] as Json;
   const { position, limit } = read;
   const page = (at: number, size: number) =>
     get(

@@ -1,4 +1,5 @@
-import { DOCUMENTS, at, mediaSchema, pointer, responseKey, validate } from './documents.js';
+import { at, mediaSchema, pointer, responseKey, validate } from './documents.js';
+import type { SpecDocuments } from './documents.js';
 import type { Answer, Exchanger, Sent } from './exchange.js';
 import { inferSchema } from './infer.js';
 import type { Finding, SpecEdit, SpecName } from './types.js';
@@ -20,8 +21,11 @@ export class Run {
   readonly findings: Finding[] = [];
   readonly #observations: Observation[] = [];
   readonly signal: AbortSignal | undefined;
+  /** The specs the answers are checked against. */
+  readonly documents: SpecDocuments;
 
-  constructor(signal: AbortSignal | undefined) {
+  constructor(documents: SpecDocuments, signal: AbortSignal | undefined) {
+    this.documents = documents;
     this.signal = signal;
   }
 
@@ -59,7 +63,7 @@ export class Run {
     const groups = new Map<string, Observation[]>();
     for (const observation of this.#observations) {
       const operation = at(
-        DOCUMENTS[observation.spec],
+        this.documents[observation.spec],
         'paths',
         observation.path,
         observation.method,
@@ -72,7 +76,7 @@ export class Run {
       const id = `${observation.spec} ${where}`;
       groups.set(id, [...(groups.get(id) ?? []), observation]);
     }
-    return [...groups.values()].map((group) => judgeAnswers(group));
+    return [...groups.values()].map((group) => judgeAnswers(this.documents, group));
   }
 }
 
@@ -103,9 +107,9 @@ function responseEdit(group: readonly Observation[], replace: boolean): SpecEdit
   ];
 }
 
-function judgeAnswers(group: readonly Observation[]): Finding {
+function judgeAnswers(documents: SpecDocuments, group: readonly Observation[]): Finding {
   const [first] = group as [Observation];
-  const document = DOCUMENTS[first.spec];
+  const document = documents[first.spec] as Json;
   const operation = at(document, 'paths', first.path, first.method);
   const key = responseKey(operation, first.answer.status);
   const statuses = [...new Set(group.map((o) => o.answer.status))];

@@ -8,6 +8,7 @@ import {
   isScalar,
   isSeq,
   parseDocument,
+  visit,
   type Node,
   type Pair,
 } from 'yaml';
@@ -51,30 +52,38 @@ function contentEnd(text: string, node: Node): number {
   return start + lines.join('\n').trimEnd().length;
 }
 
-function isCollection(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (!Array.isArray(value) || value.length > 0);
-}
-
 /** `value` as YAML to stand after `key:` at `indent`: on the same line, or indented below it. */
-function rendered(value: unknown, indent: number): string {
-  const document = new Document();
-  // Lists of scalars stay on one line, as the specs write them.
-  const flow =
-    Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null);
-  document.contents = document.createNode(value, { flow });
+function rendered(value: unknown, indent: number, keyLength: number): string {
+  // YAML 1.1 quotes what older parsers would read as a date or a boolean ('2026-02-03', 'no').
+  const document = new Document(value, { version: '1.1' });
+  const width = Math.max(40, LINE_WIDTH - indent);
+  visit(document, {
+    Seq(_, node) {
+      // Lists of scalars stay on one line, as the specs write them.
+      if (node.items.every((item) => isScalar(item))) node.flow = true;
+    },
+    Scalar(_, node) {
+      // Prose longer than its line is folded, as the specs write it; below the top the key's
+      // length is not known, so a typical one is assumed.
+      const room = node === document.contents ? width - keyLength : width - 30;
+      if (
+        typeof node.value === 'string' &&
+        node.value.length > room &&
+        !node.value.includes('\n')
+      ) {
+        node.type = 'BLOCK_FOLDED';
+      }
+    },
+  });
   const text = document
-    .toString({
-      lineWidth: Math.max(40, LINE_WIDTH - indent),
-      singleQuote: true,
-      flowCollectionPadding: false,
-    })
+    .toString({ lineWidth: width, singleQuote: true, flowCollectionPadding: false })
+    .replace(/^%YAML 1\.1\n---\n?/, '')
     .trimEnd();
   const lines = text
     .split('\n')
     .map((line, i) => (i === 0 || line === '' ? line : `${' '.repeat(indent)}${line}`));
-  return isCollection(value) && !flow
-    ? `\n${' '.repeat(indent)}${lines.join('\n')}`
-    : ` ${lines.join('\n')}`;
+  const block = isMap(document.contents) || (isSeq(document.contents) && !document.contents.flow);
+  return block ? `\n${' '.repeat(indent)}${lines.join('\n')}` : ` ${lines.join('\n')}`;
 }
 
 function renderedKey(key: string): string {
@@ -96,7 +105,7 @@ function applyOne(text: string, edit: SpecEdit): string {
       throw new Error(`${edit.path}: its parent mapping is empty`);
     const indent = column(text, last.key.range![0]);
     const at = last.value === null ? last.key.range![1] : contentEnd(text, last.value as Node);
-    const inserted = `\n${' '.repeat(indent)}${renderedKey(key)}:${rendered(edit.value, indent + 2)}`;
+    const inserted = `\n${' '.repeat(indent)}${renderedKey(key)}:${rendered(edit.value, indent + 2, renderedKey(key).length)}`;
     return text.slice(0, at) + inserted + text.slice(at);
   }
   if (!isScalar(pair.key) || pair.value === null)
@@ -104,7 +113,11 @@ function applyOne(text: string, edit: SpecEdit): string {
   const colon = text.indexOf(':', pair.key.range![1]);
   const indent = column(text, pair.key.range![0]);
   const end = contentEnd(text, pair.value as Node);
-  return text.slice(0, colon + 1) + rendered(edit.value, indent + 2) + text.slice(end);
+  return (
+    text.slice(0, colon + 1) +
+    rendered(edit.value, indent + 2, colon - pair.key.range![0]) +
+    text.slice(end)
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { DOCUMENTS, at, mediaSchema, pointer, validate } from './documents.js';
+import { at, mediaSchema, pointer, validate } from './documents.js';
 import type { Answer, Exchanger } from './exchange.js';
 import type { Run } from './run.js';
 import type { Finding, PortalCredentials } from './types.js';
@@ -50,9 +50,9 @@ export function tokenBasic(credentials: { clientId: string; clientSecret: string
   return `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
 }
 
-function specEncoding(): ScopeEncoding {
+function specEncoding(auth: Json): ScopeEncoding {
   const encoding = at(
-    DOCUMENTS.auth,
+    auth,
     'paths',
     TOKEN_PATH,
     'post',
@@ -94,7 +94,8 @@ export async function checkToken(
   secrets: Set<string>,
 ): Promise<TokenOutcome> {
   const { credentials, tokenUrl } = target;
-  const keyScheme = at(DOCUMENTS.auth, 'components', 'securitySchemes', 'subscriptionKey');
+  const auth = run.documents.auth as Json;
+  const keyScheme = at(auth, 'components', 'securitySchemes', 'subscriptionKey');
   const specHeader = typeof keyScheme.name === 'string' ? keyScheme.name : KEY_HEADERS[0]!;
   const basic = tokenBasic(credentials);
   secrets.add(basic.slice(6));
@@ -117,7 +118,7 @@ export async function checkToken(
       scope: scopes.join(encoding.separator),
     }).toString(),
   });
-  const preferred = specEncoding();
+  const preferred = specEncoding(auth);
   const send = (encoding: ScopeEncoding, header: string, why: string) =>
     run.call(
       exchanger,
@@ -175,7 +176,7 @@ export async function checkToken(
   run.add(
     scopeFinding(service, preferred, encoding, refusedScopes, answer.status, oauthError(answer)),
   );
-  for (const finding of tokenResponseFindings(service, ok ? body : undefined, scopes))
+  for (const finding of tokenResponseFindings(auth, service, ok ? body : undefined, scopes))
     run.add(finding);
 
   if (ok) {
@@ -302,6 +303,7 @@ function scopeFinding(
 }
 
 function tokenResponseFindings(
+  auth: Json,
   service: string,
   body: Json | undefined,
   scopes: readonly string[],
@@ -326,13 +328,10 @@ function tokenResponseFindings(
       { ...granted, status: 'unobserved', evidence },
     ];
   }
-  const schema = mediaSchema(
-    DOCUMENTS.auth,
-    at(DOCUMENTS.auth, 'paths', TOKEN_PATH, 'post', 'responses', '200'),
-  );
-  const problems = validate(DOCUMENTS.auth, schema, body);
+  const schema = mediaSchema(auth, at(auth, 'paths', TOKEN_PATH, 'post', 'responses', '200'));
+  const problems = validate(auth, schema, body);
   const named = new Set(
-    Object.keys(at(DOCUMENTS.auth, 'components', 'schemas', 'TokenResponse', 'properties')),
+    Object.keys(at(auth, 'components', 'schemas', 'TokenResponse', 'properties')),
   );
   const extra = Object.keys(body).filter((name) => !named.has(name));
   const findings: Finding[] = [
@@ -369,47 +368,54 @@ function tokenResponseFindings(
           },
   );
   const scope = body.scope;
-  if (typeof scope !== 'string' || scopes.length < 2) {
+  const examples = at(
+    auth,
+    'components',
+    'schemas',
+    'TokenResponse',
+    'properties',
+    'scope',
+  ).examples;
+  const example = Array.isArray(examples) && typeof examples[0] === 'string' ? examples[0] : ' ';
+  // The spec states the separator of granted scopes only by its example.
+  const expected = SCOPE_ENCODINGS.find((e) => example.includes(e.separator)) ?? SCOPE_ENCODINGS[0];
+  const observed =
+    typeof scope === 'string' && scopes.length >= 2
+      ? SCOPE_ENCODINGS.find((e) => scopes.every((s) => scope.split(e.separator).includes(s)))
+      : undefined;
+  if (observed === undefined) {
     findings.push({
       ...granted,
       status: 'unobserved',
-      evidence: `${service}: the token response names no granted scopes`,
+      evidence:
+        typeof scope === 'string'
+          ? `${service}: the granted scopes are not the requested ones joined by a space, a comma or a pipe`
+          : `${service}: the token response names no granted scopes`,
+    });
+  } else if (observed === expected) {
+    findings.push({
+      ...granted,
+      status: 'confirmed',
+      evidence: `${service}: the granted scopes are joined by ${observed.words}`,
     });
   } else {
-    const separator = SCOPE_ENCODINGS.find((e) =>
-      scopes.every((s) => scope.split(e.separator).includes(s)),
-    );
-    findings.push(
-      separator === undefined
-        ? {
-            ...granted,
-            status: 'unobserved',
-            evidence: `${service}: the granted scopes are not the requested ones joined by a space, a comma or a pipe`,
-          }
-        : separator.separator === ' '
-          ? {
-              ...granted,
-              status: 'confirmed',
-              evidence: `${service}: the granted scopes are joined by a space`,
-            }
-          : {
-              ...granted,
-              status: 'contradicted',
-              evidence: `${service}: the granted scopes are joined by ${separator.words}`,
-              edit: [
-                {
-                  op: 'replace',
-                  path: granted.pointer,
-                  value: `The separator of several granted scopes is not shown; observed: ${separator.words}.`,
-                },
-                {
-                  op: 'replace',
-                  path: '/components/schemas/TokenResponse/properties/scope/examples',
-                  value: [scopes.join(separator.separator)],
-                },
-              ],
-            },
-    );
+    findings.push({
+      ...granted,
+      status: 'contradicted',
+      evidence: `${service}: the granted scopes are joined by ${observed.words}; the spec's example joins them by ${expected.words}`,
+      edit: [
+        {
+          op: 'replace',
+          path: granted.pointer,
+          value: `The separator of several granted scopes is not shown; observed: ${observed.words}.`,
+        },
+        {
+          op: 'replace',
+          path: '/components/schemas/TokenResponse/properties/scope/examples',
+          value: [['Portal.Api', 'Portal.Api.Exposure'].join(observed.separator)],
+        },
+      ],
+    });
   }
   return findings;
 }

@@ -91,6 +91,13 @@ export interface VerifyOptions {
   riskEngineering?: PortalTarget | undefined;
   liability?: LiabilityTarget | undefined;
   approvals?: ApprovalsTarget | undefined;
+  /**
+   * Specs to check against instead of those this package was built from, each bundled into one
+   * document (every external `$ref` inlined, as `redocly bundle` writes it): to try edited specs
+   * before regenerating.
+   */
+  documents?:
+    Partial<Record<Exclude<SpecName, 'common'>, Readonly<Record<string, unknown>>>> | undefined;
   /** Stops the checks; `verifyUpstream` then rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
 }

@@ -1,6 +1,7 @@
 import { checkApprovals } from './approvals.js';
 import { checkLiability } from './liability.js';
 import { checkPortal } from './portal.js';
+import { DOCUMENTS } from './documents.js';
 import { createRedactor, redactValue } from './redact.js';
 import { Run } from './run.js';
 import type { Finding, VerifyOptions, VerifyResult } from './types.js';
@@ -38,7 +39,7 @@ function merge(findings: readonly Finding[]): Finding[] {
  * for (const f of findings) console.log(f.status, f.spec, f.pointer);
  */
 export async function verifyUpstream(options: VerifyOptions): Promise<VerifyResult> {
-  const run = new Run(options.signal);
+  const run = new Run({ ...DOCUMENTS, ...options.documents }, options.signal);
   const secrets = new Set<string>();
   options.signal?.throwIfAborted();
   if (options.exposure) await checkPortal(run, 'exposure', options.exposure, secrets);

@@ -1,0 +1,44 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generate } from '@partner-apis/codegen';
+import type { VerifyOptions } from './types.js';
+
+/** The specs of the repository. */
+export const SPECS_DIR = fileURLToPath(new URL('../../../specs', import.meta.url));
+const SPECS = ['auth', 'exposure', 'riskengineering', 'liability', 'approvals'] as const;
+
+/** A copy of `specs/` in a fresh temporary folder, and how to remove it. */
+export async function copySpecs(): Promise<{
+  dir: string;
+  specs: string;
+  remove(): Promise<void>;
+}> {
+  const dir = await mkdtemp(join(tmpdir(), 'verify-specs-'));
+  const specs = join(dir, 'specs');
+  await cp(SPECS_DIR, specs, { recursive: true });
+  return { dir, specs, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * The specs under `dir/specs` bundled as `verifyUpstream`'s `documents`, by the same `document`
+ * job of the generator that bundles this package's own.
+ */
+export async function bundledDocuments(
+  dir: string,
+): Promise<NonNullable<VerifyOptions['documents']>> {
+  const pkg = join(dir, 'bundle');
+  await cp(fileURLToPath(new URL('../codegen.json', import.meta.url)), join(pkg, 'codegen.json'));
+  const config = await readFile(join(pkg, 'codegen.json'), 'utf8');
+  await writeFile(join(pkg, 'codegen.json'), config.replaceAll('../../specs/', '../specs/'));
+  await generate(pkg);
+  const documents: Record<string, Record<string, unknown>> = {};
+  for (const spec of SPECS) {
+    const module = await readFile(join(pkg, 'src', 'generated', `${spec}.document.ts`), 'utf8');
+    // The module is `export const openapiDocument: … = <JSON>;` after its header.
+    const json = module.slice(module.indexOf('= {') + 2, module.lastIndexOf(';'));
+    documents[spec] = JSON.parse(json) as Record<string, unknown>;
+  }
+  return documents;
+}
