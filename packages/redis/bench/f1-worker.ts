@@ -13,7 +13,10 @@ export interface WorkerTask {
   tokenUrl: string;
   credentials: object;
   employee: string;
+  /** How long to keep calling, when `calls` is not given. */
   durationMs: number;
+  /** How many calls the process makes in all, whatever they take; overrides `durationMs`. */
+  calls?: number | undefined;
   concurrency: number;
 }
 
@@ -76,9 +79,12 @@ async function main(task: WorkerTask): Promise<WorkerReport> {
     process.send?.('ready');
   });
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now())));
-  const stopAt = startAt + task.durationMs;
+  const stopAt = task.calls === undefined ? startAt + task.durationMs : Number.POSITIVE_INFINITY;
+  let left = task.calls ?? Number.POSITIVE_INFINITY;
   async function lane(): Promise<void> {
-    do {
+    // A timed lane makes at least one call; a counted one stops when the process's calls are made.
+    for (let first = true; left > 0 && (first || Date.now() < stopAt); first = false) {
+      left -= 1;
       try {
         const complete = await call();
         report.ok += 1;
@@ -89,7 +95,7 @@ async function main(task: WorkerTask): Promise<WorkerReport> {
         report.failures[name] = (report.failures[name] ?? 0) + 1;
       }
       report.lastEndedAt = Date.now();
-    } while (Date.now() < stopAt);
+    }
   }
   await Promise.all(Array.from({ length: task.concurrency }, lane));
   await fleet?.close();

@@ -17,6 +17,8 @@ import type { WorkerReport, WorkerTask } from './f1-worker.js';
 
 const PROCESSES = 8;
 const SILVER = 10;
+/** Calls per process in the fault rows, as the issue measured them. */
+const FAULT_CALLS = 30;
 const WORKER = fileURLToPath(new URL('./f1-worker.js', import.meta.url));
 
 interface Phase {
@@ -31,7 +33,7 @@ function startWorker(task: WorkerTask) {
   const child = fork(WORKER, [JSON.stringify(task)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), 180_000);
   let ready!: () => void;
   const readiness = new Promise<void>((resolve) => (ready = resolve));
   const report = new Promise<WorkerReport>((resolve, reject) => {
@@ -55,6 +57,7 @@ async function runProcesses(
   sb: Sandbox,
   overrides: Partial<WorkerTask> & Pick<WorkerTask, 'kind' | 'redisUrl'>,
   during?: (startAt: number) => Promise<void>,
+  processes = PROCESSES,
 ): Promise<Phase> {
   sb.resetStats();
   const task: WorkerTask = {
@@ -68,7 +71,7 @@ async function runProcesses(
     concurrency: 1,
     ...overrides,
   };
-  const workers = Array.from({ length: PROCESSES }, () => startWorker(task));
+  const workers = Array.from({ length: processes }, () => startWorker(task));
   await Promise.all(workers.map((worker) => worker.ready));
   const startAt = Date.now() + 200;
   for (const worker of workers) worker.start(startAt);
@@ -154,6 +157,40 @@ async function costPerCall(redis: RedisServer) {
   }
 }
 
+/** `a / b` to two places; `1.00x` when both are 0, `+a` when only `b` is. */
+function ratio(a: number, b: number): string {
+  if (b === 0) return a === 0 ? '1.00x' : `+${a}`;
+  return `${(a / b).toFixed(2)}x`;
+}
+
+/**
+ * The same calls twice in a row, `processes` processes through one fleet: Redis healthy, then
+ * Redis killed 1 s in and restarted, empty, 2 s later.
+ */
+async function faultRow(sb: Sandbox, redis: RedisServer, processes: number) {
+  const task = {
+    kind: 'approvals',
+    redisUrl: redis.url,
+    calls: FAULT_CALLS,
+    concurrency: 2,
+  } as const;
+  const run = async (during?: (startAt: number) => Promise<void>) => {
+    await wait(1100);
+    const phase = await runProcesses(sb, task, during, processes);
+    const sum = summary(phase);
+    const restored = phase.reports.reduce((total, report) => total + report.restored, 0);
+    return { ...sum, restored, tooManyRequests: phase.tooManyRequests };
+  };
+  const healthy = await run();
+  const fault = await run(async (startAt) => {
+    await wait(startAt + 1000 - Date.now());
+    await redis.kill();
+    await wait(2000);
+    await redis.restart();
+  });
+  return { healthy, fault };
+}
+
 async function main(): Promise<void> {
   const redis = await startRedisServer();
   const sb = await startSandbox({ port: 0, credentials: { approvals: { tier: 'silver' } } });
@@ -201,29 +238,26 @@ async function main(): Promise<void> {
         `${summary(coldFleet).degraded} processes degraded`,
     );
 
-    await wait(1100);
-    const killed = await runProcesses(
-      sb,
-      { kind: 'approvals', redisUrl: redis.url, durationMs: 8000, concurrency: 2 },
-      async (startAt) => {
-        await wait(startAt + 3000 - Date.now());
-        await redis.kill();
-        await wait(2000);
-        await redis.restart();
-      },
-    );
-    const k = summary(killed);
-    const degraded = killed.reports.reduce((sum, report) => sum + report.degraded, 0);
-    const restored = killed.reports.reduce((sum, report) => sum + report.restored, 0);
-    console.log(`F1 Redis killed for 2 s mid-run (${PROCESSES} processes, silver)`);
     console.log(
-      `  ${k.ok} calls ok, ${k.failed} failed ${JSON.stringify(k.failures)}, ` +
-        `${killed.tooManyRequests} x 429 (retried), ${k.perSecond.toFixed(2)} calls/s`,
+      `F1 Redis killed 1 s in, restarted empty 2 s later (silver, ${FAULT_CALLS} calls per process, ` +
+        'against the healthy run just before it)',
     );
-    console.log(
-      `  onFleetDegraded in ${degraded} of ${PROCESSES} processes, onFleetRestored in ${restored}; ` +
-        `records lost: ${k.ok - k.records} (of ${k.ok} answers, each checked for its record)`,
-    );
+    for (const processes of [8, 16]) {
+      const row = await faultRow(sb, redis, processes);
+      console.log(
+        `  ${String(processes).padStart(2)} processes: healthy ${row.healthy.tooManyRequests} x 429, ` +
+          `${row.healthy.failed} failed, ${row.healthy.perSecond.toFixed(2)} calls/s; ` +
+          `fault ${row.fault.tooManyRequests} x 429, ${row.fault.failed} failed, ` +
+          `${row.fault.perSecond.toFixed(2)} calls/s`,
+      );
+      console.log(
+        `               fault/healthy: 429s ${ratio(row.fault.tooManyRequests, row.healthy.tooManyRequests)}, ` +
+          `failed ${ratio(row.fault.failed, row.healthy.failed)}, ` +
+          `calls/s ${ratio(row.fault.perSecond, row.healthy.perSecond)}; ` +
+          `onFleetDegraded in ${row.fault.degraded} of ${processes} processes, ` +
+          `onFleetRestored in ${row.fault.restored}`,
+      );
+    }
 
     const cost = await costPerCall(redis);
     console.log('F1 cost per call of the limiter (one process, sequential takes)');

@@ -41,6 +41,8 @@ export interface FleetConnection {
     args: readonly (string | number)[],
   ): Promise<unknown>;
   readonly degraded: boolean;
+  /** When the fleet last stopped sharing (`Date.now()`); -Infinity until it does. */
+  readonly degradedAt: number;
   close(): Promise<void>;
 }
 
@@ -90,6 +92,7 @@ function timeoutAfter(ms: number, signal: AbortSignal | undefined) {
  */
 export function createFleetConnection(s: ConnectionSettings): FleetConnection {
   let degraded = false;
+  let degradedAt = Number.NEGATIVE_INFINITY;
   let closed = false;
   let refused: ConfigurationError | undefined;
   let connected = s.client.status === 'ready';
@@ -107,6 +110,7 @@ export function createFleetConnection(s: ConnectionSettings): FleetConnection {
   function degrade(reason: FleetDegradedReason, message: string): void {
     if (degraded || closed) return;
     degraded = true;
+    degradedAt = Date.now();
     notify(() => s.events.onFleetDegraded?.({ reason, message }));
     probe = setInterval(() => void probeOnce(), s.probeIntervalMs);
     probe.unref();
@@ -194,6 +198,9 @@ export function createFleetConnection(s: ConnectionSettings): FleetConnection {
     script,
     get degraded() {
       return degraded;
+    },
+    get degradedAt() {
+      return degradedAt;
     },
     async close() {
       if (closed) return;

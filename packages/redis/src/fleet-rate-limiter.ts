@@ -7,8 +7,10 @@ export interface FleetRateLimiterSettings {
   keyPrefix: string;
   /** Added to every window, for the spread between a grant and the call reaching the server. */
   marginMs: number;
-  /** This fleet instance (one per process), as the limiter's peer count knows it. */
+  /** This fleet instance (one per process), as the limiter's roster knows it. */
   processId: string;
+  /** How long the processes keep to their own cells after Redis comes back (ms). */
+  handBackMs: number;
 }
 
 /** A process that has taken no slot for this long no longer counts as a peer. */
@@ -16,43 +18,100 @@ const PEER_TTL_MS = 5000;
 /** How often one call gives up a slot it missed before it goes anyway. */
 const MAX_RETAKES = 3;
 
-/**
- * The generic cell rate algorithm with no burst, in one atomic step: KEYS[1] holds the
- * theoretical arrival time (ms by Redis's clock), the earliest time the next call may go; each
- * call takes the slot `max(now, tat)` and moves `tat` one interval past it. Calls are spread
- * evenly rather than sent in bunches, so the server sees them in the order and spacing they were
- * granted, and any `limit + 1` calls span at least `limit` intervals: a window plus the margin.
- * KEYS[2] holds the processes seen lately. ARGV: interval ms, process id, peer ttl ms, then the
- * times (ascending) of calls a process sent on its own while Redis was away, booked like grants.
- * Answers { wait ms, peers, now }.
- */
-const TAKE = `
+/** Redis's clock in ms, with its microseconds: every script starts with it. */
+const NOW = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+`;
+
+/**
+ * The generic cell rate algorithm with no burst, in one atomic step: each call takes the slot
+ * `max(now, tat)` (by Redis's clock) and moves the theoretical arrival time `tat` one interval,
+ * `(1000 + margin) / rate` ms, past it. So any `rate + 1` calls span at least `rate` intervals:
+ * a second and the margin. KEYS: `tat`, the processes seen lately, the end of a 429's pause, the
+ * end of a hand-back (the first slot is an interval after it, clear of the last own cell). A
+ * slot is reserved only up to ARGV[4] ms ahead, so when Redis goes away no grant lies further
+ * than that in the future; a caller told to wait longer asks again. ARGV: interval, process id,
+ * peer ttl, horizon. Answers { granted (0 or 1), slot, peers, this process's rank among them,
+ * now }.
+ */
+const TAKE = `${NOW}
 local interval = tonumber(ARGV[1])
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
-for i = 4, #ARGV do
-  tat = math.max(tat, tonumber(ARGV[i])) + interval
-end
-local slot = math.max(now, tat)
-tat = slot + interval
-redis.call('SET', KEYS[1], string.format('%.3f', tat), 'PX', math.ceil(tat - now) + 1000)
+local ttl = tonumber(ARGV[3])
 redis.call('ZADD', KEYS[2], now, ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[3]))
-redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[3]))
-return { math.ceil(slot - now), redis.call('ZCARD', KEYS[2]), math.floor(now) }
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - ttl)
+redis.call('PEXPIRE', KEYS[2], ttl)
+local members = redis.call('ZRANGE', KEYS[2], 0, -1)
+table.sort(members)
+local rank = 0
+for i, member in ipairs(members) do
+  if member == ARGV[2] then rank = i - 1 end
+end
+local slot = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'),
+  tonumber(redis.call('GET', KEYS[3]) or '0'),
+  tonumber(redis.call('GET', KEYS[4]) or '0') + interval)
+local granted = 0
+if slot - now <= tonumber(ARGV[4]) then
+  granted = 1
+  local tat = slot + interval
+  redis.call('SET', KEYS[1], string.format('%.3f', tat), 'PX', math.ceil(tat - now) + 1000)
+end
+return { granted, string.format('%.3f', slot), #members, rank, string.format('%.3f', now) }
+`;
+
+/**
+ * When sharing resumes after Redis was away. The first process back sets the end of the
+ * hand-back, ARGV[1] ms on; until then every process keeps to its own cells and no shared slot
+ * is granted, since processes still away cannot see the shared ones. A process coming back
+ * after others already share again (a peer seen since it went away, ARGV[2] by Redis's clock)
+ * shares at once. KEYS: the hand-back's end, the peers. Answers { hand-back end, now }.
+ */
+const HAND_BACK = `${NOW}
+local ends = tonumber(redis.call('GET', KEYS[1]) or '0')
+if ends <= now then
+  if redis.call('ZCOUNT', KEYS[2], ARGV[2], '+inf') > 0 then
+    ends = now
+  else
+    ends = now + tonumber(ARGV[1])
+    redis.call('SET', KEYS[1], string.format('%.3f', ends), 'PX', math.ceil(tonumber(ARGV[1])))
+  end
+end
+return { string.format('%.3f', ends), string.format('%.3f', now) }
+`;
+
+/** A 429's pause for the whole fleet: KEYS[1] holds its end, moved ARGV[1] ms on at least. */
+const PAUSE = `${NOW}
+local ends = now + tonumber(ARGV[1])
+if ends > tonumber(redis.call('GET', KEYS[1]) or '0') then
+  redis.call('SET', KEYS[1], string.format('%.3f', ends), 'PX', math.ceil(tonumber(ARGV[1])))
+end
+return 1
 `;
 
 /** The shared window books a call when its slot is reserved, so sending changes nothing. */
 const BOOKED: RateSlot = { sent: () => undefined };
 
+/** How the limiter hands out slots now. */
+type Mode =
+  | { kind: 'shared' }
+  /** Redis is away: own cells only, from `from` (Redis's clock) on. */
+  | { kind: 'alone'; from: number }
+  /** Redis is back: own cells until `until` (Redis's clock), shared slots from then on. */
+  | { kind: 'handing-back'; until: number };
+
 /**
- * The limiter of one scope (client ID, service address, rate) shared through Redis: across
- * every process, calls go one interval apart, `(1000 + margin) / rate` ms, so no second as the
- * server sees it holds more than the rate. While Redis cannot be used, each process paces
- * itself at its share of the rate (whole calls per second, over the processes seen lately),
- * after one quiet window so that the calls granted before add nothing; when Redis is back, the
- * calls sent meanwhile are booked before the next grant.
+ * The limiter of one scope (client ID, service address, rate) shared through Redis. Calls of
+ * every process go one interval apart, `(1000 + margin) / rate` ms, so no second as the server
+ * sees it holds more than the rate.
+ *
+ * While Redis cannot be used, a process keeps to cells of its own: time (Redis's clock, as last
+ * seen) is cut into cells one interval long, and cell `k` belongs to the process of rank
+ * `k mod peers` in the roster Redis gave last (the processes seen lately, in a fixed order), so
+ * the calls stay an interval apart however many processes there are. The first own cell comes
+ * one horizon and one interval after Redis went away, clear of every slot Redis granted. When
+ * Redis is back, the processes keep to their own cells for a hand-back period, so that those
+ * still away meet no shared slot, and then share again. A 429's `Retry-After` pauses every
+ * process.
  */
 export function createFleetRateLimiter(
   scope: FleetRateScope,
@@ -62,95 +121,143 @@ export function createFleetRateLimiter(
   const intervalMs = (1000 + s.marginMs) / rate;
   /** The span of `⌊rate⌋` calls: one second and the margin, for the tiers. */
   const windowMs = intervalMs * Math.max(1, Math.floor(rate));
+  /** How far ahead Redis reserves a slot: no grant outlives Redis by more than this. */
+  const horizonMs = windowMs;
   const id = createHash('sha256')
     .update(JSON.stringify([scope.baseUrl, scope.clientId ?? '', rate, s.marginMs]))
     .digest('base64url');
-  const keys = [`${s.keyPrefix}rate:${id}`, `${s.keyPrefix}rate-peers:${id}`];
-  let peers = 1;
+  const [tatKey, peersKey, pauseKey, handBackKey] = [
+    'rate',
+    'rate-peers',
+    'rate-pause',
+    'rate-handback',
+  ].map((name) => `${s.keyPrefix}${name}:${id}`) as [string, string, string, string];
   /** Redis's clock minus ours, from the last answer. */
   let offset = 0;
-  /** The latest slot Redis granted this process, by our clock. */
-  let lastSlot = Number.NEGATIVE_INFINITY;
-  let local: { limiter: RateLimiter; resumeAt: number } | undefined;
-  /** Our times of the calls sent on our own within the last window. */
-  let sentAlone: number[] = [];
+  /** The roster of the last answer: how many processes, and where this one stands. */
+  let roster = { peers: 1, rank: 0 };
+  let mode: Mode = { kind: 'shared' };
+  /** The next own cell this process may use (its index on the grid). */
+  let nextOwnCell = Number.NEGATIVE_INFINITY;
+  /** The end of the last 429's pause this process knows of, by Redis's clock. */
+  let pausedUntil = Number.NEGATIVE_INFINITY;
+  let handingBack: Promise<void> | undefined;
 
-  /** The calls sent alone that are still within a window, handed over to one Redis call. */
-  function takeSentAlone(now: number): number[] {
-    const recent = sentAlone.filter((time) => time > now - windowMs);
-    sentAlone = [];
-    return recent;
+  const redisNow = () => Date.now() + offset;
+
+  function learnOffset(now: number, asked: number, answered: number): void {
+    offset = now - (asked + answered) / 2;
+  }
+
+  /** Waits until `at` (Redis's clock); false when the process got there more than half a margin late. */
+  async function waitUntil(at: number, signal: AbortSignal): Promise<boolean> {
+    const ms = at - redisNow();
+    if (ms > 0) await scope.sleep(ms, signal);
+    // Later than that, the call could reach the server bunched with the next cell's.
+    return redisNow() - at <= s.marginMs / 2;
+  }
+
+  /** The next cell of this process from `from` on (Redis's clock), reserved for one call. */
+  function ownCell(from: number): number {
+    const { peers, rank } = roster;
+    let cell = Math.max(Math.ceil(from / intervalMs), nextOwnCell);
+    cell += (((rank - cell) % peers) + peers) % peers;
+    nextOwnCell = cell + peers;
+    return cell * intervalMs;
+  }
+
+  async function takeOwn(signal: AbortSignal): Promise<RateSlot> {
+    for (let retakes = 0; ; retakes += 1) {
+      const current = mode;
+      if (current.kind === 'shared') return takeShared(signal);
+      const from = Math.max(redisNow(), pausedUntil, current.kind === 'alone' ? current.from : 0);
+      const at = ownCell(from);
+      if (current.kind === 'handing-back' && at >= current.until) {
+        // Past the hand-back every slot comes from Redis again; it grants none before the end.
+        mode = { kind: 'shared' };
+        return takeShared(signal);
+      }
+      if ((await waitUntil(at, signal)) || retakes === MAX_RETAKES) return BOOKED;
+    }
+  }
+
+  /** Learns when sharing resumes, once for all the calls waiting; stays alone if Redis fails. */
+  function handBack(): Promise<void> {
+    handingBack ??= (async () => {
+      const away = mode.kind === 'alone' ? mode.from - horizonMs - intervalMs : redisNow();
+      const asked = Date.now();
+      // Without the caller's signal: the answer serves every call waiting for it.
+      const answer = await s.connection.run(() =>
+        s.connection.script(HAND_BACK, [handBackKey, peersKey], [s.handBackMs, away.toFixed(3)]),
+      );
+      if (answer === UNAVAILABLE) return;
+      const [until, now] = (answer as [string, string]).map(Number) as [number, number];
+      learnOffset(now, asked, Date.now());
+      mode = { kind: 'handing-back', until };
+    })().finally(() => (handingBack = undefined));
+    return handingBack;
+  }
+
+  function goAlone(): void {
+    if (mode.kind === 'alone') return;
+    // Every slot Redis granted lies within the horizon of the moment it went away; the first
+    // own cell is an interval clear of the last of them.
+    mode = { kind: 'alone', from: s.connection.degradedAt + offset + horizonMs + intervalMs };
   }
 
   async function takeShared(signal: AbortSignal): Promise<RateSlot> {
-    for (let retakes = 0; ; retakes += 1) {
+    for (let retakes = 0; ;) {
       const asked = Date.now();
-      const alone = takeSentAlone(asked);
-      const booked = alone.map((time) => Math.round(time + offset));
-      const answer = await s.connection
-        .run(
-          () => s.connection.script(TAKE, keys, [intervalMs, s.processId, PEER_TTL_MS, ...booked]),
-          signal,
-        )
-        .catch((error: unknown) => {
-          sentAlone.unshift(...alone);
-          throw error;
-        });
+      const answer = await s.connection.run(
+        () =>
+          s.connection.script(
+            TAKE,
+            [tatKey, peersKey, pauseKey, handBackKey],
+            [intervalMs, s.processId, PEER_TTL_MS, horizonMs],
+          ),
+        signal,
+      );
       if (answer === UNAVAILABLE) {
-        sentAlone.unshift(...alone);
-        return takeLocal(signal);
+        goAlone();
+        return takeOwn(signal);
       }
-      const [waitMs, seen, redisNow] = answer as [number, number, number];
-      const answered = Date.now();
-      local = undefined;
-      peers = Math.max(1, seen);
-      offset = redisNow - (asked + answered) / 2;
-      const due = redisNow + waitMs - offset;
-      lastSlot = due;
-      if (due > answered) await scope.sleep(due - answered, signal);
+      const [granted, slot, peers, rank, now] = (answer as (number | string)[]).map(Number) as [
+        number,
+        number,
+        number,
+        number,
+        number,
+      ];
+      learnOffset(now, asked, Date.now());
+      roster = { peers: Math.max(1, peers), rank };
+      if (granted === 0) {
+        // Beyond the horizon: ask again when the slot comes within it.
+        await waitUntil(slot - horizonMs, signal);
+        continue;
+      }
       // A slot missed by more than half the margin (the process was short of CPU, or Redis
       // answered late) would reach the server bunched with the calls after it: take a new one.
-      if (Date.now() - due <= s.marginMs / 2 || retakes === MAX_RETAKES) return BOOKED;
+      if ((await waitUntil(slot, signal)) || retakes === MAX_RETAKES) return BOOKED;
+      retakes += 1;
     }
-  }
-
-  function record(): void {
-    sentAlone.push(Date.now());
-  }
-
-  function takeLocal(signal: AbortSignal): RateSlot | Promise<RateSlot> {
-    const now = Date.now();
-    if (local === undefined) {
-      // Each process's share, whole calls per window where the share allows, so that the
-      // shares add up to at most the rate in every window.
-      const share = rate / peers;
-      const perSecond = share >= 1 ? Math.floor(share) : share;
-      local = {
-        limiter: scope.localLimiter({
-          requestsPerSecond: (perSecond * 1000) / (1000 + s.marginMs),
-        }),
-        resumeAt: Math.max(now, lastSlot) + windowMs,
-      };
-    }
-    const { limiter, resumeAt } = local;
-    const grant = (): RateSlot | Promise<RateSlot> => {
-      const slot = limiter.take(signal);
-      if (!(slot instanceof Promise)) {
-        record();
-        return slot;
-      }
-      return slot.then((taken) => {
-        record();
-        return taken;
-      });
-    };
-    if (now < resumeAt) return scope.sleep(resumeAt - now, signal).then(grant);
-    return grant();
   }
 
   return {
-    take(signal) {
-      return s.connection.degraded ? takeLocal(signal) : takeShared(signal);
+    async take(signal) {
+      if (s.connection.degraded) {
+        goAlone();
+        return takeOwn(signal);
+      }
+      if (mode.kind === 'alone') await handBack();
+      return mode.kind === 'shared' ? takeShared(signal) : takeOwn(signal);
+    },
+    pause(ms) {
+      pausedUntil = Math.max(pausedUntil, redisNow() + ms);
+      if (s.connection.degraded) return;
+      // Best effort: a Redis that fails here degrades the fleet, and the pause holds locally.
+      void s.connection
+        .run(() => s.connection.script(PAUSE, [pauseKey], [ms]))
+        .catch(() => undefined);
     },
   };
 }

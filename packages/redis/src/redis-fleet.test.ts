@@ -68,6 +68,7 @@ function exposure(fleet: RedisFleet | undefined) {
 }
 
 const employee = () => sb.fixtures.employeeWithApprovals;
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
   it('paces the clients of two processes together to the tier: no 429 at the gateway', async () => {
@@ -83,6 +84,49 @@ describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
     expect(sb.stats().totals.tooManyRequests).toBe(0);
   });
 
+  it(
+    'keeps eight processes within the tier through a Redis restart that loses its data',
+    { timeout: 120_000 },
+    async () => {
+      /** 8 processes × 2 lanes × 10 calls, with Redis killed 1 s in and restarted 2 s later. */
+      async function run(fault: boolean) {
+        // Let the sandbox's window empty, so that it counts only this run's calls.
+        await wait(1100);
+        sb.resetStats();
+        const fleets = deployment(8, { windowMarginMs: 250 });
+        const clients = fleets.map(approvals);
+        const started = Date.now();
+        const restart = fault
+          ? (async () => {
+              await wait(1000);
+              await redis.kill();
+              await wait(2000);
+              await redis.restart();
+            })()
+          : undefined;
+        const lane = async (client: ReturnType<typeof approvals>) => {
+          for (let call = 0; call < 10; call += 1) await client.approvals.list(employee());
+        };
+        const results = await Promise.allSettled(
+          clients.flatMap((client) => [lane(client), lane(client)]),
+        );
+        const elapsed = Date.now() - started;
+        await restart;
+        await Promise.all(fleets.map((fleet) => fleet.close()));
+        return {
+          failed: results.filter((result) => result.status === 'rejected').length,
+          tooManyRequests: sb.stats().totals.tooManyRequests,
+          perSecond: 160 / (elapsed / 1000),
+        };
+      }
+      const healthy = await run(false);
+      const fault = await run(true);
+      expect(healthy).toMatchObject({ failed: 0, tooManyRequests: 0 });
+      expect(fault).toMatchObject({ failed: 0, tooManyRequests: 0 });
+      expect(fault.perSecond).toBeGreaterThanOrEqual(0.8 * healthy.perSecond);
+    },
+  );
+
   it('keeps the tiers of two client IDs apart', async () => {
     // A wide margin, so that a slow round trip on a busy machine never makes a slot stale.
     const [one, two] = deployment(2, { windowMarginMs: 2000 });
@@ -96,6 +140,7 @@ describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
         sleep: async (ms) => {
           seen = Math.max(seen, ms);
         },
+        clock: Date.now,
       }),
     );
     const signal = new AbortController().signal;
@@ -142,34 +187,49 @@ describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
     expect(sb.stats().routes['auth.requestToken']?.tokenIssues).toBe(2);
   });
 
-  it('goes on at its share of the tier while Redis is away', async () => {
-    const [one, two] = deployment(2);
-    const rates: number[] = [];
-    const limiters = [one!, two!].map((fleet) =>
+  it('takes turns with the other processes in cells of its own while Redis is away', async () => {
+    const fleets = deployment(2);
+    /** When each take would send (by this machine's clock): the sleeps are not waited out. */
+    const sends: number[][] = [[], []];
+    const limiters = fleets.map((fleet, index) =>
       fleet.rateLimiter({
         baseUrl: sb.urls.approvals,
-        clientId: 'client-share',
+        clientId: 'client-turns',
         rate: { requestsPerSecond: 10 },
-        localLimiter: (rate) => {
-          rates.push(rate.requestsPerSecond);
-          return { take: () => ({ sent: () => undefined }) };
+        localLimiter: () => {
+          throw new Error('the fleet paces itself while Redis is away');
         },
-        sleep: async () => undefined,
+        sleep: async (ms) => void sends[index]!.push(Date.now() + ms),
+        clock: Date.now,
       }),
     );
     const signal = new AbortController().signal;
-    // Two rounds, so that each process has seen the other.
-    for (let round = 0; round < 2; round += 1) {
-      for (const limiter of limiters) await limiter.take(signal);
-    }
+    // A round each, so that each process has seen the other in Redis's roster.
+    for (const limiter of limiters) await limiter.take(signal);
+    for (const limiter of limiters) await limiter.take(signal);
     await redis.kill();
+    const killedAt = Date.now();
+    for (const times of sends) times.length = 0;
     try {
-      await limiters[0]!.take(signal);
+      for (let round = 0; round < 3; round += 1) {
+        for (const limiter of limiters) await limiter.take(signal);
+      }
     } finally {
       await redis.restart();
     }
-    // Two processes seen: five calls a second each, less the margin (1000 / 1050).
-    expect(rates).toEqual([(5 * 1000) / 1050]);
+    expect(fleets.every((fleet) => fleet.degraded)).toBe(true);
+    const all = sends
+      .flatMap((times, index) => times.map((at) => ({ at, index })))
+      .sort((a, b) => a.at - b.at);
+    expect(all).toHaveLength(6);
+    // None before every slot Redis may have granted is past, a window (1050 ms) after it went,
+    // and an interval (105 ms) more.
+    expect(all[0]!.at).toBeGreaterThanOrEqual(killedAt + 1155 - 50);
+    for (let i = 1; i < all.length; i += 1) {
+      // One cell (105 ms) apart, the two processes taking turns.
+      expect(all[i]!.at - all[i - 1]!.at).toBeGreaterThanOrEqual(105 - 2);
+      expect(all[i]!.index).not.toBe(all[i - 1]!.index);
+    }
   });
 
   it('stores tokens under digests, sealed with the key given, expiring with the token', async () => {

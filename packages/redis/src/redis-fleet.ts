@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Fleet } from '@partner-apis/core';
+import type { Fleet, RateLimiter } from '@partner-apis/core';
 import { ConfigurationError, redactUrl } from '@partner-apis/errors';
 import { Redis } from 'ioredis';
 import { createFleetConnection, type FleetEvents } from './fleet-connection.js';
@@ -40,6 +40,12 @@ export interface RedisFleet extends Fleet {
 const TOKEN_LOCK_MS = 10_000;
 const TOKEN_POLL_MS = 50;
 const PROBE_INTERVAL_MS = 250;
+/**
+ * How long the processes keep to their own cells once Redis is back: longer than the last one
+ * takes to notice (a reconnection, at most `RECONNECT_MAX_MS` after Redis is up, then a probe).
+ */
+const HAND_BACK_MS = 2000;
+const RECONNECT_MAX_MS = 500;
 const CONNECT_TIMEOUT_MS = 2000;
 
 function numberOption(option: string, value: unknown, fallback: number, max: number): number {
@@ -127,7 +133,7 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
       // the fleet stops waiting and falls back, and ioredis drops them after one retry.
       enableOfflineQueue: true,
       maxRetriesPerRequest: 1,
-      retryStrategy: (attempt) => Math.min(100 * attempt, 1000),
+      retryStrategy: (attempt) => Math.min(50 * attempt, RECONNECT_MAX_MS),
     });
   const connection = createFleetConnection({
     client,
@@ -139,6 +145,9 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
     events,
   });
   const processId = randomUUID();
+  // One limiter per scope in the process: its own cells are the process's, whichever client
+  // takes them.
+  const limiters = new Map<string, RateLimiter>();
   return {
     tokenCache: new FleetTokenCache({
       connection,
@@ -147,8 +156,21 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
       lockMs: TOKEN_LOCK_MS,
       pollMs: TOKEN_POLL_MS,
     }),
-    rateLimiter: (scope) =>
-      createFleetRateLimiter(scope, { connection, keyPrefix, marginMs, processId }),
+    rateLimiter(scope) {
+      const key = JSON.stringify([scope.baseUrl, scope.clientId, scope.rate.requestsPerSecond]);
+      let limiter = limiters.get(key);
+      if (limiter === undefined) {
+        limiter = createFleetRateLimiter(scope, {
+          connection,
+          keyPrefix,
+          marginMs,
+          processId,
+          handBackMs: HAND_BACK_MS,
+        });
+        limiters.set(key, limiter);
+      }
+      return limiter;
+    },
     get degraded() {
       return connection.degraded;
     },
