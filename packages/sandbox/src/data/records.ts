@@ -15,7 +15,8 @@ export type KeyFormat = (index: number) => string | number;
 
 /**
  * The key of record `index` in the shape of an example: its last run of digits counts from 1
- * (`LOC-0001842` gives `LOC-0000001`, `LOC-0000002`, …); without a string example, the number.
+ * (`LOC-0001842` gives `LOC-0000001`, `LOC-0000002`, …); a string without digits gives the
+ * count as text; anything else, the count.
  *
  * @example
  * keyFormat('GRD-0000731')(0); // 'GRD-0000001'
@@ -52,7 +53,11 @@ export function recordKey(paging: Paging): KeyFormat | undefined {
   const { key } = paging;
   if (key === undefined) return undefined;
   const example = examplesOf(paging).find((e) => isRecord(e) && e[key] !== undefined);
-  return keyFormat(isRecord(example) ? example[key] : undefined);
+  if (isRecord(example)) return keyFormat(example[key]);
+  const { item } = paging;
+  const schema = isRecord(item) && isRecord(item.properties) ? item.properties[key] : undefined;
+  // Without an example, a string key is the bare count.
+  return keyFormat(isRecord(schema) && schema.type === 'string' ? '' : undefined);
 }
 
 /**
