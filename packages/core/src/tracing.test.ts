@@ -1,3 +1,4 @@
+import * as otelApi from '@opentelemetry/api';
 import { SpanKind, SpanStatusCode, propagation } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
@@ -16,6 +17,7 @@ import {
 } from '@partner-apis/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClientPipeline, createServiceClient, type PipelineOptions } from './index.js';
+import { createClientTracing } from './tracing.js';
 
 const SECRET = 'client-secret-7731';
 const QUERY_SECRET = 'query-token-5512';
@@ -205,7 +207,7 @@ describe('OpenTelemetry tracing', () => {
     const bad = [
       [{ tracerProvider: {} }, 'tracing.tracerProvider: must be an OpenTelemetry TracerProvider'],
       [{ propagate: 'yes' }, 'tracing.propagate: must be true or false'],
-      ['on', 'tracing: must be true, false or { tracerProvider?, propagate? }'],
+      ['on', 'tracing: must be true, false or { tracerProvider?, propagate?, api? }'],
     ] as const;
     for (const [tracing, message] of bad) {
       const create = () =>
@@ -217,4 +219,38 @@ describe('OpenTelemetry tracing', () => {
       expect(create).toThrow(message);
     }
   });
+
+  it('uses the @opentelemetry/api module given as tracing.api, importing none', async () => {
+    // A copy of the module that counts what is asked of it: only the given one is used.
+    let asked = 0;
+    const api = {
+      ...otelApi,
+      context: {
+        active: () => {
+          asked += 1;
+          return otelApi.context.active();
+        },
+        with: otelApi.context.with.bind(otelApi.context),
+      },
+    };
+    const tracing = createClientTracing({ tracerProvider, api });
+    const call = tracing?.traceCalls(
+      async (_request: { method: string; url: string; headers: Headers }) => ({
+        status: 200,
+      }),
+    );
+    const headers = new Headers();
+    await call?.({ method: 'GET', url: 'https://api.example.com/items', headers });
+    expect(asked).toBe(1);
+    expect(spans().calls.map((span) => span.name)).toEqual(['GET api.example.com']);
+  });
+
+  it.each([{}, { trace: {}, context: {}, propagation: {} }, otelApi.trace])(
+    'refuses a tracing.api that is not the @opentelemetry/api module',
+    (api) => {
+      const create = () => createClientTracing({ api: api as never });
+      expect(create).toThrow(ConfigurationError);
+      expect(create).toThrow('tracing.api: must be the @opentelemetry/api module');
+    },
+  );
 });

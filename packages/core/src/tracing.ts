@@ -31,6 +31,17 @@ export interface TracingOptions {
   propagate?: boolean | undefined;
 }
 
+/**
+ * The `tracing.api` option, beside `TracingOptions`: the `@opentelemetry/api` module itself
+ * (`import * as api from '@opentelemetry/api'`). By default it is imported on the first traced
+ * call, at run time and out of a bundler's sight; a browser bundle, which cannot import a
+ * package at run time, passes it here.
+ */
+export interface TracingApiOption {
+  api?:
+    { readonly trace: object; readonly context: object; readonly propagation: object } | undefined;
+}
+
 /** Numeric values of the API's enums, so that nothing is imported before tracing is used. */
 const SPAN_KIND_INTERNAL = 0;
 const SPAN_KIND_CLIENT = 2;
@@ -41,18 +52,41 @@ const CONVERSATION_ID_ATTRIBUTE = 'http.request.header.x-z-conversation-id';
 let loading: Promise<typeof OTelApi> | undefined;
 
 /**
- * `@opentelemetry/api`, imported on the first traced call of any client. The `.catch` right on
- * the `import()` lets esbuild (and so wrangler) bundle a project that does not install it.
+ * The optional peer's name, built at run time and imported with the comments that make webpack
+ * and Vite leave the `import()` alone: bundlers that resolve every `import()` they see (webpack
+ * 5, Rollup, Parcel) would otherwise fail the build of a project that does not install it.
  */
+const OTEL_API = ['@opentelemetry', 'api'].join('/');
+
+/** `@opentelemetry/api`, imported on the first traced call of any client. */
 function loadApi(): Promise<typeof OTelApi> {
-  loading ??= import('@opentelemetry/api').catch(() => {
+  loading ??= (
+    import(/* webpackIgnore: true */ /* @vite-ignore */ OTEL_API) as Promise<typeof OTelApi>
+  ).catch(() => {
     loading = undefined;
     throw new ConfigurationError(
       'tracing',
-      'needs the package @opentelemetry/api: npm install @opentelemetry/api',
+      'needs the package @opentelemetry/api: npm install @opentelemetry/api ' +
+        '(or pass the module as tracing.api)',
     );
   });
   return loading;
+}
+
+/** True when `value` has what tracing calls of the `@opentelemetry/api` module. */
+function isOTelApi(value: unknown): value is typeof OTelApi {
+  const api = value as Partial<
+    Record<'trace' | 'context' | 'propagation', Record<string, unknown>>
+  >;
+  return (
+    typeof api === 'object' &&
+    api !== null &&
+    typeof api.trace?.getTracerProvider === 'function' &&
+    typeof api.trace.setSpan === 'function' &&
+    typeof api.context?.active === 'function' &&
+    typeof api.context.with === 'function' &&
+    typeof api.propagation?.inject === 'function'
+  );
 }
 
 const headerSetter: TextMapSetter<Headers> = {
@@ -100,7 +134,10 @@ function idAttribute(span: Span, attribute: string, value: string | null): void 
 /** The tracing of one client: wraps its pipeline's `fetch` and the `fetch` that sends. */
 export interface ClientTracing {
   /** Wraps the client's `fetch`: one span per call. */
-  traceCalls<R extends { method: string; url: string; headers: Headers }, A extends { status: number }>(
+  traceCalls<
+    R extends { method: string; url: string; headers: Headers },
+    A extends { status: number },
+  >(
     call: (request: R) => Promise<A>,
   ): (request: R) => Promise<A>;
   /** Wraps the `fetch` the pipeline sends with: one span per exchange, a child of its call's. */
@@ -117,17 +154,17 @@ export interface ClientTracing {
  * const send = tracing?.traceExchanges(globalThis.fetch) ?? globalThis.fetch;
  */
 export function createClientTracing(
-  option: boolean | TracingOptions | undefined,
+  option: boolean | (TracingOptions & TracingApiOption) | undefined,
 ): ClientTracing | undefined {
   if (option === undefined || option === false) return undefined;
-  const settings: TracingOptions = option === true ? {} : option;
+  const settings: TracingOptions & TracingApiOption = option === true ? {} : option;
   if (typeof settings !== 'object' || settings === null) {
     throw new ConfigurationError(
       'tracing',
-      'must be true, false or { tracerProvider?, propagate? }',
+      'must be true, false or { tracerProvider?, propagate?, api? }',
     );
   }
-  const { tracerProvider, propagate = false } = settings;
+  const { tracerProvider, propagate = false, api: givenApi } = settings;
   if (tracerProvider !== undefined && typeof tracerProvider?.getTracer !== 'function') {
     throw new ConfigurationError(
       'tracing.tracerProvider',
@@ -137,13 +174,20 @@ export function createClientTracing(
   if (typeof propagate !== 'boolean') {
     throw new ConfigurationError('tracing.propagate', 'must be true or false');
   }
+  if (givenApi !== undefined && !isOTelApi(givenApi)) {
+    throw new ConfigurationError(
+      'tracing.api',
+      "must be the @opentelemetry/api module (import * as api from '@opentelemetry/api')",
+    );
+  }
+  const apiOf = givenApi === undefined ? loadApi : () => Promise.resolve(givenApi);
   // The transport sets its headers on the call's own `Headers` object and sends every attempt
   // with it and with the call's abort signal: either one finds the call of an exchange.
   const calls = new WeakMap<object, CallTrace>();
   let tracer: Tracer | undefined;
 
   const traceCalls: ClientTracing['traceCalls'] = (call) => async (request) => {
-    const api = await loadApi();
+    const api = await apiOf();
     tracer ??= (
       (tracerProvider as TracerProvider | undefined) ?? api.trace.getTracerProvider()
     ).getTracer('@partner-apis/core');
