@@ -35,7 +35,7 @@ function recordsPropertyOf(schema: Schema): string | undefined {
 }
 
 /** The field names a record has, in order: its schema's properties, then its examples' fields. */
-export function fieldsOf(item: unknown, examples: readonly unknown[]): string[] {
+function fieldsOf(item: unknown, examples: readonly unknown[]): string[] {
   const fields = new Set(
     isRecord(item) && isRecord(item.properties) ? Object.keys(item.properties) : [],
   );
