@@ -1,0 +1,191 @@
+// @ts-check
+import { createServer } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyWorkspace } from './spec-change-rehearsal.js';
+
+/**
+ * What first contact with the real upstreams may correct, and what "new resources arrive without
+ * a new version" brings, each a spec edit alone: a new paged read, a new read by id beside a
+ * create, another subscription key header, another scope separator, and a one-based page index
+ * as the paging position. A strict stand-in upstream refuses anything else.
+ */
+const KEY_HEADER = 'X-Api-Key';
+const KEY = 'key-1';
+const SCOPES = 'Portal.Api,Portal.Api.RiskEngineering';
+const INSPECTIONS = 5;
+const GRADINGS = 7;
+
+/** The consumer: compiled with `tsc --strict`, so every new name must be typed, then run. */
+const CONSUMER = `
+import { createRiskEngineeringClient } from '@partner-apis/riskengineering';
+import { createLiabilityClient } from '@partner-apis/liability';
+
+const base = '__BASE_URL__';
+const risk = createRiskEngineeringClient({
+  baseUrl: base,
+  tokenUrl: base + '/token',
+  credentials: { clientId: 'c', clientSecret: 's', subscriptionKeys: { primary: '${KEY}' } },
+});
+const inspections: string[] = [];
+for await (const inspection of risk.inspections.list({ pageSize: 2 })) {
+  inspections.push(String(inspection['inspectionId']));
+}
+const gradings = [];
+for await (const grading of risk.gradings.list({ pageSize: 3 })) gradings.push(grading);
+
+const liability = createLiabilityClient({
+  baseUrl: base + '/v1',
+  credentials: { clientId: 'c', clientSecret: 's' },
+});
+const seller = await liability.sellers.get('SEL 1/2');
+const name: string = seller.name;
+
+console.log(JSON.stringify({ inspections, gradings: gradings.length, name }));
+`;
+
+/** @type {string[]} */
+const seen = [];
+
+/** A page of `total` records by one-based page index, or a 400 for a position it cannot take. */
+function pageOf(/** @type {URL} */ url, /** @type {string} */ prefix, /** @type {number} */ total) {
+  const page = Number(url.searchParams.get('offset'));
+  const limit = Number(url.searchParams.get('limit'));
+  if (!Number.isInteger(page) || page < 1) return undefined;
+  const from = (page - 1) * limit;
+  const count = Math.max(0, Math.min(limit, total - from));
+  return Array.from({ length: count }, (_, i) => ({ [`${prefix}Id`]: `${prefix}-${from + i}` }));
+}
+
+const server = createServer((request, response) => {
+  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+  seen.push(`${request.method} ${url.pathname}${url.search}`);
+  const reply = (/** @type {number} */ status, /** @type {unknown} */ body) => {
+    response.statusCode = status;
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify(body));
+  };
+  const refused = { code: 'authentication_error', message: 'No.', correlationId: 'c' };
+  let body = '';
+  request.on('data', (chunk) => (body += chunk));
+  request.on('end', () => {
+    if (url.pathname === '/token') {
+      if (request.headers[KEY_HEADER.toLowerCase()] !== KEY) return reply(401, refused);
+      const scope = new URLSearchParams(body).get('scope');
+      if (scope !== SCOPES) return reply(400, { error: 'invalid_scope' });
+      return reply(200, { access_token: 'token-1', token_type: 'Bearer', expires_in: 3600 });
+    }
+    if (url.pathname.startsWith('/open/')) {
+      const authorized =
+        request.headers.authorization === 'Bearer token-1' &&
+        request.headers[KEY_HEADER.toLowerCase()] === KEY;
+      if (!authorized) return reply(401, refused);
+      const [prefix, total] = url.pathname.endsWith('/Inspections')
+        ? ['inspection', INSPECTIONS]
+        : ['grading', GRADINGS];
+      const records = pageOf(url, String(prefix), Number(total));
+      if (records === undefined) {
+        return reply(400, { code: 'data_validation', message: 'offset', correlationId: 'c' });
+      }
+      return reply(200, records);
+    }
+    if (url.pathname === '/v1/parties/sellers/SEL%201%2F2') {
+      return reply(200, { sellerId: 'SEL 1/2', name: 'Nordlicht', address: { country: 'DE' } });
+    }
+    return reply(404, { code: 'not_found', message: 'No such path.', correlationId: 'c' });
+  });
+});
+
+/** @type {Awaited<ReturnType<typeof copyWorkspace>>} */
+let workspace;
+/** @type {Record<string, any>} */
+let result;
+
+beforeAll(async () => {
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const address = server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  workspace = await copyWorkspace(['riskengineering', 'liability']);
+
+  await workspace.editSpec('common', (doc) => {
+    doc.setIn(['components', 'securitySchemes', 'SubscriptionKey', 'name'], KEY_HEADER);
+    // The position is a one-based page index, not a zero-based record index.
+    doc.setIn(['components', 'parameters', 'Offset', 'x-paging'], 'page');
+    doc.setIn(['components', 'parameters', 'Offset', 'schema', 'minimum'], 1);
+    doc.setIn(['components', 'parameters', 'Offset', 'schema', 'default'], 1);
+  });
+  await workspace.editSpec('auth', (doc) => {
+    doc.setIn(['components', 'securitySchemes', 'subscriptionKey', 'name'], KEY_HEADER);
+    const scope = [
+      'paths',
+      '/login/connect/token',
+      'post',
+      'requestBody',
+      'content',
+      'application/x-www-form-urlencoded',
+      'encoding',
+      'scope',
+    ];
+    doc.setIn([...scope, 'style'], 'form');
+    doc.setIn([...scope, 'explode'], false);
+  });
+  await workspace.editSpec('riskengineering', (doc) => {
+    // A new collection beside the gradings, read like them.
+    const gradings = doc.getIn(['paths', '/open/portal-api/riskengineering/Gradings', 'get']);
+    const inspections = doc.createNode(/** @type {any} */ (gradings).toJSON());
+    inspections.set('operationId', 'listInspections');
+    inspections.set('summary', 'List inspections');
+    doc.setIn(['paths', '/open/portal-api/riskengineering/Inspections'], { get: inspections });
+  });
+  await workspace.editSpec('liability', (doc) => {
+    // A read of one seller by id, beside the create.
+    const getQuote = doc.getIn(['paths', '/quotes/{quoteId}']);
+    const getSeller = doc.createNode(/** @type {any} */ (getQuote).toJSON());
+    getSeller.setIn(['get', 'operationId'], 'getSeller');
+    getSeller.setIn(['get', 'summary'], 'Read one seller');
+    getSeller.setIn(['get', 'parameters', 2, 'name'], 'sellerId');
+    getSeller.deleteIn(['get', 'parameters', 2, 'schema', 'examples']);
+    getSeller.setIn(
+      ['get', 'responses', '2XX', 'content', 'application/json', 'schema'],
+      doc.createNode({ $ref: '#/components/schemas/SellerCreated' }),
+    );
+    getSeller.deleteIn(['get', 'responses', '2XX', 'content', 'application/json', 'examples']);
+    doc.setIn(['paths', '/parties/sellers/{sellerId}'], getSeller);
+  });
+  for (const pkg of ['auth', 'riskengineering', 'liability']) {
+    await workspace.regenerate(pkg);
+    await workspace.build(pkg);
+  }
+  result = JSON.parse(await workspace.runConsumer(CONSUMER.replace('__BASE_URL__', base)));
+}, 240_000);
+
+afterAll(async () => {
+  server.close();
+  await workspace?.remove();
+});
+
+describe('what first contact may correct reaches users with a spec edit alone', () => {
+  it('a new paged read is a typed list() that pages by the spec', () => {
+    expect(result.inspections).toEqual(
+      Array.from({ length: INSPECTIONS }, (_, i) => `inspection-${i}`),
+    );
+  });
+
+  it('the position is sent as a one-based page index', () => {
+    expect(result.gradings).toBe(GRADINGS);
+    const pages = seen
+      .filter((line) => line.startsWith('GET /open/portal-api/riskengineering/Gradings'))
+      .map((line) => new URLSearchParams(line.split('?')[1]).get('offset'));
+    // Pages are fetched several at a time, so they arrive in any order.
+    expect(pages).toEqual(expect.arrayContaining(['1', '2', '3']));
+    expect(pages).not.toContain('0');
+  });
+
+  it('the subscription key goes in the spec’s header, and the scopes are joined as it encodes them', () => {
+    expect(seen.filter((line) => line.startsWith('POST /token'))).toHaveLength(1);
+  });
+
+  it('a new read by id is a typed get() whose id is one path segment', () => {
+    expect(result.name).toBe('Nordlicht');
+    expect(seen).toContain('GET /v1/parties/sellers/SEL%201%2F2');
+  });
+});
