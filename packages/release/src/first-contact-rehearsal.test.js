@@ -1,5 +1,6 @@
 // @ts-check
 import { createServer } from 'node:http';
+import { URLSearchParams } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyWorkspace } from './spec-change-rehearsal.js';
 
