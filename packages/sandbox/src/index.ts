@@ -1,6 +1,7 @@
 export { startSandbox } from './start-sandbox.js';
 export type { Sandbox, SandboxFixtures, SandboxRoute, SandboxUrls } from './start-sandbox.js';
-export type { SandboxOptions, SandboxSizes, SpecService } from './options.js';
+export type { SandboxOptions, SandboxSizes } from './options.js';
+export type { ServiceName } from './services/service.js';
 export type {
   ApprovalsCredentials,
   ApprovalsTier,

@@ -3,6 +3,7 @@ import { APPROVALS_TIERS, type SandboxCredentialsInput } from './credentials.js'
 import { checkFaultPlan, type FaultPlan } from './faults.js';
 import { openapiDocument as liabilityDocument } from './generated/liability.document.js';
 import { liabilityMajorOf } from './services/liability.js';
+import type { ServiceName } from './services/service.js';
 import type { OpenApiDocument } from './spec/operations.js';
 
 /**
@@ -19,9 +20,6 @@ export interface SandboxSizes {
   /** Any other paged read, by route id. */
   [routeId: string]: number | undefined;
 }
-
-/** The services whose built-in spec `specs` can replace. */
-export type SpecService = 'auth' | 'exposure' | 'riskEngineering' | 'liability' | 'approvals';
 
 /** The route ids of the collections `sizes` names, and their default sizes. */
 const NAMED_SIZES = {
@@ -71,7 +69,7 @@ export interface SandboxOptions {
    * Bundled OpenAPI documents (JSON) to serve instead of the built-in specs, by service: an
    * operation added to a spec is served with its records, paging and auth, before any release.
    */
-  specs?: Partial<Record<SpecService, object>>;
+  specs?: Partial<Record<ServiceName, object>>;
 }
 
 /** Options with every default applied and every value checked. */
@@ -83,7 +81,7 @@ export interface ResolvedOptions {
   sizes: { exposureLocations: number; riskLocations: number; gradings: number };
   /** By route id, every size given or defaulted. */
   sizesByRoute: ReadonlyMap<string, number>;
-  specs: Partial<Record<SpecService, OpenApiDocument>>;
+  specs: Partial<Record<ServiceName, OpenApiDocument>>;
   tokenLifetimeSeconds: number;
   credentials: SandboxCredentialsInput;
   employeesWithNothingOutstanding: string[];
@@ -160,17 +158,12 @@ function sizesByRoute(sizes: SandboxSizes): Map<string, number> {
   }
   for (const [name, value] of Object.entries(sizes)) {
     if (Object.hasOwn(NAMED_SIZES, name)) continue;
-    if (!/^[^.]+\..+$/.test(name)) {
-      throw new SandboxConfigError(
-        `sizes.${name} names no collection: use exposureLocations, riskLocations, gradings or a route id`,
-      );
-    }
     byRoute.set(name, integer(value, `sizes.${name}`, 0, MAX_SIZE, DEFAULT_SIZE));
   }
   return byRoute;
 }
 
-const SPEC_SERVICES: readonly SpecService[] = [
+const SPEC_SERVICES: readonly ServiceName[] = [
   'auth',
   'exposure',
   'riskEngineering',
@@ -178,13 +171,13 @@ const SPEC_SERVICES: readonly SpecService[] = [
   'approvals',
 ];
 
-function specDocuments(specs: unknown): Partial<Record<SpecService, OpenApiDocument>> {
+function specDocuments(specs: unknown): Partial<Record<ServiceName, OpenApiDocument>> {
   if (specs === undefined) return {};
   if (typeof specs !== 'object' || specs === null) {
     throw new SandboxConfigError('specs must be an object of OpenAPI documents by service');
   }
   for (const [service, document] of Object.entries(specs)) {
-    if (!SPEC_SERVICES.includes(service as SpecService)) {
+    if (!SPEC_SERVICES.includes(service as ServiceName)) {
       throw new SandboxConfigError(
         `specs.${service}: the services are ${SPEC_SERVICES.join(', ')}`,
       );
@@ -194,7 +187,7 @@ function specDocuments(specs: unknown): Partial<Record<SpecService, OpenApiDocum
       throw new SandboxConfigError(`specs.${service} must be an OpenAPI document with paths`);
     }
   }
-  return specs as Partial<Record<SpecService, OpenApiDocument>>;
+  return specs as Partial<Record<ServiceName, OpenApiDocument>>;
 }
 
 function runsUnderTest(): boolean {
