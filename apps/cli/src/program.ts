@@ -20,6 +20,7 @@ import { registerExposureCommands } from './commands/exposure.js';
 import { registerLiabilityCommands } from './commands/liability.js';
 import { registerRiskEngineeringCommands } from './commands/riskengineering.js';
 import { registerSandboxCommands } from './commands/sandbox.js';
+import { registerVerifyCommand } from './commands/verify.js';
 import { registerConfigCommands } from './commands/config.js';
 import { reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
@@ -54,6 +55,7 @@ const COMMANDS: readonly ((program: Command, context: CommandContext) => void)[]
   registerConfigCommands,
   registerDemoCommand,
   registerSandboxCommands,
+  registerVerifyCommand,
   registerCompletionCommand,
 ];
 

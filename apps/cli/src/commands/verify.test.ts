@@ -1,0 +1,114 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { startStrictUpstream, type StrictUpstream } from '@partner-apis/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../program.js';
+
+const SPECS = fileURLToPath(new URL('../../../../specs', import.meta.url));
+
+let upstream: StrictUpstream;
+let cwd: string;
+beforeAll(async () => {
+  upstream = await startStrictUpstream();
+  cwd = mkdtempSync(join(tmpdir(), 'cli-verify-'));
+});
+afterAll(async () => {
+  await upstream.close();
+  rmSync(cwd, { recursive: true, force: true });
+});
+
+/** The variables of an environment that is the strict stand-in: exposure and approvals. */
+function environment(): Record<string, string> {
+  const { exposure, approvals } = upstream.credentials;
+  return {
+    XDG_CONFIG_HOME: cwd,
+    PARTNER_APIS_EXPOSURE_BASE_URL: upstream.urls.exposure,
+    PARTNER_APIS_EXPOSURE_TOKEN_URL: upstream.urls.tokenUrl,
+    PARTNER_APIS_EXPOSURE_CLIENT_ID: exposure.clientId,
+    PARTNER_APIS_EXPOSURE_CLIENT_SECRET: exposure.clientSecret,
+    PARTNER_APIS_EXPOSURE_SUBSCRIPTION_KEY: exposure.subscriptionKeys.primary,
+    PARTNER_APIS_APPROVALS_BASE_URL: upstream.urls.approvals,
+    PARTNER_APIS_APPROVALS_CLIENT_ID: approvals.clientId,
+    PARTNER_APIS_APPROVALS_CLIENT_SECRET: approvals.clientSecret,
+    PARTNER_APIS_APPROVALS_TIER: 'gold',
+  };
+}
+
+async function run(args: readonly string[]) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const code = await runCli(['verify', '--pace', 'gold', ...args], {
+    stdout,
+    stderr,
+    env: environment(),
+    cwd,
+  });
+  return { code, stdout: out, stderr: err };
+}
+
+const secrets = () => {
+  const { exposure, approvals } = upstream.credentials;
+  return [exposure.clientSecret, exposure.subscriptionKeys.primary, approvals.clientSecret];
+};
+
+describe('partner-apis verify', () => {
+  it('reports each finding by spec and pointer as JSON, and fails while a guess is contradicted', async () => {
+    const { code, stdout, stderr } = await run([
+      '--employee',
+      upstream.fixtures.employeeNumber,
+      '--format',
+      'json',
+    ]);
+    expect(code).toBe(1);
+    const { findings } = JSON.parse(stdout) as {
+      findings: { spec: string; pointer: string; status: string }[];
+    };
+    expect(findings).toContainEqual(
+      expect.objectContaining({
+        spec: 'common',
+        pointer: '/components/parameters/Offset/x-upstream-gap',
+        status: 'contradicted',
+      }),
+    );
+    expect(findings).toContainEqual(
+      expect.objectContaining({
+        spec: 'approvals',
+        pointer: '/components/schemas/ApprovalItem/x-upstream-gap',
+        status: 'contradicted',
+      }),
+    );
+    for (const secret of secrets()) expect(stdout + stderr).not.toContain(secret);
+  });
+
+  it('writes the edits into the specs with --write-specs, and says what comes next', async () => {
+    const specs = join(cwd, 'specs');
+    cpSync(SPECS, specs, { recursive: true });
+    const { code, stdout, stderr } = await run(['--write-specs']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /^contradicted {2}common {2}\/components\/parameters\/Offset\/x-upstream-gap$/m,
+    );
+    expect(stderr).toMatch(
+      /Edited specs\/.*common\/openapi\.yaml.*Next: pnpm lint:specs, pnpm generate, pnpm spec:diff/s,
+    );
+    expect(readFileSync(join(specs, 'common', 'openapi.yaml'), 'utf8')).toMatch(/x-paging: page\n/);
+    expect(readFileSync(join(specs, 'auth', 'openapi.yaml'), 'utf8')).toMatch(
+      /scope:\n {16}style: form\n/,
+    );
+  });
+
+  it('refuses --write-specs without a specs folder before sending anything', async () => {
+    const before = upstream.requests.length;
+    const { code, stderr } = await run(['--write-specs', 'nowhere']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--write-specs: .*nowhere holds no common\/openapi\.yaml/);
+    expect(upstream.requests.length).toBe(before);
+  });
+});

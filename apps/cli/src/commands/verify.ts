@@ -1,0 +1,164 @@
+import { existsSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import type { Pace, VerifyOptions } from '@partner-apis/verify';
+import { Option, type Command } from 'commander';
+import type { CommandContext } from '../command-context.js';
+import { SERVICES, type ServiceName } from '../config/services.js';
+import { ExitCode } from '../exit-codes.js';
+import { examples } from '../help-format.js';
+import type { ServiceSession } from '../service-session.js';
+import { UsageError } from '../usage-error.js';
+
+/** The options of `partner-apis verify`. */
+export interface VerifyCommandOptions {
+  output: 'text' | 'json';
+  format?: 'text' | 'json';
+  writeSpecs?: string | true;
+  employee?: string;
+  allowWrites?: boolean;
+  pace: 'bronze' | 'silver' | 'gold';
+}
+
+const FORMATS = ['text', 'json'] as const;
+const PACES = ['bronze', 'silver', 'gold'] as const;
+
+/** The options of `verifyUpstream` for every service the session has, from its variables. */
+async function targets(
+  session: ServiceSession,
+  options: VerifyCommandOptions,
+): Promise<VerifyOptions> {
+  const variables = await session.variables();
+  // The embedded sandbox has no tier to keep to; a configured environment is paced as told.
+  const pace: Pace = session.sandboxUrls === undefined ? options.pace : 'gold';
+  const services: readonly ServiceName[] = session.settings.embeddedSandbox
+    ? SERVICES
+    : session.settings.configuredServices;
+  const result: VerifyOptions = {};
+  for (const service of services) {
+    if (service === 'exposure' || service === 'riskEngineering') {
+      const { fromEnv } =
+        service === 'exposure'
+          ? await import('@partner-apis/exposure')
+          : await import('@partner-apis/riskengineering');
+      const { baseUrl, tokenUrl, credentials } = fromEnv(variables);
+      result[service] = { baseUrl, tokenUrl, credentials, rateLimit: pace };
+    } else if (service === 'liability') {
+      const { fromEnv } = await import('@partner-apis/liability');
+      const { baseUrl, credentials } = fromEnv(variables);
+      result.liability = {
+        baseUrl,
+        credentials,
+        allowWrites: options.allowWrites === true,
+        rateLimit: pace,
+      };
+    } else {
+      const { fromEnv } = await import('@partner-apis/approvals');
+      const { baseUrl, credentials, tier } = fromEnv(variables);
+      const employeeNumber =
+        options.employee ??
+        (session.sandboxUrls === undefined
+          ? undefined
+          : session.sandbox?.fixtures.employeeWithApprovals);
+      result.approvals = {
+        baseUrl,
+        credentials,
+        tier: typeof tier === 'string' ? tier : pace,
+        employeeNumber,
+      };
+    }
+  }
+  return result;
+}
+
+/** The folder `--write-specs` edits: the one given, else `specs/` of the working directory. */
+function specsFolder(cwd: string, given: string | true): string {
+  const folder = resolve(cwd, given === true ? 'specs' : given);
+  if (!existsSync(resolve(folder, 'common', 'openapi.yaml'))) {
+    throw new UsageError(
+      `--write-specs: ${folder} holds no common/openapi.yaml; run it in the repository's root or name its specs folder`,
+    );
+  }
+  return folder;
+}
+
+/**
+ * `partner-apis verify`: checks the specs' guesses against the configured environment, prints
+ * what holds and what does not, and with `--write-specs` edits the specs to match.
+ *
+ * @example
+ * registerVerifyCommand(program, context);
+ */
+export function registerVerifyCommand(program: Command, context: CommandContext): void {
+  program
+    .command('verify')
+    .description(
+      "check the specs' guesses (x-upstream-gap) against the configured environment, and write the spec edits that make them true",
+    )
+    .addOption(
+      new Option('-o, --output <format>', 'report format').choices(FORMATS).default('text'),
+    )
+    .addOption(new Option('-f, --format <format>').choices(FORMATS).hideHelp())
+    .option(
+      '--write-specs [folder]',
+      'apply the edits of contradicted guesses to the specs (default: ./specs)',
+    )
+    .option('--employee <number>', 'an employee whose approvals may be read, to check their fields')
+    .option(
+      '--allow-writes',
+      'create a seller in liability (never on an address that names no test environment)',
+    )
+    .addOption(
+      new Option(
+        '--pace <tier>',
+        'calls per second of exposure, risk engineering and liability (approvals keeps its tier)',
+      )
+        .choices(PACES)
+        .default('bronze'),
+    )
+    .addHelpText(
+      'after',
+      examples(
+        [
+          'partner-apis --env uat verify',
+          'partner-apis --env uat verify --employee 100234 --output json',
+          'partner-apis --env uat verify --write-specs',
+        ],
+        [
+          'Only safe calls: a token, small reads, a search and a few deliberately bad requests; writes only with --allow-writes on a test address. After --write-specs: pnpm lint:specs, pnpm generate, pnpm spec:diff and a changeset (docs/updating-a-spec.md).',
+        ],
+      ),
+    )
+    .action(async (options: VerifyCommandOptions, command: Command) => {
+      await context.run(command, async (session) => {
+        const { formatFindings, verifyUpstream, writeSpecEdits } =
+          await import('@partner-apis/verify');
+        const format = options.format ?? options.output;
+        const folder =
+          options.writeSpecs === undefined
+            ? undefined
+            : specsFolder(context.io.cwd, options.writeSpecs);
+        const { findings } = await verifyUpstream(await targets(session, options));
+        context.io.stdout.write(
+          format === 'json'
+            ? `${JSON.stringify({ findings }, null, 2)}\n`
+            : formatFindings(findings),
+        );
+        const contradicted = findings.filter((finding) => finding.status === 'contradicted');
+        if (folder === undefined || contradicted.length === 0) {
+          if (contradicted.length > 0) context.exitCode = ExitCode.failure;
+          return;
+        }
+        const written = await writeSpecEdits(folder, findings);
+        const unwritten = contradicted.filter((finding) => finding.edit === undefined);
+        context.note(
+          `Edited ${written.map((file) => relative(context.io.cwd, file)).join(', ')}. Next: pnpm lint:specs, pnpm generate, pnpm spec:diff and a changeset (docs/updating-a-spec.md).`,
+        );
+        if (unwritten.length > 0) {
+          context.note(
+            `${unwritten.length} contradicted findings have no edit; the report says why.`,
+          );
+          context.exitCode = ExitCode.failure;
+        }
+      });
+    });
+}
