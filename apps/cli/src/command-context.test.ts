@@ -24,9 +24,10 @@ async function drawn(
 }
 
 test('progress is drawn when stderr is a terminal, then erased', async () => {
-  expect(await drawn(false, true, { format: 'ndjson' })).toMatch(
-    /^\r\x1b\[2Klocations: 10 records, 1 pages, [\d,]+ records\/s\r\x1b\[2K$/,
-  );
+  const erase = '\r\x1b[2K';
+  const drawnLine = await drawn(false, true, { format: 'ndjson' });
+  expect(drawnLine.startsWith(`${erase}locations: 10 records, 1 pages, `)).toBe(true);
+  expect(drawnLine.endsWith(`records/s${erase}`)).toBe(true);
   expect(await drawn(true, true, { format: 'ndjson', out: 'x.ndjson' })).toContain('10 records');
   expect(await drawn(true, true, { format: 'table' })).toContain('10 records');
 });
@@ -42,7 +43,8 @@ test('data for the terminal erases the progress line before it is written', asyn
   const sink = await context.output({ format: 'table' });
   await sink.write('locationId\n');
   await new Promise((resolve) => setImmediate(resolve));
-  expect(written.join('')).toMatch(/10 records, 1 pages, [\d,]+ records\/s\r\x1b\[2K$/);
+  expect(written.join('')).toContain('10 records, 1 pages, ');
+  expect(written.join('').endsWith('records/s\r\x1b[2K')).toBe(true);
 });
 
 test('notes go to stderr, one per line', async () => {

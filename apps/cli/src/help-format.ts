@@ -53,7 +53,11 @@ function shellWords(line: string): string[] {
 function example(line: string, width: number): string {
   const lines: string[] = [];
   let current = '  $';
-  for (const word of shellWords(line)) {
+  // An option and its value stay on one line, unless together they are wider than one.
+  const words = shellWords(line).flatMap((word) =>
+    `      ${word}`.length > width ? word.split(' ') : [word],
+  );
+  for (const word of words) {
     if (current.trim() !== '$' && `${current} ${word} \\`.length > width) {
       lines.push(`${current} \\`);
       current = `      ${word}`;
@@ -111,6 +115,8 @@ export function helpSection(
 export function configureHelp(program: Command, width: number): void {
   program.configureHelp({
     helpWidth: width,
+    // Commander stops wrapping a column narrower than 40; a 60-column terminal needs it.
+    minWidthToWrap: 10,
     showGlobalOptions: true,
     optionDescription(this: Help, option: Option) {
       let description = Help.prototype.optionDescription.call(this, option);

@@ -111,7 +111,7 @@ export function createProgram(io: CliIo, dependencies: CliDependencies = {}) {
         'partner-apis demo',
         'partner-apis exposure locations -o ndjson > locations.ndjson',
         'partner-apis liability seller create --name "Nordlicht Home GmbH" --country DE',
-        'partner-apis approvals list --employee 100234 --columns created,kind,approvalId,status',
+        'partner-apis approvals list --employee 100234 --columns kind,approvalId,approvalStatus',
         'partner-apis config list',
       ]),
     )

@@ -146,7 +146,7 @@ describe('writeRecords', () => {
     await writeRecords(records, 'table', sink, { warn: (w) => warnings.push(w), maxWidth: 30 });
     expect(sink.text().split('\n')[2]).toBe(`${'x'.repeat(20)}  ${'y'.repeat(5)}`);
     expect(warnings).toEqual([
-      '2 of 4 columns do not fit the terminal and are left out (c, d); choose them with --columns, or use --format csv or json',
+      '2 of 4 columns do not fit the terminal and are left out (c, d); choose them with --columns, or use -o csv or json',
     ]);
   });
 

@@ -166,12 +166,17 @@ async function writeTable(
     records,
     async (sample) => {
       if (sample.length === 0) return;
-      const active = layoutTable(pickColumns(sample, options), sample, options.maxWidth);
+      const active = layoutTable(
+        pickColumns(sample, options),
+        sample,
+        options.maxWidth,
+        options.columns === undefined && options.defaultColumns === undefined,
+      );
       layout = active;
       known = new Set([...active.columns, ...active.hidden]);
       if (active.hidden.length > 0) {
         options.warn(
-          `${active.hidden.length} of ${active.columns.length + active.hidden.length} columns do not fit the terminal and are left out (${active.hidden.join(', ')}); choose them with --columns, or use --format csv or json`,
+          `${active.hidden.length} of ${active.columns.length + active.hidden.length} columns do not fit the terminal and are left out (${active.hidden.join(', ')}); choose them with --columns, or use -o csv or json`,
         );
       }
       await sink.write(renderHeader(active) + sample.map((row) => renderRow(active, row)).join(''));

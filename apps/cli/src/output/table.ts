@@ -80,16 +80,29 @@ function tableWidth(widths: readonly number[]): number {
  * Column widths from a sample of rows: each column as wide as its widest cell (text at most
  * {@link MAX_CELL_WIDTH}), then, to fit `maxWidth` (the terminal's width) when
  * given: free-text columns narrowed, widest first, then long values; then columns left out,
- * JSON first and the last first; ids are never narrowed nor left out.
+ * JSON first and the last first; ids are never narrowed nor left out. With `idsFirst` (columns
+ * nobody chose), the ids lead, as the column people look for and copy.
  *
  * @example
  * layoutTable(['id', 'city'], [{ id: 'L1', city: 'Lyon' }]).widths; // → [2, 4]
  */
 export function layoutTable(
-  columns: readonly string[],
+  chosen: readonly string[],
   sample: readonly Record<string, Cell>[],
   maxWidth?: number,
+  idsFirst = false,
 ): TableLayout {
+  const kindOfColumn = (column: string) =>
+    kindOf(
+      column,
+      sample.map((row) => cellText(row[column])),
+    );
+  const columns = idsFirst
+    ? [
+        ...chosen.filter((column) => kindOfColumn(column) === 'id'),
+        ...chosen.filter((column) => kindOfColumn(column) !== 'id'),
+      ]
+    : chosen;
   const cells = columns.map((column) => sample.map((row) => cellText(row[column])));
   const kinds = columns.map((column, index) => kindOf(column, cells[index] ?? []));
   // A loop rather than Math.max(...cells): spreading a large sample overflows the stack.
