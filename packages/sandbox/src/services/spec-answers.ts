@@ -8,11 +8,15 @@ import { pagingOf, type Paging } from '../spec/paging.js';
 import type { Route } from '../spec/router.js';
 import type { Handler, ServiceDefinition } from './service.js';
 
-const prepared = new WeakMap<Operation, unknown>();
+/** The schema prepared for the generator, and the bodies generated, of each operation. */
+const prepared = new WeakMap<Operation, { schema: unknown; bodies: Map<string, string> }>();
+// Generating a body costs about a millisecond; the bodies of this many keys per operation are
+// kept, so a test that asks for the same resource again and again is not slowed down.
+const CACHED_BODIES = 1000;
 
 /**
  * The success body of an operation, generated from its schema and examples: the same for the
- * same seed and key.
+ * same seed and key, and a fresh object on every call.
  *
  * @example
  * specBody(getApprovals, seed, hashString('100234'), { minItems: 1, maxItems: 3 });
@@ -24,12 +28,21 @@ export function specBody(
   arrays?: ArrayLengths,
 ): unknown {
   const { success } = operation;
-  let schema = prepared.get(operation);
-  if (schema === undefined) {
-    schema = withExamples(success?.schema, success?.examples ?? []);
-    prepared.set(operation, schema);
+  let entry = prepared.get(operation);
+  if (entry === undefined) {
+    entry = { schema: withExamples(success?.schema, success?.examples ?? []), bodies: new Map() };
+    prepared.set(operation, entry);
   }
-  return generate(schema, hash(seed, hashString(operation.operationId), key), arrays);
+  const id = `${seed}:${key}:${arrays?.minItems}:${arrays?.maxItems}`;
+  let text = entry.bodies.get(id);
+  if (text === undefined) {
+    text = JSON.stringify(
+      generate(entry.schema, hash(seed, hashString(operation.operationId), key), arrays),
+    );
+    if (entry.bodies.size >= CACHED_BODIES) entry.bodies.delete(entry.bodies.keys().next().value!);
+    entry.bodies.set(id, text);
+  }
+  return JSON.parse(text) as unknown;
 }
 
 function pagedHandler(
