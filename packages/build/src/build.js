@@ -20,7 +20,10 @@ export { buildPlan, importRule } from './entries.js';
  * Builds a package into `dist/`: one ESM file per script that its package.json `exports` and
  * `bin` name (code two entries share goes to one chunk beside them, so a class exists once), and
  * one declaration file per `types` condition. Dependencies stay imports; the package's own
- * sources are bundled; a package it imports without declaring it fails the build.
+ * sources are bundled; a package it imports without declaring it fails the build. The
+ * sources read the package's own name and version as `__PACKAGE_NAME__` and
+ * `__PACKAGE_VERSION__`, which the build replaces with those of package.json (see
+ * `packageDefines`).
  *
  * @example
  * await buildPackage('/repo/packages/approvals');
@@ -34,17 +37,40 @@ export async function buildPackage(packageDir) {
   const rule = importRule(manifest);
   const dist = join(packageDir, 'dist');
   await rm(dist, { recursive: true, force: true });
-  await bundleScripts(packageDir, plan.scripts, rule);
+  await bundleScripts(packageDir, plan.scripts, rule, manifest);
   if (plan.declarations.length > 0) await bundleDeclarations(packageDir, plan.declarations, rule);
   return listBuilt(packageDir);
+}
+
+/**
+ * What the build replaces in a package's sources: `__PACKAGE_NAME__` and `__PACKAGE_VERSION__`
+ * by the `name` and `version` of its package.json, so that a client can say which it is (in its
+ * `User-Agent`) without reading package.json at run time. Sources run without a build (tests)
+ * see neither; they ask `typeof __PACKAGE_VERSION__ === 'string'` first.
+ *
+ * @example
+ * packageDefines({ name: '@partner-apis/approvals', version: '1.2.3' });
+ * // { __PACKAGE_NAME__: '"@partner-apis/approvals"', __PACKAGE_VERSION__: '"1.2.3"' }
+ * @param {{ name?: unknown, version?: unknown }} manifest
+ * @returns {Record<string, string>}
+ */
+export function packageDefines(manifest) {
+  /** @type {Record<string, string>} */
+  const defines = {};
+  if (typeof manifest.name === 'string') defines.__PACKAGE_NAME__ = JSON.stringify(manifest.name);
+  if (typeof manifest.version === 'string') {
+    defines.__PACKAGE_VERSION__ = JSON.stringify(manifest.version);
+  }
+  return defines;
 }
 
 /**
  * @param {string} packageDir
  * @param {import('./entries.js').BuildEntry[]} entries
  * @param {(specifier: string) => 'external' | 'undeclared'} rule
+ * @param {{ name?: unknown, version?: unknown }} manifest
  */
-async function bundleScripts(packageDir, entries, rule) {
+async function bundleScripts(packageDir, entries, rule, manifest) {
   /** @type {esbuild.Plugin} */
   const dependencyImports = {
     name: 'dependency-imports',
@@ -67,6 +93,7 @@ async function bundleScripts(packageDir, entries, rule) {
     target: 'node20.19',
     tsconfig: 'tsconfig.build.json',
     sourcemap: 'linked',
+    define: packageDefines(manifest),
     plugins: [dependencyImports],
     logLevel: 'warning',
   });

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildPackage } from './build.js';
+import { buildPackage, packageDefines } from './build.js';
 
 /** @type {string[]} */
 const made = [];
@@ -117,5 +117,41 @@ describe('buildPackage', { timeout: 120_000 }, () => {
       'src/index.ts': `export const one: number = 'one';\n`,
     });
     await expect(buildPackage(dir)).rejects.toThrow(/not assignable to type 'number'/);
+  });
+
+  it("replaces __PACKAGE_NAME__ and __PACKAGE_VERSION__ with the package's own", async () => {
+    const dir = await fixturePackage({
+      'package.json': JSON.stringify({
+        ...manifest,
+        version: '1.2.3',
+        exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
+      }),
+      'tsconfig.build.json': tsconfig,
+      'src/index.ts': [
+        'declare const __PACKAGE_NAME__: string | undefined;',
+        'declare const __PACKAGE_VERSION__: string | undefined;',
+        "export const name = typeof __PACKAGE_NAME__ === 'string' ? __PACKAGE_NAME__ : 'source';",
+        "export const version = typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : 'source';",
+        '',
+      ].join('\n'),
+    });
+    await buildPackage(dir);
+    const built = await import(join(dir, 'dist/index.js'));
+    expect({ name: built.name, version: built.version }).toEqual({
+      name: 'fixture',
+      version: '1.2.3',
+    });
+  });
+});
+
+describe('packageDefines', () => {
+  it('defines only what package.json has', () => {
+    expect(packageDefines({ name: '@partner-apis/approvals', version: '1.2.3' })).toEqual({
+      __PACKAGE_NAME__: '"@partner-apis/approvals"',
+      __PACKAGE_VERSION__: '"1.2.3"',
+    });
+    expect(packageDefines({ name: 'private-tool' })).toEqual({
+      __PACKAGE_NAME__: '"private-tool"',
+    });
   });
 });
