@@ -67,7 +67,9 @@ export async function checkLiability(
   const { clientId, clientSecret } = target.credentials;
   secrets.add(clientSecret);
   const basic = Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64');
-  secrets.add(basic);
+  // The header, its base64 and the pair it encodes: a server may echo any of them.
+  for (const secret of [`Basic ${basic}`, basic, `${clientId}:${clientSecret}`])
+    secrets.add(secret);
   const conversation = randomUUID();
   const baseUrl = target.baseUrl.replace(/\/+$/, '');
   const send = (path: string, method: 'get' | 'post', url: string, why: string, body?: unknown) =>

@@ -98,7 +98,10 @@ export async function checkToken(
   const keyScheme = at(auth, 'components', 'securitySchemes', 'subscriptionKey');
   const specHeader = typeof keyScheme.name === 'string' ? keyScheme.name : KEY_HEADERS[0]!;
   const basic = tokenBasic(credentials);
+  // The header, its base64 and the pair it encodes: a server may echo any of them.
+  secrets.add(basic);
   secrets.add(basic.slice(6));
+  secrets.add(Buffer.from(basic.slice(6), 'base64').toString('utf8'));
   const request = (
     encoding: ScopeEncoding,
     header: string,
@@ -170,7 +173,10 @@ export async function checkToken(
     typeof body?.access_token === 'string' && body.access_token !== ''
       ? body.access_token
       : undefined;
-  if (token !== undefined) secrets.add(token);
+  if (token !== undefined) {
+    secrets.add(token);
+    secrets.add(`Bearer ${token}`);
+  }
 
   run.add(keyHeaderFinding(service, specHeader, header, answer.status));
   run.add(
