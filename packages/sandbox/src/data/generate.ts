@@ -24,7 +24,13 @@ function fitsString(schema: Schema, value: unknown): value is string {
   if (typeof value !== 'string') return false;
   if (typeof schema.minLength === 'number' && value.length < schema.minLength) return false;
   if (typeof schema.maxLength === 'number' && value.length > schema.maxLength) return false;
-  return typeof schema.pattern !== 'string' || new RegExp(schema.pattern, 'u').test(value);
+  if (typeof schema.pattern !== 'string') return true;
+  try {
+    return new RegExp(schema.pattern, 'u').test(value);
+  } catch {
+    // A pattern JavaScript cannot read says nothing against the example.
+    return true;
+  }
 }
 
 /**
