@@ -13,12 +13,13 @@ import { b1Overhead } from './b1-overhead.js';
 import { b2Paging } from './b2-paging.js';
 import { b3SingleFlight } from './b3-single-flight.js';
 import { b4Size } from './b4-size.js';
+import { b5Sync } from './b5-sync.js';
 import { killChildren } from './processes.js';
 import { renderReport, type Section } from './report.js';
 import { s1Soak } from './s1-soak.js';
 import type { Scenario } from './scenario.js';
 
-const SCENARIOS: Scenario[] = [b1Overhead, b2Paging, b3SingleFlight, b4Size, s1Soak];
+const SCENARIOS: Scenario[] = [b1Overhead, b2Paging, b3SingleFlight, b4Size, b5Sync, s1Soak];
 // A full run takes about four and a half minutes on two idle cores and twice that on two cores
 // shared with other work; stop there, whatever hangs.
 const DEADLINE_MS = 600_000;
