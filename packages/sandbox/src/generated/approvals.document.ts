@@ -103,6 +103,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
     "/approvals": {
       "get": {
         "operationId": "getApprovals",
+        "x-client-method": "approvals.list",
         "summary": "List the outstanding approvals of one employee",
         "description": "Retrieves all outstanding approvals of procurement objects for one employee, grouped by\nobject type.\n",
         "tags": [

@@ -196,6 +196,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
           },
           "2XX": {
             "description": "The submission was accepted.",
+            "x-optional-body": true,
             "x-upstream-gap": "The success status and response body of the submission are not shown; any 2xx status with an open body (or none) is accepted.",
             "content": {
               "application/json": {
@@ -251,7 +252,8 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
       "Location": {
         "type": "object",
         "description": "One exposure location record.",
-        "x-upstream-gap": "The fields of a location are not shown. The record is open; named fields will be added as the upstream publishes them, without renaming this type.",
+        "x-upstream-gap": "The fields of a location are not shown. The record is open; named fields will be added as the upstream publishes them, without renaming this type. The record key locationId is assumed from the examples.",
+        "x-record-key": "locationId",
         "additionalProperties": true
       },
       "StatementOfValues": {
@@ -656,6 +658,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
         "in": "query",
         "required": false,
         "description": "When given, only records modified since that date are returned; when omitted, all records are returned.",
+        "x-sync": "watermark",
         "schema": {
           "type": "string",
           "format": "date",

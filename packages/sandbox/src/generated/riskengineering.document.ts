@@ -164,6 +164,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
     "/open/portal-api/riskengineering/Locations": {
       "get": {
         "operationId": "listRiskLocations",
+        "x-client-method": "locations.list",
         "summary": "List risk engineering locations",
         "description": "The collection of the customer's locations. The endpoint table gives it the same query\nparameters as the gradings (modifiedSince, limit, offset), although the resource table\nmentions the modification date filter only for gradings.\n",
         "tags": [
@@ -257,13 +258,15 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
       "Grading": {
         "type": "object",
         "description": "One risk engineering grading record.",
-        "x-upstream-gap": "The fields of a grading are not shown. The record is open; named fields will be added as the upstream publishes them, without renaming this type.",
+        "x-upstream-gap": "The fields of a grading are not shown. The record is open; named fields will be added as the upstream publishes them, without renaming this type. The record key gradingId is assumed from the examples.",
+        "x-record-key": "gradingId",
         "additionalProperties": true
       },
       "RiskLocation": {
         "type": "object",
         "description": "One location record of the risk engineering service.",
-        "x-upstream-gap": "The fields of a risk engineering location are not shown. The record is open; named fields will be added as the upstream publishes them, without renaming this type. It is named RiskLocation so that it cannot be confused with the exposure service's Location.",
+        "x-upstream-gap": "The fields of a risk engineering location are not shown. The record is open; named fields will be added as the upstream publishes them, without renaming this type. It is named RiskLocation so that it cannot be confused with the exposure service's Location. The record key locationId is assumed from the examples.",
+        "x-record-key": "locationId",
         "additionalProperties": true
       },
       "ErrorSource": {
@@ -364,6 +367,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
         "in": "query",
         "required": false,
         "description": "When given, only records modified since that date are returned; when omitted, all records are returned.",
+        "x-sync": "watermark",
         "schema": {
           "type": "string",
           "format": "date",
