@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { startHostileUpstream } from '@partner-apis/testing';
 import { isTestAddress } from './liability.js';
+import { verifyUpstream } from './verify.js';
 
 describe('isTestAddress', () => {
   it.each([
@@ -20,5 +22,34 @@ describe('isTestAddress', () => {
     'not a url',
   ])('takes %s for production', (url) => {
     expect(isTestAddress(url)).toBe(false);
+  });
+});
+
+describe('liability writes', () => {
+  it('sends no write unless allowed, and says so', async () => {
+    const { startHostileUpstream } = await import('@partner-apis/testing');
+    const upstream = await startHostileUpstream({
+      '/quotes': (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      },
+    });
+    try {
+      const { findings } = await verifyUpstream({
+        liability: {
+          baseUrl: upstream.url,
+          credentials: { clientId: 'c', clientSecret: 'secret-1' },
+          rateLimit: 'gold',
+        },
+      });
+      expect(upstream.requests.map((r) => r.method)).toEqual(['GET', 'GET']);
+      expect(findings).toContainEqual({
+        spec: 'liability',
+        pointer: '/components/schemas/SellerCreated/x-upstream-gap',
+        status: 'unobserved',
+        evidence: 'writes are not allowed (allowWrites), so no seller was created',
+      });
+    } finally {
+      await upstream.close();
+    }
   });
 });
