@@ -18,7 +18,7 @@ export interface Paging {
   readonly item: unknown;
   /** The records of the response's examples. */
   readonly itemExamples: readonly unknown[];
-  /** The field identifying a record: `x-record-key`, else the first `…Id` field. */
+  /** The field identifying a record (`x-record-key`). */
   readonly key: string | undefined;
 }
 
@@ -45,19 +45,11 @@ function fieldsOf(item: unknown, examples: readonly unknown[]): string[] {
 }
 
 /**
- * The watermark filter: `x-sync: watermark`, else a date parameter named `…Since`. Its record
- * field shares the parameter's stem (`modifiedSince` → `modifiedDate`).
+ * The watermark filter (`x-sync: watermark`); its record field shares the parameter's stem
+ * (`modifiedSince` → `modifiedDate`).
  */
 function watermarkOf(parameters: readonly OperationParameter[], fields: readonly string[]) {
-  const parameter =
-    parameters.find((p) => p.in === 'query' && p.sync === 'watermark') ??
-    parameters.find(
-      (p) =>
-        p.in === 'query' &&
-        /Since$/.test(p.name) &&
-        isRecord(p.schema) &&
-        (p.schema.format === 'date' || p.schema.format === 'date-time'),
-    );
+  const parameter = parameters.find((p) => p.in === 'query' && p.sync === 'watermark');
   if (parameter === undefined) return undefined;
   const stem = parameter.name.replace(/(Since|After|From)$/, '');
   const field = fields.find((f) => f !== parameter.name && f.startsWith(stem));
@@ -110,8 +102,6 @@ export function pagingOf(operation: Operation): Paging | undefined {
     item,
     itemExamples,
     key:
-      isRecord(item) && typeof item['x-record-key'] === 'string'
-        ? item['x-record-key']
-        : fields.find((f) => f === 'id' || /Id$/.test(f)),
+      isRecord(item) && typeof item['x-record-key'] === 'string' ? item['x-record-key'] : undefined,
   };
 }
