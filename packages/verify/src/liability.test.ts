@@ -27,7 +27,6 @@ describe('isTestAddress', () => {
 
 describe('liability writes', () => {
   it('sends no write unless allowed, and says so', async () => {
-    const { startHostileUpstream } = await import('@partner-apis/testing');
     const upstream = await startHostileUpstream({
       '/quotes': (_request, response) => {
         response.writeHead(200, { 'content-type': 'application/json' }).end('[]');
