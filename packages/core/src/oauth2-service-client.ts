@@ -34,7 +34,10 @@ export interface OAuth2ServiceClientOptions extends ClientOptions {
   rateLimit?: RateLimitTier | CustomRateLimit | undefined;
   /** Joins the scopes in the token request; the token spec's encoding of `scope` by default. */
   scopeSeparator?: string | undefined;
-  /** The header of the subscription key on data requests; the service spec's by default. */
+  /**
+   * The header of the subscription key, on data and token requests; by default each spec's
+   * (`securitySchemes`): the service's on data requests, the token endpoint's on token requests.
+   */
   subscriptionKeyHeader?: string | undefined;
   /**
    * Where access tokens are kept; the `fleet`'s when there is one, else one cache shared by every
@@ -48,6 +51,7 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
   'auth.tokenUrl': 'tokenUrl',
   'auth.scopeSeparator': 'scopeSeparator',
   'auth.subscriptionKeyHeader': 'subscriptionKeyHeader',
+  'auth.tokenRequestKeyHeader': 'subscriptionKeyHeader',
 };
 
 /**
@@ -98,6 +102,8 @@ export function oauth2Service(
         scopes,
         scopeSeparator: options.scopeSeparator,
         subscriptionKeyHeader: options.subscriptionKeyHeader ?? specHeader,
+        // The caller's header is the key's header everywhere, as the token spec's is by default.
+        tokenRequestKeyHeader: options.subscriptionKeyHeader,
         tokenCache: tokenCache ?? resolveFleet(options.fleet)?.tokenCache,
       });
     },

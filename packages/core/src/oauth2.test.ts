@@ -150,6 +150,18 @@ describe('OAuth 2.0 client credentials through the pipeline', () => {
     expect(calls()).toHaveLength(0);
   });
 
+  it("a call's token retries come out of its own retries, so failures cannot multiply", async () => {
+    const { call, tokens, calls } = await setUp({
+      '/token': [{ status: 503 }, token('tok-1', 3600)],
+      '/data': [{ status: 503 }, { status: 503 }, data],
+    });
+    // Three attempts in all: one token retry and one data retry use up the two retries.
+    const error = await call().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(tokens()).toHaveLength(2);
+    expect(calls()).toHaveLength(2);
+  });
+
   it('invalid_client: the secondary key tried once, not kept, no secret in the error', async () => {
     const { call, tokens, calls } = await setUp({
       '/token': [

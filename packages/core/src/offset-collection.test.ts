@@ -336,3 +336,56 @@ describe('createOffsetCollection', () => {
     await expect.poll(() => held.length > 0 && held.every((r) => r.aborted)).toBe(true);
   });
 });
+
+describe('a position the spec gives as a page index (x-paging: page)', () => {
+  /** The same read, paged by a one-based page index. */
+  const byPage = {
+    ...listRows,
+    parameters: listRows.parameters.map((p) =>
+      p.name === 'offset' ? { ...p, paging: 'page' as const, minimum: 1, default: 1 } : p,
+    ),
+  } as unknown as typeof listRows;
+
+  /** A collection of 10 rows served by a one-based page index. */
+  async function pagedByIndex() {
+    server = await startFaultServer({
+      '/rows': (request: RecordedRequest) => {
+        const query = new URL(request.url, 'http://x').searchParams;
+        const limit = Number(query.get('limit'));
+        const from = (Number(query.get('offset')) - 1) * limit;
+        const count = Math.max(0, Math.min(limit, 10 - from));
+        return { body: Array.from({ length: count }, (_, i) => ({ id: from + i })) };
+      },
+    });
+    const client = createServiceClient<object>(
+      { baseUrl: server.url, credentials: {} },
+      { auth: () => ({ secretHeaderNames: [], authorize: () => undefined }) },
+    );
+    const rows = createOffsetCollection<Row, typeof listRows, Record<string, unknown>>(
+      client,
+      byPage,
+      'rows',
+    );
+    const pages = () =>
+      (server?.requestsTo('/rows') ?? []).map((r) =>
+        new URL(r.url, 'http://x').searchParams.get('offset'),
+      );
+    return { rows, pages };
+  }
+
+  it('sends page numbers counted from the schema minimum, and reads every record once', async () => {
+    const { rows, pages } = await pagedByIndex();
+    expect(ids(await collect(rows.list({ pageSize: 3, prefetch: 1 })))).toEqual(upTo(10));
+    expect(pages()).toEqual(['1', '2', '3', '4', '5']);
+  });
+
+  it('starts at a later page for a startOffset that is whole pages, and refuses another', async () => {
+    const { rows, pages } = await pagedByIndex();
+    const later = await collect(rows.list({ pageSize: 3, prefetch: 1, startOffset: 6 }));
+    expect(ids(later)).toEqual([6, 7, 8, 9]);
+    expect(pages()[0]).toBe('3');
+    expect(() => rows.list({ pageSize: 3, startOffset: 4 })).toThrow(
+      'rows.list: options.startOffset must be a multiple of pageSize (3): the service pages by page index',
+    );
+  });
+});

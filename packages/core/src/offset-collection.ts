@@ -293,6 +293,7 @@ export function createOffsetCollection<
         pageSize,
         prefetch,
         startOffset,
+        wholePages: offsetParameter.paging === 'page',
         signal: signal as AbortSignal | undefined,
         recordKey:
           recordKey === undefined

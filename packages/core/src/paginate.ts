@@ -45,6 +45,11 @@ export interface PaginateOptions<T> {
   recordKey?: ((record: T) => unknown) | undefined;
   /** Told, once per kind, when the service pages unlike the spec assumes. */
   onWarning?: ((message: string) => void) | undefined;
+  /**
+   * Every page starts at a whole number of `pageSize` pages: the service counts positions in
+   * pages (`x-paging: page`), so a short page is followed by the next page at the same size.
+   */
+  wholePages?: boolean | undefined;
 }
 
 /** The records of every page, in order, once each; `.pages()` gives the pages instead. */
@@ -243,9 +248,17 @@ export function paginate<T>(options: PaginateOptions<T>): Paginated<T> {
           // were asked at positions that would skip records, so ask again right after this one.
           for (const stale of inFlight) stale.abandon(new DOMException('stale', 'AbortError'));
           inFlight = [];
-          size = received;
-          nextOffset = page.offset + received;
+          // A page index cannot point between pages: the next page keeps the asked size.
+          size = options.wholePages === true ? page.limit : received;
+          nextOffset = page.offset + size;
           confirming = true;
+        } else if (confirming && options.wholePages === true) {
+          confirming = false;
+          warnOnce(
+            'cap',
+            `the service answered fewer records than asked on a page before its last; it pages by ` +
+              'page index, so records past its own page size are out of reach',
+          );
         } else if (confirming) {
           confirming = false;
           warnOnce(

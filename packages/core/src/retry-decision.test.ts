@@ -84,6 +84,20 @@ describe('decideRetry', () => {
     ],
     ['a 503 after the last attempt is thrown', answer(503), { attempt: 3 }, {}, THROW],
     [
+      'a 503 when the call spent its retries on token requests is thrown',
+      answer(503),
+      { attempt: 1, retriesLeft: 0 },
+      {},
+      THROW,
+    ],
+    [
+      '… while a retry left in the budget is taken',
+      answer(503),
+      { attempt: 1, retriesLeft: 1 },
+      {},
+      retry(125),
+    ],
+    [
       '… or returned when HTTP errors are not thrown',
       answer(503),
       { attempt: 3 },

@@ -1,4 +1,5 @@
 import { clientIdHeaders } from '@partner-apis/auth';
+import { ConfigurationError } from '@partner-apis/errors';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServiceClient, oauth2Service, PAGING_OPTION_NAMES } from './index.js';
 import { CALL_OPTION_NAMES, clientOptionNames, unknownOptions } from './unknown-options.js';
@@ -93,6 +94,37 @@ describe('a client with an option it does not know', () => {
         'unknown option scopeSeperator is ignored; did you mean scopeSeparator?',
         { code: 'PARTNER_APIS_UNKNOWN_OPTION' },
       ],
+    ]);
+  });
+});
+
+describe('a required option named almost right', () => {
+  it.each([
+    [
+      { baseURL: 'https://api.example.com', credentials: {} },
+      'baseUrl: is required; did you mean baseUrl instead of baseURL?',
+    ],
+    [
+      { baseurl: 'https://api.example.com', credentials: {} },
+      'baseUrl: is required; did you mean baseUrl instead of baseurl?',
+    ],
+    [
+      { baseUrl: 'https://api.example.com', credential: {} },
+      'credentials: is required; did you mean credentials instead of credential?',
+    ],
+  ])('%j is refused with the name it meant, before any other check', (options, message) => {
+    const create = () =>
+      createServiceClient<object>(options as never, {
+        auth: () => ({ secretHeaderNames: [], authorize: () => undefined }),
+      });
+    expect(create).toThrow(ConfigurationError);
+    expect(create).toThrow(message);
+  });
+
+  it('names retry.attempts for the retries options of other SDKs', () => {
+    expect(unknownOptions({ maxRetries: 2, retries: 2 }, clientOptionNames())).toEqual([
+      'unknown option maxRetries is ignored; did you mean retry.attempts?',
+      'unknown option retries is ignored; did you mean retry.attempts?',
     ]);
   });
 });
