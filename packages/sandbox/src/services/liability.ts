@@ -18,9 +18,8 @@ interface QuoteRequest {
   underwritingInformation?: { forceManualReferral?: boolean };
 }
 
-/** The policy line of the third party liability product, and the answers it requires. */
+/** The policy line of the third party liability product; the spec says which answers it needs. */
 const LIABILITY_LINE = 'liability';
-const REQUIRED_ANSWERS = ['countryOfSales', 'territoryOfSales'] as const;
 
 const BASE_PREMIUM: Record<string, number> = {
   'EU-ASIA': 1240,
@@ -47,7 +46,7 @@ function invalid(message: string, causes: ErrorCause[]): Reply {
   return errorReply(400, 'data_validation', message, { causes });
 }
 
-/** The causes that make a quote request unusable beyond its schema: unknown sellers, missing answers. */
+/** The causes that make a quote request unusable beyond its schema: unknown sellers. */
 function quoteProblems(quote: QuoteRequest, hasSeller: (id: string) => boolean): ErrorCause[] {
   const causes: ErrorCause[] = [];
   quote.insureds.forEach((insured, i) => {
@@ -57,18 +56,6 @@ function quoteProblems(quote: QuoteRequest, hasSeller: (id: string) => boolean):
         message: `No seller with id ${insured.sellerId}; create it with POST /parties/sellers first.`,
         field: `/insureds/${i}/sellerId`,
       });
-    }
-  });
-  quote.policyLines.forEach((line, i) => {
-    if (line.id !== LIABILITY_LINE) return;
-    for (const question of REQUIRED_ANSWERS) {
-      if (line.declarativeQuestionAnswers[question] === undefined) {
-        causes.push({
-          code: 'required',
-          message: `The ${LIABILITY_LINE} policy line requires the answer ${question}.`,
-          field: `/policyLines/${i}/declarativeQuestionAnswers/${question}`,
-        });
-      }
     }
   });
   return causes;
