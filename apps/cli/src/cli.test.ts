@@ -84,6 +84,8 @@ describe('help', () => {
     ['approvals', 'list'],
     ['credentials'],
     ['credentials', 'check'],
+    ['config'],
+    ['config', 'list'],
     ['demo'],
     ['sandbox'],
     ['sandbox', 'start'],
@@ -112,7 +114,7 @@ describe('help', () => {
       );
     });
     expect(runs[0]!.stdout).toContain(
-      'Exit codes: 0 ok, 1 API error or invalid data, 2 usage or configuration error.',
+      'Exit codes:\n  0 ok, 1 API error or invalid data, 2 usage or configuration error.',
     );
   });
 });
@@ -751,7 +753,6 @@ describe('usage and configuration errors exit with 2', () => {
       'must be a day such as 2025-06-01.',
     ],
     [['nonsense'], "error: unknown command 'nonsense'"],
-    [['exposure'], 'Usage: partner-apis exposure [options] [command]'],
     [
       ['--env', 'staging', 'demo'],
       "error: option '-e, --env <name>' argument 'staging' is invalid.",

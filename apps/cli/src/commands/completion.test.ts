@@ -19,8 +19,10 @@ test.each([
       'liability',
       'approvals',
       'credentials',
+      'config',
       'demo',
       'sandbox',
+      'verify',
       'completion',
     ],
   ],
@@ -30,12 +32,15 @@ test.each([
     ['locations', 'sov'],
   ],
   [['liability', 'quote', 'c'], ['create']],
-  [['exposure', 'locations', '--f'], ['--format']],
   [
-    ['exposure', 'locations', '--format', ''],
+    ['exposure', 'locations', '--ou'],
+    ['--output', '--out'],
+  ],
+  [
+    ['exposure', 'locations', '--output', ''],
     ['table', 'json', 'ndjson', 'csv'],
   ],
-  [['exposure', 'locations', '--format', 'n'], ['ndjson']],
+  [['exposure', 'locations', '-o', 'n'], ['ndjson']],
   [['--env', 'u'], ['uat']],
   [['--env', 'uat', 'appr'], ['approvals']],
   [
@@ -56,7 +61,7 @@ test.each([
 test('options of the command and of the program, never hidden commands', () => {
   const options = completeWords(program, ['approvals', 'list', '--']);
   expect(options).toEqual(
-    expect.arrayContaining(['--employee', '--tier', '--format', '--env', '--debug', '--help']),
+    expect.arrayContaining(['--employee', '--tier', '--output', '--env', '--debug', '--help']),
   );
   expect(completeWords(program, ['__'])).toEqual([]);
 });

@@ -77,7 +77,7 @@ function takesValue(option: Option): boolean {
  *
  * @example
  * completeWords(program, ['exposure', 'lo']); // → ['locations']
- * completeWords(program, ['exposure', 'locations', '--format', '']); // → ['table', 'json', 'ndjson', 'csv']
+ * completeWords(program, ['exposure', 'locations', '--output', '']); // → ['table', 'json', 'ndjson', 'csv']
  */
 export function completeWords(program: Command, words: readonly string[]): string[] {
   const current = words.at(-1) ?? '';
