@@ -40,7 +40,7 @@ const listRows = {
 function collectionOf(
   rows: Row[],
   during?: (request: PageRequest) => void,
-  { ignoreOffset = false } = {},
+  { ignoreOffset = false, cap = Infinity } = {},
 ) {
   const lists: Record<string, unknown>[] = [];
   let inFlight = 0;
@@ -67,7 +67,7 @@ function collectionOf(
           return matching
             .slice(
               ignoreOffset ? 0 : request.offset,
-              (ignoreOffset ? 0 : request.offset) + request.limit,
+              (ignoreOffset ? 0 : request.offset) + Math.min(request.limit, cap),
             )
             .map((row) => ({ ...row }));
         },
@@ -206,6 +206,12 @@ describe('createSyncRun', () => {
     const read = await collect(createSyncRun(source, listRows, { pageSize: 4 }));
     expect(ids(read)).toEqual(ids(rowsUpTo(11)));
     expect(asked).toEqual(['0+4', '4+4', '7+4', '9+4', '11+4']);
+  });
+
+  it('reads every record of a service that answers fewer records per page than asked', async () => {
+    const source = collectionOf(rowsUpTo(10), undefined, { cap: 3 });
+    const read = await collect(createSyncRun(source, listRows, { pageSize: 5 }));
+    expect(ids(read)).toEqual(ids(rowsUpTo(10)));
   });
 
   it('asks one page at a time, so an insertion cannot shift a record past a page asked ahead', async () => {

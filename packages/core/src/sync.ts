@@ -18,7 +18,7 @@ export interface SyncCheckpoint {
   readonly since: string | null;
   /** The watermark the next run reads from: the day before this run started (UTC). */
   readonly next: string;
-  /** Records of this run already handed out, counted from the first one (a record index). */
+  /** Where the run resumes: a record index no further than the records it has handed out. */
   readonly position: number;
   /** Whether this run reached the end of the collection. */
   readonly complete: boolean;
@@ -67,7 +67,7 @@ const DAY_MS = 86_400_000;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const OPTIONS_SET_BY_SYNC = ['startOffset', 'prefetch'] as const;
 /** Fresh listings after `inconsistent_paging` without a new record, before the error stands. */
-const RESTARTS_AT_ONE_POSITION = 3;
+const RESTARTS_WITHOUT_NEW_RECORD = 3;
 
 function watermarkParameter(operation: OperationDescription): ParameterDescription {
   const parameter = operation.parameters.find((p) => p.in === 'query' && p.sync === 'watermark');
@@ -337,7 +337,7 @@ export function createSyncRun<
         // the checkpoint is a resume, and the records it gives again are dropped by key. A
         // service that ignores the offset gives no new record, so the error stands after a few.
         const repeated = error instanceof ApiError && error.code === 'inconsistent_paging';
-        if (!repeated || restarts >= RESTARTS_AT_ONE_POSITION) throw error;
+        if (!repeated || restarts >= RESTARTS_WITHOUT_NEW_RECORD) throw error;
         restarts += 1;
         short = true;
       }
