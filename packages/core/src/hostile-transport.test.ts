@@ -1,4 +1,4 @@
-import { ConnectionError } from '@partner-apis/errors';
+import { ConnectionError, TimeoutError } from '@partner-apis/errors';
 import {
   hostile,
   startHostileUpstream,
@@ -24,9 +24,18 @@ const unparsable: Array<[string, Hostility]> = [
   ['a control character in a header value', hostile.rawHead('HTTP/1.1 200 OK', ['x-odd: a\x01b'])],
 ];
 
-async function failureOf(method: string, route: Hostility, attempts = 1): Promise<unknown> {
+async function failureOf(
+  method: string,
+  route: Hostility,
+  attempts = 1,
+  attemptMs?: number,
+): Promise<unknown> {
   upstream = await startHostileUpstream({ '/x': route });
-  const { fetch } = createClientPipeline({ baseUrl: upstream.url, retry: { attempts } });
+  const { fetch } = createClientPipeline({
+    baseUrl: upstream.url,
+    retry: { attempts },
+    timeout: { attemptMs },
+  });
   const body = method === 'GET' ? undefined : '{"a":1}';
   return fetch(new Request(`${upstream.url}/x`, { method, body })).then(
     () => new Error('the call succeeded'),
@@ -72,6 +81,23 @@ describe('a chunked body cut off', () => {
       expect(write).toMatchObject({ requestMayHaveBeenSent: true, mayHaveTakenEffect: true });
     },
   );
+});
+
+describe('a body that stalls after its head', () => {
+  // Headers and a first chunk, then nothing until the client leaves.
+  const stalls: Hostility = (_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.write('[');
+  };
+
+  it.each([
+    ['GET', false],
+    ['DELETE', true],
+  ])('a %s: a TimeoutError, mayHaveTakenEffect %s', async (method, effect) => {
+    const error = await failureOf(method, stalls, 1, 200);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ scope: 'attempt', mayHaveTakenEffect: effect });
+  });
 });
 
 describe('a TLS handshake with a server that speaks plain HTTP', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConnectionError } from './index.js';
+import { ConnectionError, TimeoutError } from './index.js';
 
 describe('ConnectionError', () => {
   it.each([
@@ -25,5 +25,22 @@ describe('ConnectionError', () => {
     expect(error.message).toBe(
       'the request: connection failed; the request may have reached the server, so it may have taken effect',
     );
+  });
+});
+
+describe('TimeoutError', () => {
+  it.each([
+    ['PATCH', undefined, true],
+    ['PUT', false, false],
+    ['GET', true, false],
+  ] as const)('a %s, sent: %s → mayHaveTakenEffect %s', (method, sent, effect) => {
+    const error = new TimeoutError({
+      request: { method, url: 'https://api.example.test/quotes' },
+      timeoutMs: 30_000,
+      scope: 'attempt',
+      requestMayHaveBeenSent: sent,
+    });
+    expect(error.mayHaveTakenEffect).toBe(effect);
+    expect(error.toJSON()).toMatchObject({ mayHaveTakenEffect: effect });
   });
 });

@@ -9,6 +9,11 @@ function describe(request: FailedRequest | undefined): string {
 /** Methods whose request can change something on the server. */
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** A write (or a request of unknown method) that may have reached the server. */
+function mayHaveTakenEffect(request: FailedRequest | undefined, sent: boolean): boolean {
+  return sent && (request === undefined || WRITE_METHODS.has(request.method.toUpperCase()));
+}
+
 /** Everything a `ConnectionError` is made from. */
 export interface ConnectionErrorInit {
   /** The request whose connection failed. */
@@ -49,10 +54,8 @@ export class ConnectionError extends PartnerApisError {
 
   constructor(init: ConnectionErrorInit) {
     const code = init.systemCode === undefined ? '' : ` (${init.systemCode})`;
-    const mayHaveTakenEffect =
-      init.requestMayHaveBeenSent &&
-      (init.request === undefined || WRITE_METHODS.has(init.request.method.toUpperCase()));
-    const note = mayHaveTakenEffect
+    const effect = mayHaveTakenEffect(init.request, init.requestMayHaveBeenSent);
+    const note = effect
       ? '; the request may have reached the server, so it may have taken effect'
       : '';
     super(`${describe(init.request)}: ${init.reason ?? 'connection failed'}${code}${note}`, {
@@ -64,7 +67,7 @@ export class ConnectionError extends PartnerApisError {
     this.conversationId = init.request?.conversationId;
     this.systemCode = init.systemCode;
     this.requestMayHaveBeenSent = init.requestMayHaveBeenSent;
-    this.mayHaveTakenEffect = mayHaveTakenEffect;
+    this.mayHaveTakenEffect = effect;
   }
 
   protected override details(): Record<string, unknown> {
@@ -90,11 +93,14 @@ export interface TimeoutErrorInit {
   timeoutMs: number;
   /** `attempt`: one attempt took too long; `total`: the whole call, retries included. */
   scope: TimeoutScope;
+  /** False only when the request certainly never left (it waited for a token or a slot). */
+  requestMayHaveBeenSent?: boolean | undefined;
 }
 
 /**
  * A request that did not complete in time: no headers, or a body that stalled, within the
- * per-attempt timeout, or no success within the overall deadline.
+ * per-attempt timeout, or no success within the overall deadline. `mayHaveTakenEffect` tells
+ * whether a write may have been carried out all the same.
  *
  * @example
  * if (error instanceof TimeoutError && error.scope === 'total') console.warn('gave up');
@@ -108,6 +114,11 @@ export class TimeoutError extends PartnerApisError {
   readonly conversationId: string | undefined;
   readonly timeoutMs: number;
   readonly scope: TimeoutScope;
+  /**
+   * True when the request was a write (POST, PUT, PATCH, DELETE) that may have reached the
+   * server before the time ran out, which may then have carried it out.
+   */
+  readonly mayHaveTakenEffect: boolean;
 
   constructor(init: TimeoutErrorInit) {
     const limit = init.scope === 'attempt' ? 'per-attempt timeout' : 'overall deadline';
@@ -118,6 +129,7 @@ export class TimeoutError extends PartnerApisError {
     this.conversationId = init.request?.conversationId;
     this.timeoutMs = init.timeoutMs;
     this.scope = init.scope;
+    this.mayHaveTakenEffect = mayHaveTakenEffect(init.request, init.requestMayHaveBeenSent ?? true);
   }
 
   protected override details(): Record<string, unknown> {
@@ -128,6 +140,7 @@ export class TimeoutError extends PartnerApisError {
       conversationId: this.conversationId,
       timeoutMs: this.timeoutMs,
       scope: this.scope,
+      mayHaveTakenEffect: this.mayHaveTakenEffect,
     };
   }
 }
