@@ -44,9 +44,12 @@ export type {
   ParameterDescription,
 } from './operation.js';
 export { operationMethod, pagedRead } from './resource-methods.js';
+export { createSyncRun } from './sync.js';
+export type { SyncCheckpoint, SyncContext, SyncOptions, SyncRun, SyncSource } from './sync.js';
 export type {
   CallQuery,
   PagedRead,
+  Syncable,
   RecordOf,
   RequestBodyOf,
   ResponseBodyOf,

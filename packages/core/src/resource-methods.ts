@@ -10,6 +10,7 @@ import {
 } from './offset-collection.js';
 import { isRecord, type OperationDescription, type ParameterDescription } from './operation.js';
 import { withData, type ResourceClient } from './service-client.js';
+import { createSyncRun, type SyncOptions, type SyncRun } from './sync.js';
 
 /** The JSON request body of an operation of openapi-typescript's `operations`. */
 export type RequestBodyOf<Op> = Op extends {
@@ -51,8 +52,28 @@ export type CallQuery<Op, D extends OperationDescription> = Op extends {
     : WithDates<NonNullable<Q>, DateNames<D>>
   : object;
 
-/** A paged read: `list()` pages through every record, `page()` reads one page. */
-export type PagedRead<T, Q, D extends OperationDescription, E> = OffsetCollection<T, Q, D, E>;
+/** What a paged read with a watermark filter (`x-sync: watermark`) adds: `sync()`. */
+export interface Syncable<T, Q, D extends OperationDescription> {
+  /**
+   * The records changed since the last complete run, as a checkpointed run: resumes a run that
+   * stopped part-way, and hands the watermark of the next run over in `run.checkpoint`.
+   *
+   * @example
+   * const run = client.locations.sync({ checkpoint: saved });
+   * for await (const record of run) await upsert(record);
+   * await save(run.checkpoint);
+   */
+  sync(options?: SyncOptions<Q, D>): SyncRun<T>;
+}
+
+/**
+ * A paged read: `list()` pages through every record, `page()` reads one page, and where the
+ * spec marks a watermark filter, `sync()` reads what changed since the last run.
+ */
+export type PagedRead<T, Q, D extends OperationDescription, E> = OffsetCollection<T, Q, D, E> &
+  (Extract<D['parameters'][number], { readonly sync: 'watermark' }> extends never
+    ? unknown
+    : Syncable<T, Q, D>);
 
 /** The path parameters of an operation in the order its path names them. */
 function pathParameters(operation: OperationDescription): ParameterDescription[] {
@@ -129,5 +150,13 @@ export function pagedRead<R>(
   operation: OperationDescription,
   paging: PagingOptions = {},
 ): R {
-  return createOffsetCollection(client, operation, operation.resource, paging) as R;
+  const collection = createOffsetCollection(client, operation, operation.resource, paging);
+  const syncable =
+    operation.response.recordKey !== undefined &&
+    operation.parameters.some((p) => p.in === 'query' && p.sync === 'watermark');
+  if (!syncable) return collection as R;
+  return {
+    ...collection,
+    sync: (options?: SyncOptions) => createSyncRun(collection, operation, options),
+  } as R;
 }

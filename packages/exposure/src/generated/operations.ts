@@ -22,6 +22,7 @@ export const listLocations = {
       type: "string",
       format: "date",
       description: "When given, only records modified since that date are returned; when omitted, all records are returned.",
+      sync: "watermark",
     },
     {
       name: "limit",
@@ -50,6 +51,7 @@ export const listLocations = {
     type: "array",
     records: null,
     itemType: "object",
+    recordKey: "locationId",
   },
   apiKeys: [
     {

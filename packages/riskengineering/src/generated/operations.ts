@@ -22,6 +22,7 @@ export const listGradings = {
       type: "string",
       format: "date",
       description: "When given, only records modified since that date are returned; when omitted, all records are returned.",
+      sync: "watermark",
     },
     {
       name: "limit",
@@ -50,6 +51,7 @@ export const listGradings = {
     type: "array",
     records: null,
     itemType: "object",
+    recordKey: "gradingId",
   },
   apiKeys: [
     {
@@ -77,6 +79,7 @@ export const listRiskLocations = {
       type: "string",
       format: "date",
       description: "When given, only records modified since that date are returned; when omitted, all records are returned.",
+      sync: "watermark",
     },
     {
       name: "limit",
@@ -105,6 +108,7 @@ export const listRiskLocations = {
     type: "array",
     records: null,
     itemType: "object",
+    recordKey: "locationId",
   },
   apiKeys: [
     {
