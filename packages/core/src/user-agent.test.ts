@@ -16,11 +16,16 @@ describe('userAgent', () => {
     );
   });
 
-  it('leaves out what is not known: the version from source, the runtime in a browser', () => {
+  it('leaves out the version where no build set it (tests run from source)', () => {
     expect(userAgent({ name: '@partner-apis/liability' }, undefined, NODE)).toBe(
       'partner-apis-liability node/20.19',
     );
-    expect(userAgent(APPROVALS, '  ', BROWSER)).toBe('partner-apis-approvals/1.2.3');
+  });
+
+  it("in a browser, gives only the caller's own value, or none", () => {
+    expect(userAgent(APPROVALS, undefined, BROWSER)).toBeUndefined();
+    expect(userAgent(APPROVALS, '  ', BROWSER)).toBeUndefined();
+    expect(userAgent(APPROVALS, 'acme-portal/2.1', BROWSER)).toBe('acme-portal/2.1');
   });
 
   it('finds the runtime it runs on by default', () => {

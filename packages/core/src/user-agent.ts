@@ -53,7 +53,9 @@ function productName(name: string): string {
 /**
  * The `User-Agent` of a client: the caller's own value first when there is one (the
  * `userAgent` option), then the package and its version, then the runtime (`runtimeToken` of
- * `globals`).
+ * `globals`). In a browser, or a runtime it does not know, only the caller's own value, or
+ * `undefined` for none: a browser names itself, and a `User-Agent` set there costs every
+ * cross-origin call a CORS preflight.
  *
  * @example
  * userAgent({ name: '@partner-apis/approvals', version: '1.2.3' });
@@ -65,11 +67,11 @@ export function userAgent(
   pkg: PackageIdentity,
   own?: string | undefined,
   globals: RuntimeGlobals = globalThis as RuntimeGlobals,
-): string {
+): string | undefined {
+  const mine = own?.trim() || undefined;
   const runtime = runtimeToken(globals);
+  if (runtime === undefined) return mine;
   const product =
     pkg.version === undefined ? productName(pkg.name) : `${productName(pkg.name)}/${pkg.version}`;
-  return [own?.trim(), product, runtime]
-    .filter((part) => part !== undefined && part !== '')
-    .join(' ');
+  return [mine, product, runtime].filter((part) => part !== undefined).join(' ');
 }
