@@ -28,7 +28,8 @@ function specWithSurveys(): Record<string, unknown> {
           name: 'page',
           in: 'query',
           'x-paging': 'page',
-          schema: { type: 'integer', minimum: 1, default: 1 },
+          // No default: a request without a page reads the first.
+          schema: { type: 'integer', minimum: 1 },
         },
       ],
       responses: {
@@ -146,6 +147,9 @@ describe('an operation added to a spec', () => {
     expect(third.page).toBe(3);
     expect(third.surveys.map((s) => s.surveyId).at(-1)).toBe('SRV-00030');
     expect((await surveys('limit=10&page=4')).surveys).toEqual([]);
+    const unasked = await surveys('');
+    expect(unasked.surveys).toHaveLength(SURVEYS);
+    expect(unasked.surveys[0]?.surveyId).toBe('SRV-00001');
     const before = await portalGet(sb, 'riskEngineering', `${SURVEYS_PATH}?page=0`);
     expect(before.status).toBe(400);
   });

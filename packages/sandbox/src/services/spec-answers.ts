@@ -54,25 +54,25 @@ function pagedHandler(
   const { operation } = route;
   const status = operation.success!.status;
   // The envelope's other fields are the same on every page; those named as a paging parameter
-  // echo the request.
+  // say the page answered.
   const envelope =
     paging.recordsProperty === undefined
       ? undefined
       : (specBody(operation, seed, 0) as Record<string, unknown>);
   return ({ query }) => {
-    const limit = query[paging.limit] as number;
-    const position = (query[paging.position.name] as number) - paging.position.base;
+    const limit = (query[paging.limit] as number | undefined) ?? paging.defaultLimit;
+    const { name, base, unit } = paging.position;
+    const position = (query[name] as number | undefined) ?? base;
     const records = collection.page({
       since: paging.watermark && (query[paging.watermark.parameter] as string | undefined),
       limit,
-      offset: paging.position.unit === 'page' ? position * limit : position,
+      offset: (position - base) * (unit === 'page' ? limit : 1),
     });
     if (envelope === undefined) return jsonText(status, records);
     const head: Record<string, unknown> = { ...envelope };
     delete head[paging.recordsProperty!];
-    for (const name of [paging.limit, paging.position.name]) {
-      if (name in head) head[name] = query[name];
-    }
+    if (paging.limit in head) head[paging.limit] = limit;
+    if (name in head) head[name] = position;
     const text = JSON.stringify(head);
     const field = `${JSON.stringify(paging.recordsProperty)}:${records}`;
     return jsonText(status, text === '{}' ? `{${field}}` : `${text.slice(0, -1)},${field}}`);

@@ -4,6 +4,8 @@ import { isRecord, type Operation, type OperationParameter } from './operations.
 export interface Paging {
   /** The page size parameter (`x-paging: limit`). */
   readonly limit: string;
+  /** The page size when the request gives none: the schema's `default`, else its `maximum`. */
+  readonly defaultLimit: number;
   /** The position parameter: a record index (`offset`) or a page index (`page`), from `base`. */
   readonly position: {
     readonly name: string;
@@ -90,8 +92,11 @@ export function pagingOf(operation: Operation): Paging | undefined {
     ...itemExamples,
   ]);
   const minimum = isRecord(position.schema) ? position.schema.minimum : undefined;
+  const size = isRecord(limit.schema) ? (limit.schema.default ?? limit.schema.maximum) : undefined;
   return {
     limit: limit.name,
+    // A spec that bounds the page size nowhere leaves it to the server: the specs' largest page.
+    defaultLimit: typeof size === 'number' ? size : 1024,
     position: {
       name: position.name,
       unit: position.paging as 'offset' | 'page',
