@@ -198,9 +198,9 @@ function readCheckpoint(
  *   whose days are another time zone's or whose clock is off.
  * - A run that stopped (a crash, Ctrl+C, a failed page) resumes from its last handled page,
  *   with the same watermark; records of the page it stopped in may come again.
- * - Records are deduplicated by key within one iteration. Pages are read one at a time, never
- *   prefetched, so a record that is neither moved nor deleted is read at least once however
- *   many records are inserted or modified while the run pages.
+ * - Records are deduplicated by key within one iteration (the keys stay in memory for the run).
+ *   Pages are read one at a time, never prefetched, so a record that is neither moved nor
+ *   deleted is read at least once however many records are inserted or modified meanwhile.
  * - A record inserted or modified while the run pages may be passed by the cursor; it carries
  *   a modification day after the run's start, so the next run reads it.
  * - Insertions can make a page repeat the one before (`inconsistent_paging` of `list`): the run
@@ -210,9 +210,14 @@ function readCheckpoint(
  * The guarantee, for a service that keeps its records in a stable order (a modified record
  * keeps its place, a new one may come anywhere): after two consecutive complete runs, every
  * record modified before the second run started is in the mirror, in its version as of that
- * start or a later one. Deletions are not visible through the watermark: run without a
- * checkpoint now and then (weekly, say) and delete from the mirror every key the full run did
- * not return; a full run also repairs a mirror of a service that reorders records.
+ * start or a later one. Why: while the filter holds a record (a modification only moves its day
+ * later), its position can only grow, by records inserted or entering the filter before it;
+ * pages are contiguous and asked one after the other, so the first page whose end lies past the
+ * record's position holds it, and a resume starts no further than where the stopped run was.
+ * What the second run's filter does not hold was last modified before the first run started,
+ * which read it. Deletions are not visible through the watermark: run without a checkpoint now
+ * and then (weekly, say) and delete from the mirror every key the full run did not return; a
+ * full run also repairs a mirror of a service that reorders records.
  *
  * Checkpoints are checked when read: one of another operation, other filters, another format
  * or a damaged one is an `InvalidArgumentError` naming `options.checkpoint`.
