@@ -90,7 +90,9 @@ export function recordWriter(
       (Array.isArray(watermarkSchema.examples) &&
         String(watermarkSchema.examples[0]).includes('T')));
   const mixable = isRecord(schema) && BINDING.every((keyword) => schema[keyword] === undefined);
-  let pool: { fields: string[]; records: Map<string, string>[]; texts: string[] } | undefined;
+  let pool:
+    | { fields: string[]; labels: string[]; records: Map<string, string>[]; texts: string[] }
+    | undefined;
 
   const poolOf = () => {
     if (pool) return pool;
@@ -103,6 +105,7 @@ export function recordWriter(
     if (watermark !== undefined) fields.add(watermark);
     pool = {
       fields: [...fields],
+      labels: [...fields].map((field) => `${JSON.stringify(field)}:`),
       records: values.map(
         (value) =>
           new Map(
@@ -115,7 +118,7 @@ export function recordWriter(
   };
 
   return (index, modifiedDay) => {
-    const { fields, records, texts } = poolOf();
+    const { fields, labels, records, texts } = poolOf();
     const whole = hash(seed, stream, index) % POOL_SIZE;
     if (!isRecord(schema) || schema.type !== 'object') return texts[whole]!;
     let body = '';
@@ -131,7 +134,7 @@ export function recordWriter(
       } else {
         text = records[mixable ? hash(seed, stream, index, f) % POOL_SIZE : whole]!.get(field);
       }
-      if (text !== undefined) body += `${body === '' ? '' : ','}${JSON.stringify(field)}:${text}`;
+      if (text !== undefined) body += `${body === '' ? '' : ','}${labels[f]}${text}`;
     });
     return `{${body}}`;
   };
