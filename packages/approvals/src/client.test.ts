@@ -11,7 +11,7 @@ import {
   type FaultStep,
   type RecordedRequest,
 } from '@partner-apis/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createApprovalsClient,
   type ApprovalsClientOptions,
@@ -121,10 +121,38 @@ describe('approvals.list on the wire', () => {
     expect(requests[0]?.url).toBe('/v1/approvals?employeeNumber=10%2002%2634');
   });
 
-  it('sends the User-Agent it is given', async () => {
+  it('names the caller, then this package and the runtime, in the User-Agent', async () => {
     const { requests } = await serve();
     await client({ userAgent: 'approvals-digest/1.0' }).approvals.list('100234');
-    expect(requests[0]?.headers['user-agent']).toBe('approvals-digest/1.0');
+    await client().approvals.list('100234');
+    const node = process.versions.node.split('.').slice(0, 2).join('.');
+    // From source the build has not written the version in; a built package names it.
+    expect(requests.map((r) => r.headers['user-agent'])).toEqual([
+      `approvals-digest/1.0 partner-apis-approvals node/${node}`,
+      `partner-apis-approvals node/${node}`,
+    ]);
+  });
+
+  it('writes the redacted wire log to stderr when PARTNER_APIS_LOG asks and no logger is given', async () => {
+    const { requests } = await serve([{ body: result }, { body: result }]);
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    vi.stubEnv('PARTNER_APIS_LOG', 'debug');
+    try {
+      await client().approvals.list('100234');
+      await client({ logger: {} }).approvals.list('100234');
+    } finally {
+      vi.unstubAllEnvs();
+      write.mockRestore();
+    }
+    expect(requests).toHaveLength(2);
+    const log = lines.join('');
+    expect(log).toContain('[partner-apis] debug');
+    expect(log.match(/GET [^ ]*\/v1\/approvals/g)?.length).toBe(2);
+    expect(log).not.toContain(credentials.clientSecret);
   });
 
   it('returns the typed result unchanged, also through the deprecated getApprovals', async () => {

@@ -14,6 +14,13 @@ import { rateLimitTiers, type getApprovals } from './generated/operations.js';
 import { createResources } from './generated/resources.js';
 import type { ApprovalsResult } from './types.js';
 
+declare const __PACKAGE_VERSION__: string | undefined;
+/** This package, as the `User-Agent` of its requests names it; the build writes in its version. */
+const PACKAGE = {
+  name: '@partner-apis/approvals',
+  version: typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : undefined,
+};
+
 /** A tier name of the approvals spec (`x-rate-limit-tiers`): `bronze`, `silver`, `gold`. */
 export type ApprovalsTierName = keyof typeof rateLimitTiers;
 
@@ -119,6 +126,7 @@ export function createApprovalsClient(options: ApprovalsClientOptions): Approval
     rateLimit: tierRate(options?.tier),
     optionNames: { rateLimit: 'tier' },
     serviceOptions: APPROVALS_OPTIONS,
+    package: PACKAGE,
   });
   const generated = createResources(client).approvals;
   const approvals: Approvals = {

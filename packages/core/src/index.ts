@@ -7,6 +7,7 @@ export type {
   TimeoutOptions,
 } from './client-pipeline.js';
 export type { TracerProviderLike, TracingOptions } from './tracing.js';
+export type { PackageIdentity } from './user-agent.js';
 export type { Answer, RequestBody } from './exchange.js';
 export type {
   CallOverrides,

@@ -17,7 +17,9 @@ import {
   type OperationDescription,
   type ParameterCheck,
 } from './operation.js';
+import { loggerFromEnv } from './log-from-env.js';
 import { responseOf, type CallOverrides, type PipelineReply } from './transport.js';
+import { userAgent as userAgentOf, type PackageIdentity } from './user-agent.js';
 import {
   CALL_OPTION_NAMES,
   checkRequiredOptions,
@@ -102,6 +104,8 @@ export interface ServiceWiring {
    * `{ tier: true }`); an option the client does not know is reported once, and ignored.
    */
   serviceOptions?: Readonly<Record<string, true>> | undefined;
+  /** The package the client comes from, named in every request's `User-Agent`. */
+  package?: PackageIdentity | undefined;
 }
 
 /** The parameters and body of one call, as the spec names them. */
@@ -326,16 +330,19 @@ export function createServiceClient<Paths extends object>(
     const known = clientOptionNames(wiring.serviceOptions);
     checkRequiredOptions(options, known);
     const credentials = objectOption('credentials', options.credentials);
-    let userAgent: string | undefined;
-    if (options.userAgent !== undefined) {
-      if (!isHeaderValue(options.userAgent)) {
-        throw new ConfigurationError(
-          'userAgent',
-          'must be a non-empty string of Latin-1 characters without line breaks',
-        );
-      }
-      userAgent = options.userAgent;
+    if (options.userAgent !== undefined && !isHeaderValue(options.userAgent)) {
+      throw new ConfigurationError(
+        'userAgent',
+        'must be a non-empty string of Latin-1 characters without line breaks',
+      );
     }
+    // The caller's own product first, then ours and the runtime, as RFC 9110 §10.1.5 orders them.
+    const userAgent =
+      wiring.package === undefined
+        ? options.userAgent
+        : userAgentOf(wiring.package, options.userAgent);
+    // PARTNER_APIS_LOG turns the wire log on for a client given no logger.
+    const logger = options.logger ?? loggerFromEnv();
     const assumptions = options.assumptions ?? 'warn';
     if (!ASSUMPTION_POLICIES.includes(assumptions)) {
       throw new ConfigurationError(
@@ -355,6 +362,7 @@ export function createServiceClient<Paths extends object>(
     if (wiring.conversationId !== undefined) rawHeaders[CONVERSATION_HEADER] = clientConversation;
     const pipeline = createClientPipeline({
       ...options,
+      logger,
       auth: wiring.auth(credentials),
       rateLimit: wiring.rateLimit,
       // Calls set the conversation id themselves, where their operation declares it.
@@ -366,7 +374,7 @@ export function createServiceClient<Paths extends object>(
       headers: rawHeaders,
       bodySerializer: (body: unknown) => serialisedBody(body, 'request'),
     });
-    const warn = warner(options.logger);
+    const warn = warner(logger);
     for (const message of unknownOptions(options, known)) {
       warn(message, 'PARTNER_APIS_UNKNOWN_OPTION');
     }

@@ -11,6 +11,13 @@ import type { components, operations as Operations, paths } from './generated/op
 import { oauth2Scopes, operations } from './generated/operations.js';
 import { createResources, type Resources } from './generated/resources.js';
 
+declare const __PACKAGE_VERSION__: string | undefined;
+/** This package, as the `User-Agent` of its requests names it; the build writes in its version. */
+const PACKAGE = {
+  name: '@partner-apis/exposure',
+  version: typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : undefined,
+};
+
 type LocationSchema = components['schemas']['Location'];
 /** One exposure location record. Its fields are not published yet: the record is open. */
 export interface Location extends LocationSchema {}
@@ -76,6 +83,7 @@ export function createExposureClient(options: ExposureClientOptions): ExposureCl
   const client = createServiceClient<paths>(options, {
     ...wiring,
     serviceOptions: { ...wiring.serviceOptions, ...PAGING_OPTION_NAMES },
+    package: PACKAGE,
   });
   return { ...createResources(client, options), raw: client.raw };
 }

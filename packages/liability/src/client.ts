@@ -11,6 +11,13 @@ import type { paths } from './generated/openapi.js';
 import { createResources, type Resources } from './generated/resources.js';
 import { withManualReferral, type Quotes } from './quotes.js';
 
+declare const __PACKAGE_VERSION__: string | undefined;
+/** This package, as the `User-Agent` of its requests names it; the build writes in its version. */
+const PACKAGE = {
+  name: '@partner-apis/liability',
+  version: typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : undefined,
+};
+
 /** The sellers of the liability service: `create` registers one; quotes are then requested for it. */
 export type Sellers = Resources['sellers'];
 
@@ -88,6 +95,7 @@ export function createLiabilityClient(options: LiabilityClientOptions): Liabilit
     rateLimit: options?.rateLimit,
     conversationId: options?.conversationId ?? globalThis.crypto.randomUUID(),
     serviceOptions: LIABILITY_OPTIONS,
+    package: PACKAGE,
   });
   return {
     ...bind(client),

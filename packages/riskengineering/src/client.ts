@@ -11,6 +11,13 @@ import type { components, operations as Operations, paths } from './generated/op
 import { oauth2Scopes, operations } from './generated/operations.js';
 import { createResources, type Resources } from './generated/resources.js';
 
+declare const __PACKAGE_VERSION__: string | undefined;
+/** This package, as the `User-Agent` of its requests names it; the build writes in its version. */
+const PACKAGE = {
+  name: '@partner-apis/riskengineering',
+  version: typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : undefined,
+};
+
 type GradingSchema = components['schemas']['Grading'];
 /** One risk engineering grading record. Its fields are not published yet: the record is open. */
 export interface Grading extends GradingSchema {}
@@ -72,6 +79,7 @@ export function createRiskEngineeringClient(
   const client = createServiceClient<paths>(options, {
     ...wiring,
     serviceOptions: { ...wiring.serviceOptions, ...PAGING_OPTION_NAMES },
+    package: PACKAGE,
   });
   return { ...createResources(client, options), raw: client.raw };
 }
