@@ -50,7 +50,12 @@ export interface Operation {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-/** Whether a JSON value is an object (not an array or null). */
+/**
+ * Whether a JSON value is an object (not an array or null).
+ *
+ * @example
+ * isRecord({ type: 'object' }); // true
+ */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -138,6 +143,9 @@ function readResponses(document: OpenApiDocument, value: unknown): Map<string, u
 /**
  * A copy of a schema with every local `$ref` inlined, so a generator needs no document. A
  * reference back into itself (a recursive schema) becomes `{}`, which any value satisfies.
+ *
+ * @example
+ * inlineRefs(document, { $ref: '#/components/schemas/Grading' }); // { type: 'object', … }
  */
 export function inlineRefs(
   document: OpenApiDocument,
