@@ -50,13 +50,33 @@ test('unknown credentials are a TokenError, not a silent empty list', async () =
 });
 // #endregion readme-example
 
-// The README shows the example above verbatim, so it cannot rot.
+// #region readme-sync
+test('mirrors the gradings: everything the first time, then what changed', async () => {
+  const mirror = new Map<unknown, Record<string, unknown>>();
+  let saved: string | undefined; // in production: a file or a database row
+
+  const first = risk.gradings.sync({ checkpoint: saved, pageSize: 1024 });
+  for await (const grading of first) mirror.set(grading['gradingId'], grading);
+  saved = JSON.stringify(first.checkpoint);
+  expect(mirror.size).toBe(2000);
+
+  const next = risk.gradings.sync({ checkpoint: saved, pageSize: 1024 });
+  for await (const grading of next) mirror.set(grading['gradingId'], grading);
+  expect(next.checkpoint.complete).toBe(true);
+  saved = JSON.stringify(next.checkpoint);
+  expect(JSON.parse(saved)).toEqual(next.checkpoint); // plain JSON, for the next run
+});
+// #endregion readme-sync
+
+// The README shows the examples above verbatim, so they cannot rot.
 import { readFileSync } from 'node:fs';
 
-test('the README shows this example as it is', () => {
+test('the README shows these examples as they are', () => {
   const source = readFileSync(new URL('./readme-example.test.ts', import.meta.url), 'utf8');
-  const example = /\/\/ #region readme-example\n([\s\S]*?)\/\/ #endregion/.exec(source)?.[1];
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  expect(example).toBeDefined();
-  expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``);
+  for (const region of ['readme-example', 'readme-sync']) {
+    const example = new RegExp(`// #region ${region}\n([\\s\\S]*?)// #endregion`).exec(source)?.[1];
+    expect(example).toBeDefined();
+    expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``);
+  }
 });
