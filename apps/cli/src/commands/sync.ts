@@ -33,10 +33,6 @@ export interface Syncable {
   }): SyncRunLike;
 }
 
-function isSyncable(collection: object): collection is Syncable {
-  return typeof (collection as Partial<Syncable>).sync === 'function';
-}
-
 /** The checkpoint saved in `file`, or `undefined` when there is no such file yet. */
 async function readState(file: string, cwd: string): Promise<unknown> {
   let text: string;
@@ -81,12 +77,9 @@ async function writeState(file: string, cwd: string, checkpoint: unknown): Promi
 export async function syncToOutput(
   context: CommandContext,
   label: string,
-  collection: object,
+  collection: Syncable,
   options: SyncCommandOptions,
 ): Promise<number> {
-  if (!isSyncable(collection)) {
-    throw new UsageError(`${label}: this version of the client has no sync()`);
-  }
   const { cwd } = context.io;
   const saved = await readState(options.state, cwd);
   const everyPage = options.out === undefined && options.format !== 'csv';
@@ -127,7 +120,7 @@ export async function syncToOutput(
 const SYNCED: readonly {
   readonly path: readonly [string, string];
   readonly label: string;
-  readonly collection: (session: ServiceSession) => Promise<object>;
+  readonly collection: (session: ServiceSession) => Promise<Syncable>;
 }[] = [
   {
     path: ['exposure', 'locations'],
