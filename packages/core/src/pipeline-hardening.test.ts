@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
 import { basicAuth, createTokenCache, oauth2ClientCredentials } from '@partner-apis/auth';
-import { ApiError, ConfigurationError } from '@partner-apis/errors';
+import { ApiError, ConfigurationError, InternalServerError } from '@partner-apis/errors';
 import { createVirtualTime, startFaultServer, type FaultServer } from '@partner-apis/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -191,10 +191,20 @@ describe('maxResponseBytes', { timeout: 20_000 }, () => {
       const error = await rejection(send());
       expect(error).toBeInstanceOf(ApiError);
       expect(error).toMatchObject({ status, code: 'response_too_large' });
-      expect((error as ApiError).message).toContain('maxResponseBytes (1048576 bytes)');
+      expect((error as ApiError).message).toContain('1048576');
       expect(server.requests).toHaveLength(1);
     },
   );
+
+  it('a 500 whose body passes the limit is still an InternalServerError, that says it was cut', async () => {
+    const server = await serve([
+      { status: 500, body: big, headers: { 'content-type': 'text/plain' } },
+    ]);
+    const { send } = pipeline(server.url, { maxResponseBytes: 1024 * 1024 });
+    const error = await rejection(send());
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as ApiError).message).toMatch(/cut/);
+  });
 
   // Quick settings: the zeros compress to a few kB either way.
   const fast = { level: 1, params: { [constants.BROTLI_PARAM_QUALITY]: 1 } };

@@ -21,6 +21,13 @@ export interface TracerProviderLike {
 
 /** OpenTelemetry spans of a client's calls; `@opentelemetry/api` must be installed. */
 export interface TracingOptions {
+  /**
+   * The `@opentelemetry/api` module itself (`import * as api from '@opentelemetry/api'`). By
+   * default it is imported on the first traced call, at run time and out of a bundler's sight;
+   * a browser bundle, which cannot import a package at run time, passes it here.
+   */
+  api?:
+    { readonly trace: object; readonly context: object; readonly propagation: object } | undefined;
   /** Where the spans go; the global provider (`trace.getTracerProvider()`) by default. */
   tracerProvider?: TracerProviderLike | undefined;
   /**
@@ -29,17 +36,6 @@ export interface TracingOptions {
    * not document accepting it.
    */
   propagate?: boolean | undefined;
-}
-
-/**
- * The `tracing.api` option, beside `TracingOptions`: the `@opentelemetry/api` module itself
- * (`import * as api from '@opentelemetry/api'`). By default it is imported on the first traced
- * call, at run time and out of a bundler's sight; a browser bundle, which cannot import a
- * package at run time, passes it here.
- */
-export interface TracingApiOption {
-  api?:
-    { readonly trace: object; readonly context: object; readonly propagation: object } | undefined;
 }
 
 /** Numeric values of the API's enums, so that nothing is imported before tracing is used. */
@@ -154,10 +150,10 @@ export interface ClientTracing {
  * const send = tracing?.traceExchanges(globalThis.fetch) ?? globalThis.fetch;
  */
 export function createClientTracing(
-  option: boolean | (TracingOptions & TracingApiOption) | undefined,
+  option: boolean | TracingOptions | undefined,
 ): ClientTracing | undefined {
   if (option === undefined || option === false) return undefined;
-  const settings: TracingOptions & TracingApiOption = option === true ? {} : option;
+  const settings: TracingOptions = option === true ? {} : option;
   if (typeof settings !== 'object' || settings === null) {
     throw new ConfigurationError(
       'tracing',

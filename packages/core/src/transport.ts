@@ -220,10 +220,21 @@ export function createTransport(base: TransportSettings): Execute {
     } catch (error) {
       if (call.ended) throw call.reason;
       if (error instanceof ResponseTooLarge) {
-        const why =
-          `answered ${error.status} with a body larger than maxResponseBytes ` +
-          `(${s.maxResponseBytes} bytes); reading stopped there`;
-        const tooLarge = unusableAnswer(error.status, 'response_too_large', why, request);
+        // The error of its status class, from the start of the body that was read.
+        const tooLarge = apiErrorFromResponse({
+          response: error,
+          text: new TextDecoder().decode(error.head),
+          request,
+          truncated: true,
+          maxResponseBytes: s.maxResponseBytes,
+          mayHaveTakenEffect: isWrite(request.method),
+          requestBody: parsedJsonBody(body, headers),
+          secrets: [
+            ...secretValues(headers, s.secretHeaderNames),
+            ...(s.auth?.secretValues?.() ?? []),
+          ],
+          now: s.clock(),
+        });
         return { error: tooLarge, sent: true, fatal: true };
       }
       if (call.attemptTimedOut) {

@@ -26,7 +26,11 @@ const RETRY: Record<keyof RetryOptions, true> = {
 /** A client's timeouts and a call's have the same names. */
 const TIMEOUT = { attemptMs: true, totalMs: true } satisfies Record<keyof TimeoutOptions, true> &
   Record<keyof CallTimeoutOptions, true>;
-const TRACING: Record<keyof TracingOptions, true> = { tracerProvider: true, propagate: true };
+const TRACING: Record<keyof TracingOptions, true> = {
+  api: true,
+  tracerProvider: true,
+  propagate: true,
+};
 
 /** What every `create…Client` takes: `ClientOptions`, its address and its credentials. */
 const CLIENT: Record<keyof ClientOptions | 'baseUrl' | 'credentials', true> = {
