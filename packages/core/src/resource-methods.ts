@@ -73,7 +73,9 @@ export interface Syncable<T, Q, D extends OperationDescription> {
 export type PagedRead<T, Q, D extends OperationDescription, E> = OffsetCollection<T, Q, D, E> &
   (Extract<D['parameters'][number], { readonly sync: 'watermark' }> extends never
     ? unknown
-    : Syncable<T, Q, D>);
+    : D['response'] extends { readonly recordKey: string }
+      ? Syncable<T, Q, D>
+      : unknown);
 
 /** The path parameters of an operation in the order its path names them. */
 function pathParameters(operation: OperationDescription): ParameterDescription[] {
@@ -157,6 +159,14 @@ export function pagedRead<R>(
   if (!syncable) return collection as R;
   return {
     ...collection,
-    sync: (options?: SyncOptions) => createSyncRun(collection, operation, options),
+    // The client-wide page size applies to sync too; a run's own wins.
+    sync: (options?: SyncOptions) =>
+      createSyncRun(
+        collection,
+        operation,
+        isRecord(options) || options === undefined
+          ? { pageSize: paging.pageSize, ...options }
+          : options,
+      ),
   } as R;
 }
