@@ -10,6 +10,8 @@ export interface CliIo {
     /** The terminal's width, when stderr is one. */
     readonly columns?: number | undefined;
   };
+  /** Where `--data -` reads from; the process's stdin when left out. */
+  readonly stdin?: NodeJS.ReadableStream | undefined;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
 }

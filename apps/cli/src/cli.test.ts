@@ -750,7 +750,7 @@ describe('usage and configuration errors exit with 2', () => {
     ],
     [
       ['exposure', 'locations', '--modified-since', '2025-13-01'],
-      'must be a day such as 2025-06-01.',
+      'error: --modified-since must be a YYYY-MM-DD day (got "2025-13-01")',
     ],
     [['nonsense'], "error: unknown command 'nonsense'"],
     [

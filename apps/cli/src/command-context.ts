@@ -40,6 +40,19 @@ export interface CliDependencies {
   readonly liabilityMajors?: LiabilityMajors;
 }
 
+/** An operation of a spec, and how the command line names it and its arguments. */
+export interface CommandOperation {
+  readonly method: string;
+  /** A path template, e.g. `/quotes/{quoteId}`. */
+  readonly path: string;
+  /** As the client names it in errors: `quotes.search`. */
+  readonly name: string;
+  /** `partner-apis liability quotes search`. */
+  readonly command: string;
+  /** Argument name → how the command line gives it: `createdFrom` → `--created-from`. */
+  readonly flags: Readonly<Record<string, string>>;
+}
+
 /** What the actions of the commands share: the process around them and the exit code. */
 export interface CommandContext {
   readonly io: CliIo;
@@ -49,10 +62,11 @@ export interface CommandContext {
   /** `--quiet`: no notes, warnings nor progress; data and errors only. */
   quiet: boolean;
   /**
-   * Records that `command` calls the operation `method path` (a path template such as
-   * `/quotes/{quoteId}`), so a server's message naming the operation names the command.
+   * Records the command that calls an operation, so that a server's message naming the
+   * operation (`POST /parties/sellers`) and a refused argument (`createdFrom`) are told in the
+   * command line's words.
    */
-  operation(method: string, path: string, command: string): void;
+  operation(operation: CommandOperation): void;
   /**
    * Runs an action with the session of the command's global options: resolves the settings,
    * starts the embedded sandbox on demand, closes it afterwards, and reports any error.
@@ -113,18 +127,24 @@ export function createCommandContext(
   { liabilityMajors = LIABILITY_MAJORS }: CliDependencies = {},
 ): CommandContext {
   const sinks: OutputSink[] = [];
-  const operations: { method: string; path: RegExp; command: string }[] = [];
+  const operations: (CommandOperation & { pattern: RegExp })[] = [];
   const commandOf = (method: string, path: string) =>
-    operations.find((operation) => operation.method === method && operation.path.test(path))
+    operations.find((operation) => operation.method === method && operation.pattern.test(path))
       ?.command;
+  const flagOf = (name: string | undefined, argument: string) =>
+    operations.find((operation) => operation.name === name)?.flags[
+      argument.slice(argument.lastIndexOf('.') + 1)
+    ];
   const context: CommandContext = {
     io,
     liabilityMajors,
     exitCode: ExitCode.ok,
     quiet: false,
-    operation(method, path, command) {
-      const pattern = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
-      operations.push({ method, path: new RegExp(`^${pattern}$`), command });
+    operation(operation) {
+      const pattern = operation.path
+        .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+        .replace(/\{[^}]+\}/g, '[^/]+');
+      operations.push({ ...operation, pattern: new RegExp(`^${pattern}$`) });
     },
     async run(command, action) {
       let session: ServiceSession | undefined;
@@ -147,6 +167,7 @@ export function createCommandContext(
           secrets: session?.secrets() ?? [],
           debug: globals.debug,
           commandOf,
+          flagOf,
         });
         if (session?.sandbox !== undefined && error instanceof ApiError && error.status < 500) {
           context.note(

@@ -23,6 +23,12 @@ export interface ErrorReportTarget {
    * sellers create`), so a server's hint names what a person at a shell can type.
    */
   readonly commandOf?: ((method: string, path: string) => string | undefined) | undefined;
+  /**
+   * How the command line gives an argument the client refused (`createdFrom` of `quotes.search`
+   * → `--created-from`).
+   */
+  readonly flagOf?:
+    ((operation: string | undefined, argument: string) => string | undefined) | undefined;
 }
 
 /** An operation named in a server's message: `POST /parties/sellers`. */
@@ -84,18 +90,16 @@ function certificateProblem(error: unknown): { code: string; message: string } |
 }
 
 /**
- * A refused argument named as the command line names it: a filter or query parameter
- * (`filters.createdFrom`) is the option `--created-from`; the library's `Date` is not a choice at
- * a shell.
+ * A refused argument named as the command line names it (`createdFrom` is the option
+ * `--created-from`); the library's `Date` is not a choice at a shell.
  */
-function argumentLine(error: InvalidArgumentError): string {
+function argumentLine(error: InvalidArgumentError, target: ErrorReportTarget): string {
+  const flag = target.flagOf?.(error.operation, error.argument);
+  if (flag === undefined) return `invalid argument: ${error.message}`;
   const problem = error.message
     .slice(error.message.indexOf(error.argument) + error.argument.length)
     .trim()
     .replace(/\ba Date or (an? )/g, '$1');
-  const match = /^(?:filters|options|query)\.([A-Za-z0-9]+)$/.exec(error.argument);
-  if (match === null) return `invalid argument: ${error.message}`;
-  const flag = `--${match[1]!.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
   return `error: ${flag} ${problem}`;
 }
 
@@ -109,7 +113,7 @@ function describe(error: unknown, target: ErrorReportTarget): { lines: string[];
     return { lines: [`configuration error: ${error.message}`], code: ExitCode.usage };
   }
   if (error instanceof InvalidArgumentError) {
-    return { lines: [argumentLine(error)], code: ExitCode.usage };
+    return { lines: [argumentLine(error, target)], code: ExitCode.usage };
   }
   if (error instanceof ApiError) {
     return { lines: apiErrorLines(error, target), code: ExitCode.failure };

@@ -12,13 +12,14 @@ import { registerApprovalsCommands } from './commands/approvals.js';
 import {
   COMPLETE_COMMAND,
   completeWords,
+  defaultSubcommand,
   registerCompletionCommand,
 } from './commands/completion.js';
 import { registerCredentialsCommands } from './commands/credentials.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerExposureCommands } from './commands/exposure.js';
 import { registerLiabilityCommands } from './commands/liability.js';
-import { registerRiskEngineeringCommands } from './commands/riskengineering.js';
+import { registerOperationCommands } from './commands/operations.js';
 import { registerSandboxCommands } from './commands/sandbox.js';
 import { registerVerifyCommand } from './commands/verify.js';
 import { registerConfigCommands } from './commands/config.js';
@@ -48,9 +49,9 @@ function cliVersion(): string {
  */
 const COMMANDS: readonly ((program: Command, context: CommandContext) => void)[] = [
   registerExposureCommands,
-  registerRiskEngineeringCommands,
   registerLiabilityCommands,
   registerApprovalsCommands,
+  registerOperationCommands,
   registerCredentialsCommands,
   registerConfigCommands,
   registerDemoCommand,
@@ -166,7 +167,8 @@ export async function runCli(
   const named = helpCommand ? words.slice(1) : words;
   const target = commandAt(program, named);
   const whole = words.length === args.length && commandDepth(target) === named.length;
-  if (args.length === 0 || (whole && (helpCommand || target.commands.length > 0))) {
+  const group = target.commands.length > 0 && defaultSubcommand(target) === undefined;
+  if (args.length === 0 || (whole && (helpCommand || group))) {
     target.outputHelp();
     return ExitCode.ok;
   }

@@ -118,7 +118,7 @@ describe('1. the examples of --help', () => {
       'NON-US',
     ]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('`partner-apis liability seller create`');
+    expect(result.stderr).toContain('`partner-apis liability sellers create`');
     expect(result.stderr).not.toContain('POST /parties/sellers');
     expect(result.stderr).toContain('`partner-apis sandbox start` keeps sellers and quotes');
   });

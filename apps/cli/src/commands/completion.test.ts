@@ -15,9 +15,9 @@ test.each([
     [''],
     [
       'exposure',
-      'riskengineering',
       'liability',
       'approvals',
+      'riskengineering',
       'credentials',
       'config',
       'demo',
@@ -29,7 +29,7 @@ test.each([
   [['li'], ['liability']],
   [
     ['exposure', ''],
-    ['locations', 'sov'],
+    ['sov', 'locations', 'statement-of-values'],
   ],
   [['liability', 'quote', 'c'], ['create']],
   [

@@ -60,6 +60,18 @@ function optionsAt(command: Command): Option[] {
   return options;
 }
 
+/**
+ * The command a group runs when named alone (`exposure locations` lists), if it has one.
+ * Commander keeps its name in a field of its own, with no accessor.
+ *
+ * @example
+ * defaultSubcommand(locations)?.name(); // → 'list'
+ */
+export function defaultSubcommand(command: Command): Command | undefined {
+  const name = (command as unknown as { _defaultCommandName?: string | null })._defaultCommandName;
+  return name ? command.commands.find((sub) => sub.name() === name) : undefined;
+}
+
 function findOption(command: Command, word: string): Option | undefined {
   const flag = word.split('=')[0];
   return optionsAt(command).find((option) => option.long === flag || option.short === flag);
@@ -89,6 +101,7 @@ export function completeWords(program: Command, words: readonly string[]): strin
       continue;
     }
     if (word.startsWith('-')) {
+      command = defaultSubcommand(command) ?? command;
       const option = findOption(command, word);
       if (option !== undefined && takesValue(option) && !word.includes('=')) pendingValue = option;
       continue;
@@ -99,6 +112,7 @@ export function completeWords(program: Command, words: readonly string[]): strin
     candidates.filter((candidate) => candidate.startsWith(current));
   if (pendingValue !== undefined) return starting(pendingValue.argChoices ?? []);
   if (current.startsWith('-')) {
+    command = defaultSubcommand(command) ?? command;
     const flags = optionsAt(command).flatMap((option) => (option.long ? [option.long] : []));
     return starting([...flags, '--help']);
   }

@@ -4,46 +4,6 @@ import { withOutputOptions, type CommandContext, type OutputOptions } from '../c
 import { examples } from '../help-format.js';
 import { writeRecord } from '../output/record-writer.js';
 import { checkStatementOfValues, type SovOptions } from '../sov/check-sov.js';
-import { dayOption, integerOption } from './option-parsers.js';
-import { writePaged } from './paged-output.js';
-
-/** Options of the paged reads of exposure and risk engineering. */
-export interface ListCommandOptions extends OutputOptions {
-  modifiedSince?: string;
-  pageSize: number;
-  prefetch: number;
-}
-
-/**
- * Adds `--modified-since`, `--page-size` and `--prefetch` (and the output options) to a paged read.
- *
- * @example
- * withListOptions(exposure.command('locations'));
- */
-export function withListOptions(command: Command): Command {
-  return withOutputOptions(command)
-    .option(
-      '--modified-since <date>',
-      'only records modified since this day (YYYY-MM-DD)',
-      dayOption,
-    )
-    .option('--page-size <n>', 'records per request, 1–1024', integerOption(1, 1024), 1024)
-    .option('--prefetch <n>', 'requests in flight, 1–32', integerOption(1, 32), 4);
-}
-
-/**
- * The `list()` options of a paged read, from the command line.
- *
- * @example
- * client.locations.list(listOptions({ format: 'ndjson', pageSize: 1024, prefetch: 4 }));
- */
-export function listOptions(options: ListCommandOptions) {
-  return {
-    pageSize: options.pageSize,
-    prefetch: options.prefetch,
-    ...(options.modifiedSince === undefined ? {} : { modifiedSince: options.modifiedSince }),
-  };
-}
 
 function withSovOptions(command: Command): Command {
   return command
@@ -55,7 +15,8 @@ function withSovOptions(command: Command): Command {
 }
 
 /**
- * `partner-apis exposure …`: locations, and the Statement of Values.
+ * `partner-apis exposure sov …`: the Statement of Values from a CSV or JSON file; the
+ * operations of the spec are commands of their own (`operations.ts`).
  *
  * @example
  * registerExposureCommands(program, context);
@@ -71,30 +32,6 @@ export function registerExposureCommands(program: Command, context: CommandConte
         'partner-apis exposure sov validate portfolio.csv --currency EUR',
       ]),
     );
-
-  withListOptions(
-    exposure
-      .command('locations')
-      .description('every exposure location, paged')
-      .addHelpText(
-        'after',
-        examples([
-          'partner-apis exposure locations --columns locationId,name,address.city,values.buildings',
-          'partner-apis exposure locations --format ndjson | wc -l',
-          'partner-apis exposure locations --modified-since 2025-06-01 --format csv --out locations.csv',
-        ]),
-      ),
-  ).action(async (options: ListCommandOptions, command: Command) => {
-    await context.run(command, async (session) => {
-      const client = await exposureClient(session);
-      await writePaged(
-        context,
-        'exposure locations',
-        client.locations.list(listOptions(options)),
-        options,
-      );
-    });
-  });
 
   const sov = exposure
     .command('sov')

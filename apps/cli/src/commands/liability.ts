@@ -87,8 +87,13 @@ function quoteFrom(options: QuoteOptions): QuoteRequest {
   return quote;
 }
 
-/** `--major`: which major version of the API a command calls while the upstream runs two. */
-function majorOption(majors: LiabilityMajors): Option {
+/**
+ * `--major`: which major version of the API a command calls while the upstream runs two.
+ *
+ * @example
+ * command.addOption(majorOption(context.liabilityMajors));
+ */
+export function majorOption(majors: LiabilityMajors): Option {
   const available = Object.keys(majors);
   const highest = Math.max(...available.map(Number));
   return new Option(
@@ -115,11 +120,6 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
         'partner-apis liability quote search --seller SEL-000001',
       ]),
     );
-
-  context.operation('POST', '/parties/sellers', 'partner-apis liability seller create');
-  context.operation('POST', '/quotes', 'partner-apis liability quote create');
-  context.operation('GET', '/quotes/{quoteId}', 'partner-apis liability quote get');
-  context.operation('GET', '/quotes', 'partner-apis liability quote search');
 
   const seller = liability
     .command('seller')

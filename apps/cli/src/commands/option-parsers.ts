@@ -18,25 +18,6 @@ export function integerOption(min: number, max: number): (value: string) => numb
 }
 
 /**
- * A commander parser for a `YYYY-MM-DD` day.
- *
- * @example
- * command.option('--modified-since <date>', 'only records modified since this day', dayOption);
- */
-export function dayOption(value: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  const date = match === null ? undefined : new Date(`${value}T00:00:00Z`);
-  if (
-    date === undefined ||
-    Number.isNaN(date.getTime()) ||
-    date.toISOString().slice(0, 10) !== value
-  ) {
-    throw new InvalidArgumentError('must be a day such as 2025-06-01.');
-  }
-  return value;
-}
-
-/**
  * A commander parser that collects a repeatable option into a list.
  *
  * @example
