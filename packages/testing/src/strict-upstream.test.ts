@@ -62,6 +62,14 @@ describe('startStrictUpstream', () => {
     expect(Object.keys(refused.body)).toEqual([...STRICT_UPSTREAM_FACTS.errorBodyFields]);
   });
 
+  it('caps a page below the limit asked for', async () => {
+    const { body } = await token('Portal.Api,Portal.Api.Exposure');
+    const page = await locations(String(body.access_token), 'limit=1024&offset=1');
+    expect(page.body[STRICT_UPSTREAM_FACTS.recordsProperty]).toHaveLength(
+      STRICT_UPSTREAM_FACTS.pageCap,
+    );
+  });
+
   it('refuses a read without the token', async () => {
     expect((await locations('not-a-token', 'limit=1')).status).toBe(401);
   });

@@ -41,6 +41,8 @@ export const STRICT_UPSTREAM_FACTS = {
   offsetBase: 1,
   /** Approval items carry `approvalDueDate`, which the approvals spec does not name. */
   extraApprovalField: 'approvalDueDate',
+  /** A page holds at most this many records, whatever `limit` asks for (up to 1024). */
+  pageCap: 25,
   /** A bad request's body: `{ status, title, detail, traceId }`, not the common error body. */
   errorBodyFields: ['status', 'title', 'detail', 'traceId'],
 } as const;
@@ -169,8 +171,8 @@ function approvalsResult(): object {
 /**
  * Starts a stand-in of the token, exposure, risk engineering and approvals APIs on 127.0.0.1
  * whose unpublished details differ from the specs' guesses (`STRICT_UPSTREAM_FACTS`): scopes
- * joined by a comma, answers in an envelope, a one-based page index, approval items with a
- * field the spec does not name, and another error body. Authentication is real: a Basic client
+ * joined by a comma, answers in an envelope, a one-based page index, pages capped below `limit`,
+ * approval items with a field the spec does not name, and another error body. Authentication is real: a Basic client
  * and a subscription key for a token, the token and the key on every read.
  *
  * @example
@@ -299,8 +301,9 @@ export async function startStrictUpstream(): Promise<StrictUpstream> {
         return problem(response, 'limit must be 1 to 1024.');
       if (page === undefined || page < 1)
         return problem(response, 'offset is a page number from 1.');
-      const first = (page - 1) * limit;
-      const items = Array.from({ length: Math.max(0, Math.min(limit, RECORDS - first)) }, (_, i) =>
+      const size = Math.min(limit, STRICT_UPSTREAM_FACTS.pageCap);
+      const first = (page - 1) * size;
+      const items = Array.from({ length: Math.max(0, Math.min(size, RECORDS - first)) }, (_, i) =>
         read.record(first + i),
       );
       send(response, 200, { [STRICT_UPSTREAM_FACTS.recordsProperty]: items, totalCount: RECORDS });

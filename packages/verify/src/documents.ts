@@ -78,9 +78,17 @@ export function responseKey(operation: Json, status: number): string | undefined
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
 const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
-// `strict: false`: OpenAPI schemas carry keywords Ajv does not know (`x-…`, `example`).
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
+let ajv: Ajv2020 | undefined;
+
+/** The validator of every document, made on the first check rather than at import. */
+function validatorOf(): Ajv2020 {
+  if (ajv === undefined) {
+    // `strict: false`: OpenAPI schemas carry keywords Ajv does not know (`x-…`, `example`).
+    ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+  }
+  return ajv;
+}
 const documentIds = new Map<Json, string>();
 const compiled = new Map<string, ValidateFunction>();
 
@@ -119,14 +127,14 @@ export function validate(document: Json, schema: unknown, value: unknown): strin
   let id = documentIds.get(document);
   if (id === undefined) {
     id = `verify-spec-${documentIds.size + 1}`;
-    ajv.addSchema({ $id: id, components: document.components ?? {} });
+    validatorOf().addSchema({ $id: id, components: document.components ?? {} });
     documentIds.set(document, id);
   }
   const anchored = anchorRefs(isRecord(schema) ? schema : {}, id) as object;
   const key = JSON.stringify(anchored);
   let check = compiled.get(key);
   if (check === undefined) {
-    check = ajv.compile(anchored);
+    check = validatorOf().compile(anchored);
     compiled.set(key, check);
   }
   if (check(value)) return [];

@@ -25,7 +25,7 @@ interface PagedRead {
   path: string;
   operationId: string;
   position: { name: string; unit: 'record' | 'page'; base: number };
-  limit: { name: string; maximum: number };
+  limit: { name: string; maximum: number; default: number };
 }
 
 function pagedReads(document: Json): PagedRead[] {
@@ -50,6 +50,7 @@ function pagedReads(document: Json): PagedRead[] {
       limit: {
         name: String(limit.name),
         maximum: Number(((limit.schema ?? {}) as Json).maximum ?? 1024),
+        default: Number(((limit.schema ?? {}) as Json).default ?? 0),
       },
     });
   }
@@ -394,6 +395,10 @@ function capFinding(
     evidence: `${what}: ${limit.name}=${limit.maximum} answered ${count} records although more follow: pages are capped at ${count}`,
     edit: [
       { op: 'replace', path: `${LIMIT}/schema/maximum`, value: count },
+      // A default above the cap would be refused by the spec it sits in.
+      ...(limit.default > count
+        ? [{ op: 'replace' as const, path: `${LIMIT}/schema/default`, value: count }]
+        : []),
       {
         op: 'add',
         path: `${LIMIT}/x-upstream-gap`,

@@ -56,6 +56,11 @@ export function observedPlace(
   };
 }
 
+/** `1 record`, `2 records`. */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 function samePlace(a: RecordsPlace, b: RecordsPlace): boolean {
   return (
     a.kind === b.kind && (a.kind === 'array' || a.property === (b as { property: string }).property)
@@ -113,7 +118,7 @@ export function recordsPlaceFinding(
         spec: statement.spec,
         pointer: statement.marker,
         status: 'confirmed',
-        evidence: `${what}: ${bodies.length} answers, each ${describePlace(place)}, as the spec says`,
+        evidence: `${what}: ${count(bodies.length, 'answer')}, each ${describePlace(place)}, as the spec says`,
       },
       records,
     };
@@ -174,7 +179,7 @@ export function recordsPlaceFinding(
       spec: statement.spec,
       pointer: statement.marker,
       status: 'contradicted',
-      evidence: `${what}: the spec says ${describePlace(expected.place)}; ${bodies.length} answers were each ${describePlace(place)}`,
+      evidence: `${what}: the spec says ${describePlace(expected.place)}; ${count(bodies.length, 'answer')}, each ${describePlace(place)}`,
       edit,
     },
     records,
@@ -227,14 +232,14 @@ export function recordFieldsFinding(
     return {
       ...base,
       status: 'contradicted',
-      evidence: `${what}: ${records.length} records against the record schema: ${problems.slice(0, 6).join('; ')}`,
+      evidence: `${what}: ${count(records.length, 'record')} against the record schema: ${problems.slice(0, 6).join('; ')}`,
     };
   }
   if (named.size === 0) {
     return {
       ...base,
       status: 'confirmed',
-      evidence: `${what}: ${records.length} records, open as the spec says; they carry ${fieldList(objects, names)}`,
+      evidence: `${what}: ${count(records.length, 'record')}, open as the spec says; they carry ${fieldList(objects, names)}`,
     };
   }
   const extra = names.filter((name) => !named.has(name));
@@ -242,13 +247,13 @@ export function recordFieldsFinding(
     return {
       ...base,
       status: 'confirmed',
-      evidence: `${what}: ${records.length} records carry only fields the spec names`,
+      evidence: `${what}: ${count(records.length, 'record')}, with only fields the spec names`,
     };
   }
   return {
     ...base,
     status: 'contradicted',
-    evidence: `${what}: ${records.length} records carry fields the spec does not name: ${fieldList(objects, extra)}`,
+    evidence: `${what}: ${count(records.length, 'record')}, with fields the spec does not name: ${fieldList(objects, extra)}`,
     edit: extra.map((name) => ({
       op: 'add' as const,
       path: `${statement.schema}/properties/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`,

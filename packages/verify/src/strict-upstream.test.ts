@@ -101,6 +101,28 @@ describe('against a stand-in whose details differ from the guesses', () => {
     );
   });
 
+  it('contradicts the largest limit, with the cap the pages keep to', () => {
+    const cap = finding('common', '/components/parameters/Limit/schema/maximum');
+    expect(cap.status).toBe('contradicted');
+    expect(cap.evidence).toMatch(
+      `limit=1024 answered ${STRICT_UPSTREAM_FACTS.pageCap} records although more follow`,
+    );
+    expect(cap.edit).toEqual(
+      expect.arrayContaining([
+        {
+          op: 'replace',
+          path: '/components/parameters/Limit/schema/maximum',
+          value: STRICT_UPSTREAM_FACTS.pageCap,
+        },
+        {
+          op: 'replace',
+          path: '/components/parameters/Limit/schema/default',
+          value: STRICT_UPSTREAM_FACTS.pageCap,
+        },
+      ]),
+    );
+  });
+
   it('contradicts the fields of approval items, naming the one the spec lacks', () => {
     const items = finding('approvals', '/components/schemas/ApprovalItem/x-upstream-gap');
     expect(items.status).toBe('contradicted');
