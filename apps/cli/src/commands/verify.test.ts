@@ -37,19 +37,14 @@ function environment(): Record<string, string> {
   };
 }
 
-async function run(args: readonly string[]) {
+async function run(args: readonly string[], env = environment()) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const code = await runCli(['verify', '--pace', 'gold', ...args], {
-    stdout,
-    stderr,
-    env: environment(),
-    cwd,
-  });
+  const code = await runCli(['verify', '--pace', 'gold', ...args], { stdout, stderr, env, cwd });
   return { code, stdout: out, stderr: err };
 }
 
@@ -102,6 +97,17 @@ describe('partner-apis verify', () => {
     expect(readFileSync(join(specs, 'auth', 'openapi.yaml'), 'utf8')).toMatch(
       /scope:\n {16}style: form\n/,
     );
+  });
+
+  it('checks the embedded sandbox when nothing is configured, and every guess holds there', async () => {
+    const { code, stdout, stderr } = await run(['--output', 'json', '--allow-writes'], {
+      XDG_CONFIG_HOME: cwd,
+    });
+    expect(stderr).toMatch(/No credentials configured: using the embedded sandbox/);
+    const { findings } = JSON.parse(stdout) as { findings: { status: string }[] };
+    expect(findings.length).toBeGreaterThan(20);
+    expect(findings.filter((finding) => finding.status !== 'confirmed')).toEqual([]);
+    expect(code).toBe(0);
   });
 
   it('refuses --write-specs without a specs folder before sending anything', async () => {
