@@ -27,6 +27,9 @@ function isRecord(value: unknown): value is Json {
 /**
  * Checks the approvals read: what an omitted `employeeNumber` does, and (given an employee) the
  * answer's fields and its approval items' fields, at the pace of the tier.
+ *
+ * @example
+ * await checkApprovals(run, { baseUrl, credentials, tier: 'silver', employeeNumber: '100234' }, secrets);
  */
 export async function checkApprovals(
   run: Run,

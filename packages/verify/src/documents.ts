@@ -23,7 +23,12 @@ export const DOCUMENTS: SpecDocuments = {
   approvals,
 };
 
-/** Escapes one token of a JSON Pointer (RFC 6901). */
+/**
+ * Escapes one token of a JSON Pointer (RFC 6901).
+ *
+ * @example
+ * escapeToken('application/json'); // 'application~1json'
+ */
 export function escapeToken(token: string): string {
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
@@ -42,7 +47,12 @@ function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The value at a local `$ref` (`#/…`) of `document`, following further refs. */
+/**
+ * The value at a local `$ref` (`#/…`) of `document`, following further refs.
+ *
+ * @example
+ * resolve(document, { $ref: '#/components/schemas/Location' }); // the Location schema
+ */
 export function resolve(document: Json, value: unknown): unknown {
   let current = value;
   for (let hops = 0; hops < 16 && isRecord(current) && typeof current.$ref === 'string'; hops++) {
@@ -57,7 +67,12 @@ export function resolve(document: Json, value: unknown): unknown {
   return current;
 }
 
-/** The object at `tokens` of `document`, refs resolved on the way; `{}` when there is none. */
+/**
+ * The object at `tokens` of `document`, refs resolved on the way; `{}` when there is none.
+ *
+ * @example
+ * at(document, 'paths', '/quotes', 'get', 'responses', '2XX'); // the response, its $ref followed
+ */
 export function at(document: Json, ...tokens: readonly string[]): Json {
   let current: unknown = document;
   for (const token of tokens) {
@@ -66,7 +81,12 @@ export function at(document: Json, ...tokens: readonly string[]): Json {
   return isRecord(current) ? current : {};
 }
 
-/** The response of an operation that documents `status`: exact, then `4XX`, then `default`. */
+/**
+ * The response of an operation that documents `status`: exact, then `4XX`, then `default`.
+ *
+ * @example
+ * responseKey(operation, 404); // '404' if documented, else '4XX', else 'default'
+ */
 export function responseKey(operation: Json, status: number): string | undefined {
   const responses = isRecord(operation.responses) ? operation.responses : {};
   const exact = String(status);
@@ -142,7 +162,12 @@ export function validate(document: Json, schema: unknown, value: unknown): strin
   return [...new Set(problems)];
 }
 
-/** The schema of the `application/json` content of a response (or request body) object. */
+/**
+ * The schema of the `application/json` content of a response (or request body) object.
+ *
+ * @example
+ * mediaSchema(document, operation.responses['200']); // { type: 'array', items: … }
+ */
 export function mediaSchema(document: Json, responseOrBody: unknown): unknown {
   const resolved = resolve(document, responseOrBody);
   const content = isRecord(resolved) && isRecord(resolved.content) ? resolved.content : {};

@@ -24,7 +24,12 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** How long one exchange may take. */
 const EXCHANGE_TIMEOUT_MS = 30_000;
 
-/** Calls per second of a pace: a tier of `tiers`, or the caller's own rate. */
+/**
+ * Calls per second of a pace: a tier of `tiers`, or the caller's own rate.
+ *
+ * @example
+ * callsPerSecond('silver', { bronze: 1, silver: 10, gold: 100 }); // 10
+ */
 export function callsPerSecond(pace: Pace, tiers: Readonly<Record<string, number>>): number {
   const rate = typeof pace === 'string' ? tiers[pace] : pace.requestsPerSecond;
   if (rate === undefined || !(rate > 0) || !Number.isFinite(rate)) {
@@ -74,6 +79,9 @@ async function readCapped(response: Response): Promise<string> {
 /**
  * Sends raw HTTP requests of one service, one at a time and evenly spaced at its pace, so that
  * what an answer shows is the server's and never a client's interpretation.
+ *
+ * @example
+ * const answer = await new Exchanger(1, signal).send({ method: 'GET', url, headers: {} });
  */
 export class Exchanger {
   readonly #intervalMs: number;

@@ -53,6 +53,9 @@ export function isTestAddress(url: string): boolean {
 /**
  * Checks the liability service: a quote search, the answer for an unknown quote, and with
  * `allowWrites` on a test address the creation of a seller and a search for its quotes.
+ *
+ * @example
+ * await checkLiability(run, { baseUrl, credentials, allowWrites: true }, secrets);
  */
 export async function checkLiability(
   run: Run,

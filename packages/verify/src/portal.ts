@@ -12,7 +12,12 @@ const OFFSET = '/components/parameters/Offset';
 const LIMIT = '/components/parameters/Limit';
 const KEY_NAME = '/components/securitySchemes/SubscriptionKey/name';
 
-/** The tiers of the platform, as the approvals spec gives them (`x-rate-limit-tiers`). */
+/**
+ * The tiers of the platform, as the approvals spec gives them (`x-rate-limit-tiers`).
+ *
+ * @example
+ * tiersOf(run).silver; // 10
+ */
 export function tiersOf(run: Run): Readonly<Record<string, number>> {
   return at(run.documents.approvals as Json, 'info', 'x-rate-limit-tiers') as Record<
     string,
@@ -84,6 +89,9 @@ type Probe = (
 /**
  * Checks the token request and every paged read of the exposure or the risk engineering
  * service against its spec.
+ *
+ * @example
+ * await checkPortal(run, 'exposure', { baseUrl, tokenUrl, credentials }, secrets);
  */
 export async function checkPortal(
   run: Run,

@@ -17,7 +17,12 @@ function describePlace(place: RecordsPlace): string {
     : `an object whose "${place.property}" holds them`;
 }
 
-/** Where the spec says the records of `schema` are, and the schema of one record. */
+/**
+ * Where the spec says the records of `schema` are, and the schema of one record.
+ *
+ * @example
+ * specPlace(document, { type: 'array', items: { $ref: '#/components/schemas/Location' } }).place; // { kind: 'array' }
+ */
 export function specPlace(
   document: Json,
   schema: unknown,
@@ -32,7 +37,12 @@ export function specPlace(
   return { place: { kind: 'envelope', property }, items: at(properties, property).items };
 }
 
-/** Where the records of an answer are, or why that cannot be told. */
+/**
+ * Where the records of an answer are, or why that cannot be told.
+ *
+ * @example
+ * observedPlace({ items: [{ id: 1 }], total: 1 }); // { place: { kind: 'envelope', property: 'items' }, records: [{ id: 1 }] }
+ */
 export function observedPlace(
   body: unknown,
 ): { place: RecordsPlace; records: unknown[] } | { problem: string } {
@@ -85,6 +95,9 @@ export interface RecordsStatement {
 /**
  * The finding on where a read's records are: `bodies` are the JSON answers of the read, `items`
  * the spec's schema of a record (kept as written: a `$ref` stays a `$ref`).
+ *
+ * @example
+ * const { finding, records } = recordsPlaceFinding(statement, examples, specPlace(document, schema), bodies, 'exposure listLocations');
  */
 export function recordsPlaceFinding(
   statement: RecordsStatement,
@@ -213,6 +226,9 @@ function fieldList(records: readonly Json[], names: readonly string[]): string {
  * The finding on the fields records carry: each record is checked against `items`; a record
  * schema that names no field is open, and the fields seen are listed; one that names fields is
  * contradicted by any other field, with the edit that names it.
+ *
+ * @example
+ * recordFieldsFinding(document, { spec: 'approvals', marker, schema: '/components/schemas/ApprovalItem' }, items, records, 'approval items');
  */
 export function recordFieldsFinding(
   document: Json,

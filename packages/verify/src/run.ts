@@ -16,7 +16,14 @@ interface Observation {
   answer: Answer;
 }
 
-/** The findings of one `verifyUpstream` run, and the answers still to be checked. */
+/**
+ * The findings of one `verifyUpstream` run, and the answers still to be checked.
+ *
+ * @example
+ * const run = new Run(DOCUMENTS, signal);
+ * const answer = await run.call(exchanger, { spec: 'exposure', path, method: 'get' }, request, 'a page');
+ * const findings = [...run.findings, ...run.answerFindings()];
+ */
 export class Run {
   readonly findings: Finding[] = [];
   readonly #observations: Observation[] = [];

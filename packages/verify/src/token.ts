@@ -44,7 +44,12 @@ function formEncode(value: string): string {
   return new URLSearchParams([['', value]]).toString().slice(1);
 }
 
-/** `Basic base64(urlencode(id):urlencode(secret))`, as RFC 6749 §2.3.1 asks of a token request. */
+/**
+ * `Basic base64(urlencode(id):urlencode(secret))`, as RFC 6749 §2.3.1 asks of a token request.
+ *
+ * @example
+ * tokenBasic({ clientId: 'app', clientSecret: 'a b' }); // 'Basic YXBwOmErYg=='
+ */
 export function tokenBasic(credentials: { clientId: string; clientSecret: string }): string {
   const pair = `${formEncode(credentials.clientId)}:${formEncode(credentials.clientSecret)}`;
   return `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
@@ -84,6 +89,9 @@ export interface TokenOutcome {
  * Requests a token of `scopes` the way the auth spec says, and checks its guesses on the way:
  * the scope separator, the subscription key header, the response's fields and lifetime, the
  * granted scope's separator, and an error body.
+ *
+ * @example
+ * const { token } = await checkToken(run, exchanger, 'exposure', target, ['Portal.Api', 'Portal.Api.Exposure'], secrets);
  */
 export async function checkToken(
   run: Run,
