@@ -62,7 +62,7 @@ async function targets(
       result.approvals = {
         baseUrl,
         credentials,
-        tier: typeof tier === 'string' ? tier : pace,
+        tier: tier ?? pace,
         employeeNumber,
       };
     }
