@@ -4,6 +4,8 @@ import { writeSpecEdits } from './spec-edits.js';
 import { verifyUpstream } from './verify.js';
 import { copyWorkspace, type WorkspaceCopy } from './workspace-copy.fixture.js';
 
+// The service packages are devDependencies of this package, so that turbo reruns this test when
+// one of them changes.
 /** The packages the edited specs reach, in build order. */
 const PACKAGES = ['errors', 'auth', 'core', 'exposure', 'riskengineering', 'approvals'];
 
