@@ -45,7 +45,8 @@ function cliVersion(): string {
 
 /**
  * Every command of `partner-apis`, in the order of its help: registering a command is one line
- * here.
+ * here. A command that extends a generated one (`exposure locations sync`) comes after
+ * `registerOperationCommands`, which creates `exposure locations`.
  */
 const COMMANDS: readonly ((program: Command, context: CommandContext) => void)[] = [
   registerExposureCommands,

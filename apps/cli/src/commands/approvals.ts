@@ -85,7 +85,7 @@ export function registerApprovalsCommands(program: Command, context: CommandCont
         'after',
         examples([
           'partner-apis approvals list --employee 100234',
-          'partner-apis approvals list --employee 100234 --tier silver --format json',
+          'partner-apis approvals list --employee 100234 --tier silver -o json',
         ]),
       ),
   ).action(async (options: ApprovalsOptions, command: Command) => {

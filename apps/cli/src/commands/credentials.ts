@@ -85,7 +85,7 @@ export function registerCredentialsCommands(program: Command, context: CommandCo
         examples(
           [
             'PARTNER_APIS_LIABILITY_SECRET_CREATED_AT=2025-11-02 partner-apis credentials check',
-            'partner-apis credentials check --env production --format json',
+            'partner-apis credentials check --env production -o json',
           ],
           [
             'The dates come from PARTNER_APIS_<SERVICE>_SECRET_CREATED_AT or _SECRET_EXPIRES_AT, or secretCreatedAt / secretExpiresAt in the config file.',

@@ -150,7 +150,7 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
         'after',
         examples([
           'partner-apis liability seller create --name "Nordlicht Home GmbH" --country DE --city Hamburg --marketplace Amazon',
-          'partner-apis liability seller create --name "Kettle & Co" --country NL --format json',
+          'partner-apis liability seller create --name "Kettle & Co" --country NL -o json',
         ]),
       ),
   ).action(async (options: SellerOptions, command: Command) => {
@@ -205,7 +205,7 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
         'after',
         examples([
           'partner-apis liability quote create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
-          'partner-apis liability quote create --seller SEL-000001 --country-of-sales OTHERS --territory US --force-manual-referral --format json',
+          'partner-apis liability quote create --seller SEL-000001 --country-of-sales OTHERS --territory US --force-manual-referral -o json',
         ]),
       ),
   ).action(async (options: QuoteOptions, command: Command) => {
@@ -228,7 +228,7 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
       .addOption(majorOption(context.liabilityMajors))
       .addHelpText(
         'after',
-        examples(['partner-apis liability quote get QTE-2026-0000001 --format json']),
+        examples(['partner-apis liability quote get QTE-2026-0000001 -o json']),
       ),
   ).action(async (quoteId: string, options: OutputOptions & MajorOptions, command: Command) => {
     await context.run(command, async (session) => {
