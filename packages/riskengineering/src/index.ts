@@ -36,6 +36,7 @@ export type {
   SubscriptionKeys,
 } from '@partner-apis/core';
 export type { components, operations, paths } from './generated/openapi.js';
+export type { Resources } from './generated/resources.js';
 
 type ErrorBodySchema = components['schemas']['ErrorBody'];
 /** The common error body of every error response. */
