@@ -92,26 +92,55 @@ function seen(group: readonly Observation[]): string {
 }
 
 /** The edit that documents what `group` (answers of one status) showed, as its own response. */
+/** The name of the error body schema an edit adds to each spec: `*ErrorBody`, as the lint asks. */
+const ERROR_BODY_NAMES: Readonly<Record<OperationSpec, string>> = {
+  auth: 'TokenErrorBody',
+  exposure: 'ExposureErrorBody',
+  riskengineering: 'RiskEngineeringErrorBody',
+  liability: 'LiabilityErrorBody',
+  approvals: 'ApprovalsErrorBody',
+};
+
+/**
+ * The edit that documents what `group` (answers of one status) showed: a response of its own
+ * whose body is a named `*ErrorBody` schema inferred from the answers, the first as its example.
+ */
 function responseEdit(group: readonly Observation[], replace: boolean): SpecEdit[] {
   const [first] = group as [Observation];
   const bodies = group.filter((o) => o.answer.isJson).map((o) => o.answer.json);
   const status = String(first.answer.status);
+  const name = ERROR_BODY_NAMES[first.spec];
   const response: Json = {
     description: `The answer observed to ${first.why}.`,
     'x-upstream-gap': `Not shown in the documents; observed: status ${status}${
-      bodies.length > 0 ? ' with the body this schema describes' : ' without a JSON body'
+      bodies.length > 0 ? ` with the body ${name} describes` : ' without a JSON body'
     }.`,
   };
+  const edits: SpecEdit[] = [];
   if (bodies.length > 0) {
-    response.content = { 'application/json': { schema: inferSchema(bodies, { required: true }) } };
+    edits.push({
+      op: 'add',
+      path: pointer('components', 'schemas', name),
+      value: {
+        description: 'The error body the service answers with.',
+        'x-upstream-gap': 'Not shown in the documents; inferred from the answers observed.',
+        ...inferSchema(bodies, { required: true }),
+      },
+    });
+    response.content = {
+      'application/json': {
+        schema: { $ref: `#/components/schemas/${name}` },
+        // Every body of the specs has an example; the first answer is a real one.
+        examples: { observed: { value: bodies[0] } },
+      },
+    };
   }
-  return [
-    {
-      op: replace ? 'replace' : 'add',
-      path: pointer('paths', first.path, first.method, 'responses', status),
-      value: response,
-    },
-  ];
+  edits.push({
+    op: replace ? 'replace' : 'add',
+    path: pointer('paths', first.path, first.method, 'responses', status),
+    value: response,
+  });
+  return edits;
 }
 
 function judgeAnswers(documents: SpecDocuments, group: readonly Observation[]): Finding {

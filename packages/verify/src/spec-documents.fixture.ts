@@ -1,24 +1,45 @@
+import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { generate } from '@partner-apis/codegen';
 import type { VerifyOptions } from './types.js';
+
+const run = promisify(execFile);
 
 /** The specs of the repository. */
 export const SPECS_DIR = fileURLToPath(new URL('../../../specs', import.meta.url));
 const SPECS = ['auth', 'exposure', 'riskengineering', 'liability', 'approvals'] as const;
 
-/** A copy of `specs/` in a fresh temporary folder, and how to remove it. */
+/** A copy of `specs/` and of the lint's configuration in a fresh temporary folder. */
 export async function copySpecs(): Promise<{
   dir: string;
   specs: string;
+  /** `pnpm lint:specs` of the copy: resolves to its output, rejects with it on a problem. */
+  lint(): Promise<string>;
   remove(): Promise<void>;
 }> {
   const dir = await mkdtemp(join(tmpdir(), 'verify-specs-'));
   const specs = join(dir, 'specs');
   await cp(SPECS_DIR, specs, { recursive: true });
-  return { dir, specs, remove: () => rm(dir, { recursive: true, force: true }) };
+  await cp(join(SPECS_DIR, '..', 'redocly.yaml'), join(dir, 'redocly.yaml'));
+  return {
+    dir,
+    specs,
+    async lint() {
+      const redocly = join(SPECS_DIR, '..', 'node_modules', '.bin', 'redocly');
+      const env = {
+        ...process.env,
+        REDOCLY_TELEMETRY: 'off',
+        REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+      };
+      const { stdout, stderr } = await run(redocly, ['lint'], { cwd: dir, env });
+      return stdout + stderr;
+    },
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
 }
 
 /**

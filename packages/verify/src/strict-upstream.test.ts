@@ -142,20 +142,27 @@ describe('against a stand-in whose details differ from the guesses', () => {
       const body = finding(spec, `${responses}/4XX`);
       expect(body.status).toBe('contradicted');
       expect(body.evidence).toMatch(/400 to .*modifiedSince=not-a-date/);
+      const name = spec === 'exposure' ? 'ExposureErrorBody' : 'RiskEngineeringErrorBody';
       expect(body.edit).toEqual([
-        expect.objectContaining({
+        {
+          op: 'add',
+          path: `/components/schemas/${name}`,
+          value: expect.objectContaining({
+            type: 'object',
+            required: [...STRICT_UPSTREAM_FACTS.errorBodyFields],
+          }),
+        },
+        {
           op: 'add',
           path: `${responses}/400`,
           value: expect.objectContaining({
             content: {
-              'application/json': {
-                schema: expect.objectContaining({
-                  required: [...STRICT_UPSTREAM_FACTS.errorBodyFields],
-                }),
-              },
+              'application/json': expect.objectContaining({
+                schema: { $ref: `#/components/schemas/${name}` },
+              }),
             },
           }),
-        }),
+        },
       ]);
     },
   );
@@ -165,7 +172,7 @@ describe('against a stand-in whose details differ from the guesses', () => {
     expect(withoutEdit).toEqual([]);
   });
 
-  it('confirms every finding once the edits are in a copy of the specs', async () => {
+  it('confirms every finding once the edits are in a copy of the specs, which passes the lint', async () => {
     const copy = await copySpecs();
     try {
       const changed = await writeSpecEdits(copy.specs, findings);
@@ -180,6 +187,8 @@ describe('against a stand-in whose details differ from the guesses', () => {
       expect(await readFile(join(copy.specs, 'common', 'openapi.yaml'), 'utf8')).toContain(
         '# Which error code goes with which status is not published;',
       );
+      // The edited specs pass the lint as they are.
+      expect(await copy.lint()).toMatch(/Your API descriptions are valid/);
       const again = await verifyUpstream({
         ...options,
         documents: await bundledDocuments(copy.dir),
