@@ -232,7 +232,8 @@ function clientMethod(operation, where) {
     if (match === null) {
       throw new Error(`${where}: x-client-method must be <resource>.<verb>, e.g. locations.list`);
     }
-    return { resource: match[1], verb: match[2] };
+    const [, resource = '', verb = ''] = match;
+    return { resource, verb };
   }
   const id = String(operation.operationId);
   const match = /^([a-z][a-z0-9]*)([A-Z][A-Za-z0-9]*)$/.exec(id);
@@ -241,8 +242,8 @@ function clientMethod(operation, where) {
       `${where}: operationId ${id} is not <verb><Resource>; name the method with x-client-method`,
     );
   }
-  const resource = plural(match[2].charAt(0).toLowerCase() + match[2].slice(1));
-  return { resource, verb: match[1] };
+  const [, verb = '', name = ''] = match;
+  return { resource: plural(name.charAt(0).toLowerCase() + name.slice(1)), verb };
 }
 
 /**

@@ -132,7 +132,8 @@ describe('describeOperations', () => {
     const doc = document(things);
     const get = /** @type {Record<string, any>} */ (doc.paths['/things/{group}']).get;
     get.parameters[1] = { ...get.parameters[1], 'x-paging': 'page', schema: { minimum: 1 } };
-    const offset = describeOperations(doc).listThings?.parameters[2];
+    const described = /** @type {Record<string, any>} */ (describeOperations(doc).listThings);
+    const offset = described.parameters[2];
     expect(offset).toMatchObject({ paging: 'page', minimum: 1 });
     get.parameters[1]['x-paging'] = 'cursor';
     expect(() => describeOperations(doc)).toThrow('x-paging must be limit, offset, page');

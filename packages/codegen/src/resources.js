@@ -89,7 +89,7 @@ export function renderResources(document) {
   const operations = describeOperations(document);
   /** @type {Map<string, Description[]>} */
   const resources = new Map();
-  for (const description of Object.values(operations)) {
+  for (const description of /** @type {Description[]} */ (Object.values(operations))) {
     const list = resources.get(description.resource) ?? [];
     const verbs = isPaged(description) ? ['list', 'page', 'sync'] : [description.verb];
     for (const other of list) {

@@ -6,7 +6,7 @@ import { renderResources } from './resources.js';
 function document() {
   const limit = { name: 'limit', in: 'query', 'x-paging': 'limit', schema: { type: 'integer' } };
   const offset = { name: 'offset', in: 'query', 'x-paging': 'offset', schema: { type: 'integer' } };
-  const ok = (schema) => ({
+  const ok = (/** @type {unknown} */ schema) => ({
     200: { description: 'ok', content: { 'application/json': { schema } } },
   });
   return {

@@ -55,4 +55,4 @@ type ErrorBodySchema = components['schemas']['ErrorBody'];
 export interface ErrorBody extends ErrorBodySchema {}
 
 /** The typed errors every call throws, so users need no second import. */
-export * from '@partner-apis/errors';
+export * from '@partner-apis/errors/classes';

@@ -42,4 +42,4 @@ export type {
 } from './types.js';
 
 /** The typed errors every call throws, so users need no second import. */
-export * from '@partner-apis/errors';
+export * from '@partner-apis/errors/classes';
