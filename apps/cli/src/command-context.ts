@@ -12,7 +12,7 @@ import { clearProgress, createProgress, type Progress } from './output/progress.
 import { OUTPUT_FORMATS, type OutputFormat, type WriteOptions } from './output/record-writer.js';
 import { visibleText } from './output/safe-text.js';
 import { UsageError } from './usage-error.js';
-import { wrapWords } from './help-format.js';
+import { fitLines } from './help-format.js';
 import { openSession, type ServiceSession } from './service-session.js';
 
 /** The options every data command has. */
@@ -163,7 +163,7 @@ export function createCommandContext(
       } catch (error) {
         clearProgress();
         context.exitCode = reportError(error, {
-          write: (text) => io.stderr.write(text),
+          write: (text) => io.stderr.write(fitLines(text, terminalWidth(io, io.stderr))),
           secrets: session?.secrets() ?? [],
           debug: globals.debug,
           commandOf,
@@ -204,11 +204,8 @@ export function createCommandContext(
     note(text) {
       if (context.quiet) return;
       clearProgress();
-      const width = terminalWidth(io, io.stderr);
-      const lines = visibleText(text, '\n').split('\n');
       // Broken at spaces, as a terminal would break it in the middle of a word.
-      const fitted = width === undefined ? lines : lines.flatMap((line) => wrapWords(line, width));
-      io.stderr.write(`${fitted.join('\n')}\n`);
+      io.stderr.write(`${fitLines(visibleText(text, '\n'), terminalWidth(io, io.stderr))}\n`);
     },
     writeOptions(options) {
       return {

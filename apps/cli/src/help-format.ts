@@ -31,6 +31,28 @@ export function wrapWords(text: string, width: number, indent = ''): string[] {
   return lines;
 }
 
+/**
+ * Lines of text fitted to `width` (none when it is undefined): a longer line is broken at
+ * spaces, its continuation indented two more than the line; a word longer than the line
+ * (a URL) stays whole.
+ *
+ * @example
+ * fitLines('error: one two three\n', 12); // → 'error: one\n  two three\n'
+ */
+export function fitLines(text: string, width: number | undefined): string {
+  if (width === undefined) return text;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.length <= width) return line;
+      const indent = /^ */.exec(line)![0];
+      const lines = wrapWords(line, width, `${indent}  `);
+      // The first line keeps its own indent.
+      return [lines[0]!.slice(2), ...lines.slice(1)].join('\n');
+    })
+    .join('\n');
+}
+
 /** The words of a shell command, a quoted argument being one word, an option with its value. */
 function shellWords(line: string): string[] {
   const words: string[] = [];

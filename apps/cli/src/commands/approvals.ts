@@ -26,7 +26,7 @@ export const SUMMARY_COLUMNS = [
  * The few fields of an approval a person scans first: when, what, which, status, subject, amount.
  *
  * @example
- * approvalSummary(entry); // → { created: '2025-05-28T18:08:15+01:00', kind: 'requisition', … }
+ * approvalSummary(entry); // → { created: '2025-05-28', kind: 'requisition', … }
  */
 export function approvalSummary(entry: ApprovalEntry): Record<string, unknown> {
   const subject =
@@ -46,7 +46,8 @@ export function approvalSummary(entry: ApprovalEntry): Record<string, unknown> {
           ? entry.expenseReportDetails?.expenseReportTotal
           : undefined;
   return {
-    created: entry.approvalCreatedDate,
+    // The day is what a person scans for; the time is in every other format.
+    created: entry.approvalCreatedDate?.slice(0, 10),
     kind: entry.kind,
     approvalId: entry.approvalId,
     status: entry.approvalStatus,
