@@ -2,7 +2,7 @@ import { at, pointer, resolve } from './documents.js';
 import { Exchanger, callsPerSecond, type Answer } from './exchange.js';
 import { observedPlace, recordFieldsFinding, recordsPlaceFinding, specPlace } from './records.js';
 import type { Run } from './run.js';
-import { KEY_HEADERS, checkToken } from './token.js';
+import { KEY_HEADERS, WRONG_KEY, checkToken } from './token.js';
 import type { Finding, PortalTarget } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -169,11 +169,7 @@ async function checkDataKey(
     return specHeader;
   }
   if (answer.status < 300) {
-    const wrong = await probe(
-      specHeader,
-      'not-a-subscription-key',
-      `with a wrong key in ${specHeader}`,
-    );
+    const wrong = await probe(specHeader, WRONG_KEY, `with a wrong key in ${specHeader}`);
     const refused = !('failed' in wrong) && (wrong.status === 401 || wrong.status === 403);
     run.add(
       refused

@@ -29,6 +29,9 @@ const SCOPE_ENCODINGS = [
 ] as const;
 type ScopeEncoding = (typeof SCOPE_ENCODINGS)[number];
 
+/** The key sent to see whether a server reads the key header at all: made up, not a secret. */
+export const WRONG_KEY = 'not-a-subscription-key';
+
 /**
  * Header names an API gateway commonly reads a subscription key from, tried when the spec's
  * header is refused.
@@ -110,6 +113,8 @@ export async function checkToken(
   secrets.add(basic);
   secrets.add(basic.slice(6));
   secrets.add(Buffer.from(basic.slice(6), 'base64').toString('utf8'));
+  // The secret as the pair carries it, form-encoded.
+  secrets.add(formEncode(credentials.clientSecret));
   const request = (
     encoding: ScopeEncoding,
     header: string,
@@ -198,7 +203,7 @@ export async function checkToken(
     const wrong = await run.call(
       exchanger,
       TOKEN,
-      request(encoding ?? preferred, header, 'not-a-subscription-key'),
+      request(encoding ?? preferred, header, WRONG_KEY),
       `${service}'s token request with a wrong key in ${header}`,
     );
     if (!('failed' in wrong) && wrong.status < 300) {
