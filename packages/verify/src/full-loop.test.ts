@@ -46,7 +46,7 @@ let workspace: WorkspaceCopy;
 beforeAll(async () => {
   upstream = await startStrictUpstream();
   workspace = await copyWorkspace(PACKAGES);
-});
+}, 120_000);
 afterAll(async () => {
   await upstream.close();
   await workspace.remove();
