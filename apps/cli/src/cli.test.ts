@@ -78,8 +78,8 @@ describe('help', () => {
     ['liability', 'seller', 'create'],
     ['liability', 'quote'],
     ['liability', 'quote', 'create'],
-    ['liability', 'quote', 'get'],
-    ['liability', 'quote', 'search'],
+    ['liability', 'quotes', 'get'],
+    ['liability', 'quotes', 'search'],
     ['approvals'],
     ['approvals', 'list'],
     ['credentials'],
@@ -199,7 +199,7 @@ describe('like gh, aws and az', () => {
 
   test('--debug with liability and approvals: Basic credentials and client_secret stay redacted', async () => {
     const [liability, approvals] = await Promise.all([
-      run(['--debug', 'liability', 'quote', 'search']),
+      run(['--debug', 'liability', 'quotes', 'search']),
       run(['--debug', 'approvals', 'list', '--employee', '100234']),
     ]);
     expect(liability.code).toBe(0);
@@ -615,15 +615,15 @@ describe('liability', () => {
     });
   });
 
-  test('quote get and quote search', async () => {
-    const got = await run(['liability', 'quote', 'get', quoteId, '--format', 'json']);
+  test('quotes get and quotes search', async () => {
+    const got = await run(['liability', 'quotes', 'get', quoteId, '--format', 'json']);
     expect(got).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(got.stdout)).toMatchObject({ quoteId, status: 'quoted' });
     const found = await run([
       'liability',
-      'quote',
+      'quotes',
       'search',
-      '--seller',
+      '--seller-id',
       sellerId,
       '--format',
       'ndjson',
@@ -636,7 +636,7 @@ describe('liability', () => {
   });
 
   test('an unknown quote id is an API error: status, code, message and correlation id; exit code 1', async () => {
-    const result = await run(['liability', 'quote', 'get', 'QTE-1999-0000404']);
+    const result = await run(['liability', 'quotes', 'get', 'QTE-1999-0000404']);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(
@@ -666,7 +666,7 @@ describe('liability', () => {
 
   test('a refused secret is an API error that never shows the secret', async () => {
     const secret = 'not-the-right-secret-7f3a';
-    const result = await run(['liability', 'quote', 'search'], {
+    const result = await run(['liability', 'quotes', 'search'], {
       ...sandboxEnv,
       PARTNER_APIS_LIABILITY_CLIENT_SECRET: secret,
     });
@@ -765,7 +765,7 @@ describe('usage and configuration errors exit with 2', () => {
   });
 
   test('a missing variable is named', async () => {
-    const result = await run(['liability', 'quote', 'search'], {
+    const result = await run(['liability', 'quotes', 'search'], {
       PARTNER_APIS_LIABILITY_BASE_URL: sandboxEnv.PARTNER_APIS_LIABILITY_BASE_URL!,
     });
     expect(result).toEqual({
@@ -776,7 +776,7 @@ describe('usage and configuration errors exit with 2', () => {
   });
 
   test('a bad value is named by its variable', async () => {
-    const result = await run(['liability', 'quote', 'search'], {
+    const result = await run(['liability', 'quotes', 'search'], {
       ...sandboxEnv,
       PARTNER_APIS_LIABILITY_BASE_URL: 'http://liability.example.com/v1/uat',
     });
@@ -910,7 +910,7 @@ describe('sandbox start, status and stop', () => {
       expect(quote.code).toBe(0);
       expect(quote.stdout).toMatch(/^status\s+quoted$/m);
       const search = await run(
-        ['liability', 'quote', 'search', '--seller', sellerId, '--format', 'ndjson'],
+        ['liability', 'quotes', 'search', '--seller-id', sellerId, '--format', 'ndjson'],
         env,
       );
       expect(ndjson(search.stdout)).toHaveLength(1);
@@ -1005,7 +1005,7 @@ describe('embedded sandbox', () => {
     expect(out).toMatch(
       /^ {3}quote \(US-CA-UK-IL-CL-AU, US\) QTE-\d{4}-\d+: referred, \d+\.\d{2} EUR, referrals: US_TERRITORY_OF_SALES — /m,
     );
-    expect(out).toMatch(/^ {3}quote search --seller SEL-\d+: 2 quotes$/m);
+    expect(out).toMatch(/^ {3}quotes search --seller-id SEL-\d+: 2 quotes$/m);
     expect(out).toMatch(
       /^4\. Approvals: employee 100234\n {3}.+: \d+ outstanding approvals, oldest first$/m,
     );
@@ -1021,7 +1021,7 @@ describe('embedded sandbox', () => {
     });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(NOTICE);
-    expect(result.stdout).toMatch(/quote search --seller SEL-\d+: 2 quotes/);
+    expect(result.stdout).toMatch(/quotes search --seller-id SEL-\d+: 2 quotes/);
   });
 });
 

@@ -233,13 +233,13 @@ describe('liability --major against a configured environment', () => {
   });
 
   test('--major is completed with the majors the CLI calls, and every liability command has it', async () => {
-    const completed = await cli(['__complete', 'liability', 'quote', 'search', '--major', '']);
+    const completed = await cli(['__complete', 'liability', 'quotes', 'search', '--major', '']);
     expect(completed.stdout).toBe('1\n2\n');
     for (const command of [
       ['seller', 'create'],
       ['quote', 'create'],
-      ['quote', 'get'],
-      ['quote', 'search'],
+      ['quotes', 'get'],
+      ['quotes', 'search'],
     ]) {
       const help = await cli(['liability', ...command, '--help']);
       expect(help.stdout, command.join(' ')).toContain('--major <n>');

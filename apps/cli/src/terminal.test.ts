@@ -172,7 +172,7 @@ describe('3. ids are never cut nor left out', () => {
     expect(referred.stdout).not.toContain('…');
     const ids = await quote('-o', 'json');
     const { quoteId } = JSON.parse(ids.stdout) as { quoteId: string };
-    const search = await run(['liability', 'quote', 'search', '--seller', seller.sellerId], {
+    const search = await run(['liability', 'quotes', 'search', '--seller-id', seller.sellerId], {
       ...sandboxEnv,
       COLUMNS: '60',
     });
@@ -272,7 +272,7 @@ describe('7. values checked against the spec before any request', () => {
   test('--created-from 2026-03-01 (a day for a date-time) is a usage error; nothing is sent', async () => {
     const before = requests('liability.searchQuotes');
     const result = await run(
-      ['liability', 'quote', 'search', '--created-from', '2026-03-01'],
+      ['liability', 'quotes', 'search', '--created-from', '2026-03-01'],
       sandboxEnv,
     );
     expect(result).toMatchObject({ code: 2, stdout: '' });
@@ -459,7 +459,7 @@ describe('10. help', () => {
       [],
       ['exposure', 'locations'],
       ['liability', 'quote', 'create'],
-      ['liability', 'quote', 'search'],
+      ['liability', 'quotes', 'search'],
       ['sandbox', 'start'],
       ['config', 'list'],
     ];

@@ -232,9 +232,9 @@ async function runDemo(context: CommandContext, session: ReturnType<typeof openS
   const referred = await liability.quotes.create(quoteFor('US-CA-UK-IL-CL-AU', 'US'));
   out(`   quote (US-CA-UK-IL-CL-AU, US) ${describeQuote(referred)}`);
   const read = await liability.quotes.get(priced.quoteId);
-  out(`   quote get ${read.quoteId}: ${read.status ?? 'no status'}`);
+  out(`   quotes get ${read.quoteId}: ${read.status ?? 'no status'}`);
   const found = await liability.quotes.search({ sellerId: seller.sellerId });
-  out(`   quote search --seller ${seller.sellerId}: ${count(found.length, 'quote')}`);
+  out(`   quotes search --seller-id ${seller.sellerId}: ${count(found.length, 'quote')}`);
   out(`   X-Z-Conversation-Id of these calls: ${liability.conversationId}`);
 
   out();

@@ -5,7 +5,6 @@ import {
   thirdPartyLiabilityPolicyLine,
   type CountryOfSales,
   type QuoteRequest,
-  type QuoteSearchFilters,
   type Seller,
   type TerritoryOfSales,
 } from '@partner-apis/liability';
@@ -14,7 +13,7 @@ import { liabilityClient } from '../clients.js';
 import { withOutputOptions, type CommandContext, type OutputOptions } from '../command-context.js';
 import { examples } from '../help-format.js';
 import type { LiabilityMajors } from '../liability-majors.js';
-import { writeRecord, writeRecords } from '../output/record-writer.js';
+import { writeRecord } from '../output/record-writer.js';
 import { collect } from './option-parsers.js';
 
 /** The option every liability command has. */
@@ -43,13 +42,6 @@ interface QuoteOptions extends OutputOptions, MajorOptions {
   agent?: string;
   agencyId?: string;
   agencyName?: string;
-}
-
-interface SearchOptions extends OutputOptions, MajorOptions {
-  seller?: string;
-  productId?: string;
-  createdFrom?: string;
-  createdTo?: string;
 }
 
 function sellerFrom(options: SellerOptions): Seller {
@@ -103,7 +95,9 @@ export function majorOption(majors: LiabilityMajors): Option {
 }
 
 /**
- * `partner-apis liability …`: sellers and third party liability quotes.
+ * `partner-apis liability seller create` and `liability quote create`: a seller and a quote
+ * from a few options; every operation of the spec is a command of its own as well
+ * (`operations.ts`), e.g. `liability quotes get` and `liability quotes search`.
  *
  * @example
  * registerLiabilityCommands(program, context);
@@ -117,7 +111,7 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
       examples([
         'partner-apis liability seller create --name "Nordlicht Home GmbH" --country DE',
         'partner-apis liability quote create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
-        'partner-apis liability quote search --seller SEL-000001',
+        'partner-apis liability quotes search --seller-id SEL-000001',
       ]),
     );
 
@@ -165,12 +159,12 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
 
   const quote = liability
     .command('quote')
-    .description('third party liability quotes: create, read and search')
+    .description('third party liability quotes from a few options (quotes has every operation)')
     .addHelpText(
       'after',
       examples([
         'partner-apis liability quote create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
-        'partner-apis liability quote get QTE-2026-0000001',
+        'partner-apis liability quotes get QTE-2026-0000001',
       ]),
     );
 
@@ -216,63 +210,6 @@ export function registerLiabilityCommands(program: Command, context: CommandCont
       });
       const sink = await context.output(options);
       await writeRecord(created, options.format, sink, context.writeOptions(options));
-      await sink.close();
-    });
-  });
-
-  withOutputOptions(
-    quote
-      .command('get')
-      .description('one quote by its quoteId')
-      .argument('<quoteId>', 'the quote, e.g. QTE-2026-0000001')
-      .addOption(majorOption(context.liabilityMajors))
-      .addHelpText(
-        'after',
-        examples(['partner-apis liability quote get QTE-2026-0000001 -o json']),
-      ),
-  ).action(async (quoteId: string, options: OutputOptions & MajorOptions, command: Command) => {
-    await context.run(command, async (session) => {
-      const client = await liabilityClient(session, context.liabilityMajors, options.major);
-      const found = await client.quotes.get(quoteId);
-      const sink = await context.output(options);
-      await writeRecord(found, options.format, sink, context.writeOptions(options));
-      await sink.close();
-    });
-  });
-
-  withOutputOptions(
-    quote
-      .command('search')
-      .description('the quotes that match every filter given')
-      .option('--seller <sellerId>', 'quotes of this seller')
-      .option('--product-id <id>', 'quotes of this commercial package')
-      .option('--created-from <date-time>', 'created at or after, RFC 3339 (2026-03-01T00:00:00Z)')
-      .option('--created-to <date-time>', 'created before, RFC 3339')
-      .addOption(majorOption(context.liabilityMajors))
-      .addHelpText(
-        'after',
-        examples([
-          'partner-apis liability quote search --seller SEL-000001',
-          'partner-apis liability quote search --created-from 2026-03-01T00:00:00Z --columns quoteId,status,price.amount',
-          'partner-apis liability quote search --seller SEL-000001 --major 1',
-        ]),
-      ),
-  ).action(async (options: SearchOptions, command: Command) => {
-    await context.run(command, async (session) => {
-      const client = await liabilityClient(session, context.liabilityMajors, options.major);
-      const filters: QuoteSearchFilters = {};
-      if (options.seller !== undefined) filters.sellerId = options.seller;
-      if (options.productId !== undefined) filters.productId = options.productId;
-      if (options.createdFrom !== undefined) filters.createdFrom = options.createdFrom;
-      if (options.createdTo !== undefined) filters.createdTo = options.createdTo;
-      const quotes = await client.quotes.search(filters);
-      const sink = await context.output(options);
-      await writeRecords(
-        quotes.map((found) => ({ ...found })),
-        options.format,
-        sink,
-        context.writeOptions(options),
-      );
       await sink.close();
     });
   });
