@@ -169,7 +169,9 @@ export function createCommandContext(
           commandOf,
           flagOf,
         });
-        if (session?.sandbox !== undefined && error instanceof ApiError && error.status < 500) {
+        // Only liability keeps what a command creates: sellers and quotes.
+        const liability = command.parent?.parent?.name() === 'liability';
+        if (liability && session?.sandbox !== undefined && error instanceof ApiError) {
           context.note(
             'note: the embedded sandbox starts empty for each command; `partner-apis sandbox start` keeps sellers and quotes across commands.',
           );

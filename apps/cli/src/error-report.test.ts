@@ -142,4 +142,61 @@ describe('reportError', () => {
     expect(text).toContain('bad\\x1b]0;owned\\x07 value');
     expect(text).toContain('cause: /x: no\\x1b[2J');
   });
+
+  test('a certificate Node does not trust is explained, with the remedy', () => {
+    const tls = Object.assign(new Error('self-signed certificate'), {
+      code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+    });
+    const error = new ConnectionError({
+      request: { method: 'GET', url: 'https://127.0.0.1:8443/approvals' },
+      reason: 'self-signed certificate',
+      systemCode: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+      requestMayHaveBeenSent: false,
+      cause: tls,
+    });
+    for (const failure of [error, tls]) {
+      const { code, text } = report(failure);
+      expect(code).toBe(ExitCode.failure);
+      expect(text).toMatch(/^error: the server's TLS certificate.* is not trusted: /);
+      expect(text).toContain('(DEPTH_ZERO_SELF_SIGNED_CERT)');
+      expect(text).toContain('NODE_EXTRA_CA_CERTS=/path/to/ca.pem');
+    }
+  });
+
+  test("an operation a server names and an argument the client refuses are told in the command line's words", () => {
+    let text = '';
+    const target = {
+      write: (t: string) => (text += t),
+      secrets: [],
+      commandOf: (method: string, path: string) =>
+        method === 'POST' && path === '/parties/sellers'
+          ? 'partner-apis liability sellers create'
+          : undefined,
+      flagOf: (operation: string | undefined, argument: string) =>
+        operation === 'quotes.search' && argument === 'createdFrom' ? '--created-from' : undefined,
+    };
+    reportError(
+      new ApiError({
+        status: 400,
+        code: 'data_validation',
+        message: 'cannot be quoted',
+        causes: [{ message: 'No seller; create it with POST /parties/sellers first.' }],
+      }),
+      target,
+    );
+    expect(text).toContain('create it with `partner-apis liability sellers create` first.');
+    text = '';
+    const code = reportError(
+      new InvalidArgumentError(
+        'createdFrom',
+        'must be a Date or an RFC 3339 date-time such as 2026-03-01T00:00:00Z (got "2026-03-01")',
+        'quotes.search',
+      ),
+      target,
+    );
+    expect(code).toBe(ExitCode.usage);
+    expect(text).toBe(
+      'error: --created-from must be an RFC 3339 date-time such as 2026-03-01T00:00:00Z (got "2026-03-01")\n',
+    );
+  });
 });
