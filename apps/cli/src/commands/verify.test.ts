@@ -110,6 +110,13 @@ describe('partner-apis verify', () => {
     expect(code).toBe(0);
   });
 
+  it('has --help with an example of itself', async () => {
+    const { code, stdout } = await run(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('  $ partner-apis verify\n');
+    expect(stdout).toMatch(/--write-specs \[folder\]/);
+  });
+
   it('refuses --write-specs without a specs folder before sending anything', async () => {
     const before = upstream.requests.length;
     const { code, stderr } = await run(['--write-specs', 'nowhere']);

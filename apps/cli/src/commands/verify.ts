@@ -119,7 +119,7 @@ export function registerVerifyCommand(program: Command, context: CommandContext)
       'after',
       examples(
         [
-          'partner-apis --env uat verify',
+          'partner-apis verify',
           'partner-apis --env uat verify --employee 100234 --output json',
           'partner-apis --env uat verify --write-specs',
         ],
