@@ -15,6 +15,12 @@ export interface FleetRateLimiterSettings {
 
 /** A process that has taken no slot for this long no longer counts as a peer. */
 const PEER_TTL_MS = 5000;
+/** How long one roster holds: a process joins the roster at the start of the next epoch. */
+const EPOCH_MS = 1000;
+/** How often a process with no place in the roster looks whether Redis is back. */
+const PROBE_MS = 250;
+/** How long the offset from Redis's clock of one sharp answer is trusted over blurrier ones. */
+const OFFSET_TTL_MS = 60_000;
 /** How often one call gives up a slot it missed before it goes anyway. */
 const MAX_RETAKES = 3;
 
@@ -28,35 +34,61 @@ local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
  * The generic cell rate algorithm with no burst, in one atomic step: each call takes the slot
  * `max(now, tat)` (by Redis's clock) and moves the theoretical arrival time `tat` one interval,
  * `(1000 + margin) / rate` ms, past it. So any `rate + 1` calls span at least `rate` intervals:
- * a second and the margin. KEYS: `tat`, the processes seen lately, the end of a 429's pause, the
- * end of a hand-back (the first slot is an interval after it, clear of the last own cell). A
- * slot is reserved only up to ARGV[4] ms ahead, so when Redis goes away no grant lies further
- * than that in the future; a caller told to wait longer asks again. ARGV: interval, process id,
- * peer ttl, horizon. Answers { granted (0 or 1), slot, peers, this process's rank among them,
- * now }.
+ * a second and the margin. A slot is reserved only up to a horizon ahead, so when Redis goes
+ * away no grant lies further than that in the future; a caller told to wait longer asks again.
+ *
+ * It also keeps the roster the processes fall back on while Redis is away: for each epoch (a
+ * stretch of Redis's clock), the processes seen lately that were first seen before the epoch
+ * began (all those seen so far, in a fleet that just started), in a fixed order, written once.
+ * Every process answered within one epoch holds the same roster, and one that joined lately
+ * has no place in it until the next epoch.
+ *
+ * KEYS: `tat`; the processes by when they were last seen; by when they were first seen; the
+ * roster (`#epoch`, `#count`, and each process's rank); the end of a 429's pause; the end of a
+ * hand-back (the first slot is an interval after it, clear of the last own cell). ARGV:
+ * interval, process id, peer ttl, horizon, epoch length. Answers { granted (0 or 1), slot,
+ * roster size, this process's rank in it (-1: none), now }.
  */
 const TAKE = `${NOW}
 local interval = tonumber(ARGV[1])
+local id = ARGV[2]
 local ttl = tonumber(ARGV[3])
-redis.call('ZADD', KEYS[2], now, ARGV[2])
+for _, gone in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - ttl)) do
+  redis.call('HDEL', KEYS[3], gone)
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - ttl)
-redis.call('PEXPIRE', KEYS[2], ttl)
-local members = redis.call('ZRANGE', KEYS[2], 0, -1)
-table.sort(members)
-local rank = 0
-for i, member in ipairs(members) do
-  if member == ARGV[2] then rank = i - 1 end
+redis.call('ZADD', KEYS[2], now, id)
+redis.call('HSETNX', KEYS[3], id, string.format('%.3f', now))
+for i = 2, 4 do redis.call('PEXPIRE', KEYS[i], ttl) end
+local epoch = math.floor(now / tonumber(ARGV[5]))
+if tonumber(redis.call('HGET', KEYS[4], '#epoch') or '-1') ~= epoch then
+  local start = epoch * tonumber(ARGV[5])
+  local seen = redis.call('ZRANGE', KEYS[2], 0, -1)
+  local members = {}
+  for _, member in ipairs(seen) do
+    if tonumber(redis.call('HGET', KEYS[3], member) or now) < start then
+      members[#members + 1] = member
+    end
+  end
+  if #members == 0 then members = seen end
+  table.sort(members)
+  redis.call('DEL', KEYS[4])
+  redis.call('HSET', KEYS[4], '#epoch', epoch, '#count', #members)
+  for rank, member in ipairs(members) do redis.call('HSET', KEYS[4], member, rank - 1) end
+  redis.call('PEXPIRE', KEYS[4], ttl)
 end
 local slot = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'),
-  tonumber(redis.call('GET', KEYS[3]) or '0'),
-  tonumber(redis.call('GET', KEYS[4]) or '0') + interval)
+  tonumber(redis.call('GET', KEYS[5]) or '0'),
+  tonumber(redis.call('GET', KEYS[6]) or '0') + interval)
 local granted = 0
 if slot - now <= tonumber(ARGV[4]) then
   granted = 1
   local tat = slot + interval
   redis.call('SET', KEYS[1], string.format('%.3f', tat), 'PX', math.ceil(tat - now) + 1000)
 end
-return { granted, string.format('%.3f', slot), #members, rank, string.format('%.3f', now) }
+local count = tonumber(redis.call('HGET', KEYS[4], '#count'))
+local rank = tonumber(redis.call('HGET', KEYS[4], id) or '-1')
+return { granted, string.format('%.3f', slot), count, rank, string.format('%.3f', now) }
 `;
 
 /**
@@ -106,8 +138,8 @@ type Mode =
  *
  * While Redis cannot be used, a process keeps to cells of its own: time (Redis's clock, as last
  * seen) is cut into cells one interval long, and cell `k` belongs to the process of rank
- * `k mod peers` in the roster Redis gave last (the processes seen lately, in a fixed order), so
- * the calls stay an interval apart however many processes there are. The first own cell comes
+ * `k mod peers` in the roster of the epoch Redis went away in, so the calls stay an interval
+ * apart however many processes there are; a process not in it waits for Redis. The first own cell comes
  * one horizon and one interval after Redis went away, clear of every slot Redis granted. When
  * Redis is back, the processes keep to their own cells for a hand-back period, so that those
  * still away meet no shared slot, and then share again. A 429's `Retry-After` pauses every
@@ -126,15 +158,30 @@ export function createFleetRateLimiter(
   const id = createHash('sha256')
     .update(JSON.stringify([scope.baseUrl, scope.clientId ?? '', rate, s.marginMs]))
     .digest('base64url');
-  const [tatKey, peersKey, pauseKey, handBackKey] = [
+  const takeKeys = [
     'rate',
     'rate-peers',
+    'rate-first-seen',
+    'rate-roster',
     'rate-pause',
     'rate-handback',
-  ].map((name) => `${s.keyPrefix}${name}:${id}`) as [string, string, string, string];
-  /** Redis's clock minus ours, from the last answer. */
+  ].map((name) => `${s.keyPrefix}${name}:${id}`);
+  const [, peersKey, , , pauseKey, handBackKey] = takeKeys as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  /** Redis's clock minus ours, from the answer of the shortest round trip lately. */
   let offset = 0;
-  /** The roster of the last answer: how many processes, and where this one stands. */
+  let offsetRoundTrip = Number.POSITIVE_INFINITY;
+  let offsetLearnedAt = Number.NEGATIVE_INFINITY;
+  /**
+   * The roster of the last answer: how many processes, and where this one stands (-1: not in
+   * it yet). Before any answer the process knows of no other and counts as alone.
+   */
   let roster = { peers: 1, rank: 0 };
   let mode: Mode = { kind: 'shared' };
   /** The next own cell this process may use (its index on the grid). */
@@ -142,11 +189,19 @@ export function createFleetRateLimiter(
   /** The end of the last 429's pause this process knows of, by Redis's clock. */
   let pausedUntil = Number.NEGATIVE_INFINITY;
   let handingBack: Promise<void> | undefined;
+  /** The end of the last hand-back: own cells before it stay good after the hand-back ended. */
+  let handBackEnd = Number.NEGATIVE_INFINITY;
 
   const redisNow = () => Date.now() + offset;
 
   function learnOffset(now: number, asked: number, answered: number): void {
+    // An answer blurs the offset by up to half its round trip, and a busy process's answers
+    // come late: the processes' own cells line up only on their sharpest estimates.
+    const roundTrip = answered - asked;
+    if (roundTrip > offsetRoundTrip && answered - offsetLearnedAt < OFFSET_TTL_MS) return;
     offset = now - (asked + answered) / 2;
+    offsetRoundTrip = roundTrip;
+    offsetLearnedAt = answered;
   }
 
   /** Waits until `at` (Redis's clock); false when the process got there more than half a margin late. */
@@ -157,27 +212,44 @@ export function createFleetRateLimiter(
     return redisNow() - at <= s.marginMs / 2;
   }
 
-  /** The next cell of this process from `from` on (Redis's clock), reserved for one call. */
-  function ownCell(from: number): number {
+  /**
+   * The next cell of this process from `from` on (Redis's clock), reserved for one call;
+   * undefined when the roster has no place for it.
+   */
+  function ownCell(from: number): number | undefined {
     const { peers, rank } = roster;
+    if (rank < 0 || rank >= peers) return undefined;
     let cell = Math.max(Math.ceil(from / intervalMs), nextOwnCell);
     cell += (((rank - cell) % peers) + peers) % peers;
     nextOwnCell = cell + peers;
     return cell * intervalMs;
   }
 
-  async function takeOwn(signal: AbortSignal): Promise<RateSlot> {
-    for (let retakes = 0; ; retakes += 1) {
+  /** A slot by the mode of the moment: shared, or an own cell while Redis is away or handing back. */
+  async function take(signal: AbortSignal): Promise<RateSlot> {
+    for (let retakes = 0; ;) {
+      if (s.connection.degraded) goAlone();
+      else if (mode.kind === 'alone') await handBack();
       const current = mode;
       if (current.kind === 'shared') return takeShared(signal);
       const from = Math.max(redisNow(), pausedUntil, current.kind === 'alone' ? current.from : 0);
       const at = ownCell(from);
-      if (current.kind === 'handing-back' && at >= current.until) {
+      if (current.kind === 'handing-back' && (at === undefined || at >= current.until)) {
         // Past the hand-back every slot comes from Redis again; it grants none before the end.
         mode = { kind: 'shared' };
         return takeShared(signal);
       }
-      if ((await waitUntil(at, signal)) || retakes === MAX_RETAKES) return BOOKED;
+      if (at === undefined) {
+        // No place in the roster (the process joined lately): wait for Redis to come back.
+        await scope.sleep(PROBE_MS, signal);
+        continue;
+      }
+      const onTime = await waitUntil(at, signal);
+      // Redis went away again meanwhile, or came back with a hand-back that ends before the
+      // cell: the cell no longer belongs to this process alone.
+      if (mode !== current && (mode.kind === 'alone' || at >= handBackEnd)) continue;
+      if (onTime || retakes === MAX_RETAKES) return BOOKED;
+      retakes += 1;
     }
   }
 
@@ -193,6 +265,7 @@ export function createFleetRateLimiter(
       if (answer === UNAVAILABLE) return;
       const [until, now] = (answer as [string, string]).map(Number) as [number, number];
       learnOffset(now, asked, Date.now());
+      handBackEnd = until;
       mode = { kind: 'handing-back', until };
     })().finally(() => (handingBack = undefined));
     return handingBack;
@@ -210,17 +283,16 @@ export function createFleetRateLimiter(
       const asked = Date.now();
       const answer = await s.connection.run(
         () =>
-          s.connection.script(
-            TAKE,
-            [tatKey, peersKey, pauseKey, handBackKey],
-            [intervalMs, s.processId, PEER_TTL_MS, horizonMs],
-          ),
+          s.connection.script(TAKE, takeKeys, [
+            intervalMs,
+            s.processId,
+            PEER_TTL_MS,
+            horizonMs,
+            EPOCH_MS,
+          ]),
         signal,
       );
-      if (answer === UNAVAILABLE) {
-        goAlone();
-        return takeOwn(signal);
-      }
+      if (answer === UNAVAILABLE) return take(signal);
       const [granted, slot, peers, rank, now] = (answer as (number | string)[]).map(Number) as [
         number,
         number,
@@ -229,7 +301,7 @@ export function createFleetRateLimiter(
         number,
       ];
       learnOffset(now, asked, Date.now());
-      roster = { peers: Math.max(1, peers), rank };
+      roster = { peers, rank };
       if (granted === 0) {
         // Beyond the horizon: ask again when the slot comes within it.
         await waitUntil(slot - horizonMs, signal);
@@ -243,14 +315,7 @@ export function createFleetRateLimiter(
   }
 
   return {
-    async take(signal) {
-      if (s.connection.degraded) {
-        goAlone();
-        return takeOwn(signal);
-      }
-      if (mode.kind === 'alone') await handBack();
-      return mode.kind === 'shared' ? takeShared(signal) : takeOwn(signal);
-    },
+    take,
     pause(ms) {
       pausedUntil = Math.max(pausedUntil, redisNow() + ms);
       if (s.connection.degraded) return;

@@ -204,8 +204,9 @@ describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
       }),
     );
     const signal = new AbortController().signal;
-    // A round each, so that each process has seen the other in Redis's roster.
+    // A round each, then another once the roster of the next epoch (a second) holds both.
     for (const limiter of limiters) await limiter.take(signal);
+    await wait(1100);
     for (const limiter of limiters) await limiter.take(signal);
     await redis.kill();
     const killedAt = Date.now();
