@@ -11,7 +11,7 @@ import {
 } from '../config/services.js';
 import type { Settings } from '../config/settings.js';
 import { examples } from '../help-format.js';
-import { writeRecords } from '../output/record-writer.js';
+import { writeRecord, writeRecords } from '../output/record-writer.js';
 
 interface SettingRow extends Record<string, unknown> {
   setting: string;
@@ -56,7 +56,10 @@ function rows(settings: Settings, sandbox: string | undefined): SettingRow[] {
     {
       setting: 'project config file',
       value: settings.configPath ?? '',
-      source: settings.configPath === undefined ? 'none found here or above' : '--config, or found',
+      source:
+        settings.configPath === undefined
+          ? 'none found here or above'
+          : '--config, PARTNER_APIS_CONFIG, or found here or above',
     },
     {
       setting: 'user config file',
@@ -119,13 +122,20 @@ export function registerConfigCommands(program: Command, context: CommandContext
             ? 'the embedded sandbox, started by each command'
             : `the sandbox of \`partner-apis sandbox start\` at ${running.urls.origin}`;
       }
+      const found = rows(settings, sandbox);
       const sink = await context.output(options);
-      await writeRecords(
-        rows(settings, sandbox),
-        options.format,
-        sink,
-        context.writeOptions(options),
-      );
+      if (options.format === 'table' && options.columns === undefined) {
+        // One line a setting, its source beside its value: a long URL or path wraps, never cut.
+        const lines = Object.fromEntries(
+          found.map((row) => [
+            row.setting,
+            row.value === '' ? `(${row.source})` : `${row.value} (${row.source})`,
+          ]),
+        );
+        await writeRecord(lines, 'table', sink, context.writeOptions(options));
+      } else {
+        await writeRecords(found, options.format, sink, context.writeOptions(options));
+      }
       await sink.close();
     });
   });
