@@ -180,10 +180,12 @@ export function createFleetConnection(s: ConnectionSettings): FleetConnection {
   }
 
   async function script(lua: string, keys: readonly string[], args: readonly (string | number)[]) {
-    let digest = digests.get(lua);
+    const digest = digests.get(lua);
     if (digest === undefined) {
-      digest = createHash('sha1').update(lua).digest('hex');
-      digests.set(lua, digest);
+      // The first run sends the script itself, which also loads it: a command sent after it
+      // on this connection then runs after it, as it would not behind a NOSCRIPT round trip.
+      digests.set(lua, createHash('sha1').update(lua).digest('hex'));
+      return s.client.eval(lua, keys.length, ...keys, ...args);
     }
     try {
       return await s.client.evalsha(digest, keys.length, ...keys, ...args);

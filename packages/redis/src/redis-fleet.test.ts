@@ -187,6 +187,36 @@ describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
     expect(sb.stats().routes['auth.requestToken']?.tokenIssues).toBe(2);
   });
 
+  it("pauses every process for a 429's Retry-After", async () => {
+    const [one, two] = deployment(2);
+    const waits: number[][] = [[], []];
+    const [first, second] = [one!, two!].map((fleet, index) =>
+      fleet.rateLimiter({
+        baseUrl: sb.urls.approvals,
+        clientId: 'client-pause',
+        rate: { requestsPerSecond: 10 },
+        localLimiter: () => {
+          throw new Error('the fleet shares its pauses through Redis');
+        },
+        sleep: async (ms) => void waits[index]!.push(ms),
+        clock: Date.now,
+      }),
+    );
+    const signal = new AbortController().signal;
+    await first!.take(signal);
+    await second!.take(signal);
+    // Well past the slots taken so far, so that only the pause can explain the waits below.
+    await wait(500);
+    waits[0]!.length = 0;
+    waits[1]!.length = 0;
+    first!.pause?.(800);
+    // The first process's own take goes after its pause on the same connection.
+    await first!.take(signal);
+    await second!.take(signal);
+    expect(Math.max(...waits[0]!)).toBeGreaterThan(700);
+    expect(Math.max(...waits[1]!)).toBeGreaterThan(700);
+  });
+
   it('takes turns with the other processes in cells of its own while Redis is away', async () => {
     const fleets = deployment(2);
     /** When each take would send (by this machine's clock): the sleeps are not waited out. */
