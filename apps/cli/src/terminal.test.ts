@@ -243,6 +243,13 @@ describe('5. -o is the format', () => {
     expect((await readFile(join(cwd, 'g.csv'), 'utf8')).split('\n')[0]).toMatch(/^gradingId,/);
     const older = await run(['riskengineering', 'gradings', '--format', 'ndjson'], sandboxEnv, cwd);
     expect(older.stdout.split('\n')).toHaveLength(51);
+    const both = await run(
+      ['exposure', 'locations', '-o', 'json', '--format', 'csv'],
+      sandboxEnv,
+      cwd,
+    );
+    expect(both).toMatchObject({ code: 2, stdout: '' });
+    expect(both.stderr).toContain('--format csv and --output json disagree');
   });
 });
 
