@@ -15,6 +15,7 @@ import {
   createServiceClient,
   expectData,
   isHeaderValue,
+  withData,
   type ClientOptions,
   type OperationDescription,
   type ServiceWiring,
@@ -317,7 +318,7 @@ describe('per-call options and withResponse()', () => {
     const result = await apiPromise(
       c
         .call(getApprovals, { query: { employeeNumber: '42' } }, undefined, 'approvals.list')
-        .then((answer) => ({ ...answer, data: answer.data as { n: number } })),
+        .then((answer) => withData(answer, answer.data as { n: number })),
     ).withResponse();
     expect(result.data).toEqual({ n: 1 });
     expect(result.attempts).toBe(2);

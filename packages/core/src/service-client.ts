@@ -125,6 +125,44 @@ export interface CallResult extends ResponseMeta {
 }
 
 /**
+ * The answer of one call as a resource method returns it: its data, and its `Response`, made
+ * only when the caller asks for it (`withResponse()`), since most callers want the data and a
+ * `Response` costs a few microseconds. A class, so every result has one shape: object literals
+ * with a getter each would not, and V8 then moves the results of later calls to the old
+ * generation, where every collection has to copy their bodies.
+ */
+class CallAnswer<T> implements CallResult, WithResponse<T> {
+  readonly data: T;
+  readonly status: number;
+  readonly requestId: string | undefined;
+  readonly correlationId: string | undefined;
+  readonly conversationId: string | undefined;
+  readonly attempts: number;
+  readonly #reply: PipelineReply;
+  #response: Response | undefined;
+
+  constructor(reply: PipelineReply, data: T, correlationId: string | undefined) {
+    this.data = data;
+    this.status = reply.status;
+    this.requestId = reply.requestId;
+    this.correlationId = correlationId;
+    this.conversationId = reply.conversationId;
+    this.attempts = reply.attempts;
+    this.#reply = reply;
+  }
+
+  get response(): Response {
+    return (this.#response ??= responseOf(this.#reply));
+  }
+
+  withData<U>(data: U): CallAnswer<U> {
+    const answer = new CallAnswer(this.#reply, data, this.correlationId);
+    answer.#response = this.#response;
+    return answer;
+  }
+}
+
+/**
  * `result` with other data: what a resource method returns of a call. The `Response` stays
  * unmade until asked for.
  *
@@ -132,16 +170,8 @@ export interface CallResult extends ResponseMeta {
  * return withData(result, recordsOf(operation, result.data, answered).records);
  */
 export function withData<T>(result: CallResult, data: T): WithResponse<T> {
-  return {
-    data,
-    get response() {
-      return result.response;
-    },
-    requestId: result.requestId,
-    correlationId: result.correlationId,
-    conversationId: result.conversationId,
-    attempts: result.attempts,
-  };
+  if (result instanceof CallAnswer) return result.withData(data);
+  return { ...result, data };
 }
 
 /** What resource methods are built on: one call of an operation of the spec. */
@@ -282,26 +312,13 @@ function overridesOf(
   };
 }
 
-/**
- * The call's result. The `Response` is made only when the caller asks for it
- * (`withResponse()`): most callers want the data, and a `Response` costs a few microseconds.
- */
+/** The call's result, with the correlation id the answer's headers carry. */
 function callResult(reply: PipelineReply, data: unknown): CallResult {
-  let response: Response | undefined;
   const { headers } = reply.answer;
   const correlationHeader = CORRELATION_ID_HEADERS.find((h) => headers.has(h));
-  return {
-    data,
-    status: reply.status,
-    get response() {
-      return (response ??= responseOf(reply));
-    },
-    requestId: reply.requestId,
-    correlationId:
-      correlationHeader === undefined ? undefined : (headers.get(correlationHeader) ?? undefined),
-    conversationId: reply.conversationId,
-    attempts: reply.attempts,
-  };
+  const correlationId =
+    correlationHeader === undefined ? undefined : (headers.get(correlationHeader) ?? undefined);
+  return new CallAnswer(reply, data, correlationId);
 }
 
 /**
