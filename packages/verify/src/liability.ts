@@ -10,6 +10,15 @@ type Json = Record<string, unknown>;
 
 const SEARCH_RESULT = '/components/schemas/QuoteSearchResult';
 const SELLER_CREATED = '/components/schemas/SellerCreated/x-upstream-gap';
+const CREATE_QUOTE = pointer('paths', '/quotes', 'post', 'responses', '2XX', 'x-upstream-gap');
+const READ_QUOTE = pointer(
+  'paths',
+  '/quotes/{quoteId}',
+  'get',
+  'responses',
+  '2XX',
+  'x-upstream-gap',
+);
 const UNKNOWN_QUOTE = pointer('paths', '/quotes/{quoteId}', 'get', 'x-upstream-gap');
 
 /** Host labels and path segments that name an environment where test writes belong. */
@@ -95,49 +104,86 @@ export async function checkLiability(
       (a) => a.status < 300,
     );
 
+  /** The finding on a 2xx answer of an operation: its body against the spec's schema. */
+  const judge = (
+    marker: string,
+    what: string,
+    path: string,
+    method: 'get' | 'post',
+    answer: Awaited<ReturnType<typeof send>>,
+  ): Json | undefined => {
+    const base = { spec: 'liability' as const, pointer: marker };
+    if ('failed' in answer || answer.status >= 300) {
+      const seen = 'failed' in answer ? answer.failed : `answered ${answer.status}`;
+      run.add({ ...base, status: 'unobserved', evidence: `${what}: ${seen}` });
+      return undefined;
+    }
+    const schema = mediaSchema(document, at(document, 'paths', path, method, 'responses', '2XX'));
+    const problems = answer.isJson
+      ? validate(document, schema, answer.json)
+      : ['the answer is not JSON'];
+    run.add(
+      problems.length === 0
+        ? {
+            ...base,
+            status: 'confirmed',
+            evidence: `${what} answered ${answer.status}, as the spec assumes`,
+          }
+        : {
+            ...base,
+            status: 'contradicted',
+            evidence: `${what} answered ${answer.status}: ${problems.slice(0, 6).join('; ')}`,
+          },
+    );
+    return answer.isJson && typeof answer.json === 'object' && answer.json !== null
+      ? (answer.json as Json)
+      : undefined;
+  };
+
   let sellerId: string | undefined;
   if (target.allowWrites === true && isTestAddress(baseUrl)) {
-    const seller = at(document, 'components', 'examples', 'MarketplaceSeller').value;
-    const created = await send(
+    const example = (name: string) => at(document, 'components', 'examples', name).value;
+    const seller = judge(
+      SELLER_CREATED,
+      'seller creation',
       '/parties/sellers',
       'post',
-      '/parties/sellers',
-      'a seller created from the spec example',
-      seller,
+      await send(
+        '/parties/sellers',
+        'post',
+        '/parties/sellers',
+        'a seller created from the spec example',
+        example('MarketplaceSeller'),
+      ),
     );
-    const schema = mediaSchema(
-      document,
-      at(document, 'paths', '/parties/sellers', 'post', 'responses', '2XX'),
-    );
-    if ('failed' in created || created.status >= 300) {
-      const seen = 'failed' in created ? created.failed : `answered ${created.status}`;
-      run.add({
-        spec: 'liability',
-        pointer: SELLER_CREATED,
-        status: 'unobserved',
-        evidence: `seller creation: ${seen}`,
-      });
-    } else {
-      const problems = created.isJson
-        ? validate(document, schema, created.json)
-        : ['the answer is not JSON'];
-      run.add(
-        problems.length === 0
-          ? {
-              spec: 'liability',
-              pointer: SELLER_CREATED,
-              status: 'confirmed',
-              evidence: `seller creation answered ${created.status} with the fields the spec assumes`,
-            }
-          : {
-              spec: 'liability',
-              pointer: SELLER_CREATED,
-              status: 'contradicted',
-              evidence: `seller creation answered ${created.status}: ${problems.slice(0, 6).join('; ')}`,
-            },
+    if (typeof seller?.sellerId === 'string') {
+      sellerId = seller.sellerId;
+      // The spec's example quote request, for the new seller.
+      const request = {
+        ...(example('ThirdPartyLiabilityQuoteRequest') as Json),
+        insureds: [{ sellerId }],
+      };
+      const quote = judge(
+        CREATE_QUOTE,
+        'quote creation',
+        '/quotes',
+        'post',
+        await send('/quotes', 'post', '/quotes', "a quote for it from the spec's example", request),
       );
-      const id = (created.json as Json | undefined)?.sellerId;
-      if (typeof id === 'string') sellerId = id;
+      if (typeof quote?.quoteId === 'string') {
+        judge(
+          READ_QUOTE,
+          'a read of that quote',
+          '/quotes/{quoteId}',
+          'get',
+          await send(
+            '/quotes/{quoteId}',
+            'get',
+            `/quotes/${encodeURIComponent(quote.quoteId)}`,
+            'a read of the quote created',
+          ),
+        );
+      }
     }
   } else {
     const why =

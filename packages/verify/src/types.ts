@@ -65,9 +65,9 @@ export interface LiabilityTarget {
   baseUrl: string;
   credentials: ClientCredentials;
   /**
-   * Also create a seller and read it back through a quote search: writes. Honoured only on a
-   * loopback address or one that names a test environment (`uat`, `sandbox`, `mock`, …), never
-   * on any other address.
+   * Also create a seller and a quote for it from the spec's examples, and read them back: writes.
+   * Honoured only on a loopback address or one that names a test environment (`uat`, `sandbox`,
+   * `mock`, …), never on any other address.
    */
   allowWrites?: boolean | undefined;
   /** How fast to call; the lowest tier (`bronze`) by default, as the liability document advises. */

@@ -105,7 +105,7 @@ export function registerVerifyCommand(program: Command, context: CommandContext)
     .option('--employee <number>', 'an employee whose approvals may be read, to check their fields')
     .option(
       '--allow-writes',
-      'create a seller in liability (never on an address that names no test environment)',
+      'create a seller and a quote in liability (never on an address that names no test environment)',
     )
     .addOption(
       new Option(
