@@ -81,6 +81,7 @@ describe('commands from the operation tables', () => {
       parameters: [
         { name: 'colour', in: 'query', required: true, type: 'string', enum: ['red', 'blue'] },
         { name: 'minWeight', in: 'query', required: false, type: 'integer' },
+        { name: 'inStock', in: 'query', required: false, type: 'boolean' },
         {
           name: 'limit',
           in: 'query',
@@ -149,6 +150,8 @@ describe('commands from the operation tables', () => {
           'red',
           '--min-weight',
           '3',
+          '--in-stock',
+          'true',
           '-o',
           'ndjson',
           '--page-size',
@@ -156,7 +159,9 @@ describe('commands from the operation tables', () => {
         ],
         { from: 'user' },
       );
-      expect(calls).toEqual([{ colour: 'red', minWeight: 3, pageSize: 2, prefetch: 4 }]);
+      expect(calls).toEqual([
+        { colour: 'red', minWeight: 3, inStock: true, pageSize: 2, prefetch: 4 },
+      ]);
       expect(out()).toBe('{"widgetId":"W-1"}\n{"widgetId":"W-2"}\n{"widgetId":"W-3"}\n');
     });
 
@@ -173,6 +178,11 @@ describe('commands from the operation tables', () => {
         from: 'user',
       });
       await expect(green).rejects.toThrow(/Allowed choices are red, blue/);
+      const maybe = root.parseAsync(
+        ['shop', 'widgets', 'list', '--colour', 'red', '--in-stock', 'maybe'],
+        { from: 'user' },
+      );
+      await expect(maybe).rejects.toThrow(/must be true or false/);
       expect(calls).toEqual([]);
     });
   });

@@ -140,7 +140,14 @@ function parserOf(parameter: Parameter): ((value: string) => unknown) | undefine
       return number;
     };
   }
-  if (parameter.type === 'boolean') return (value) => value === 'true';
+  if (parameter.type === 'boolean') {
+    return (value) => {
+      if (value !== 'true' && value !== 'false') {
+        throw new InvalidArgumentError('must be true or false.');
+      }
+      return value === 'true';
+    };
+  }
   return undefined;
 }
 
@@ -157,10 +164,10 @@ function queryOption(parameter: Parameter): Option {
     .filter((part) => part !== undefined && part !== '')
     .join('; ');
   const option = new Option(flag, description);
-  if (parameter.enum !== undefined) option.choices(parameter.enum.map(String));
-  else if (parameter.type === 'boolean') option.choices(['true', 'false']);
+  // Commander checks choices in the parser: a parser of the type would skip them.
   const parse = parserOf(parameter);
-  if (parse !== undefined) option.argParser(parse);
+  if (parameter.enum !== undefined) option.choices(parameter.enum.map(String));
+  else if (parse !== undefined) option.argParser(parse);
   if (parameter.required) option.makeOptionMandatory();
   return option;
 }
