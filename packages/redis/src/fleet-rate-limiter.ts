@@ -139,11 +139,11 @@ type Mode =
  * While Redis cannot be used, a process keeps to cells of its own: time (Redis's clock, as last
  * seen) is cut into cells one interval long, and cell `k` belongs to the process of rank
  * `k mod peers` in the roster of the epoch Redis went away in, so the calls stay an interval
- * apart however many processes there are; a process not in it waits for Redis. The first own cell comes
- * one horizon and one interval after Redis went away, clear of every slot Redis granted. When
- * Redis is back, the processes keep to their own cells for a hand-back period, so that those
- * still away meet no shared slot, and then share again. A 429's `Retry-After` pauses every
- * process.
+ * apart however many processes there are; a process not in the roster waits for Redis. The
+ * first own cell comes one horizon and one interval after Redis went away, clear of every slot
+ * Redis granted. When Redis is back, the processes keep to their own cells for a hand-back
+ * period, so that those still away meet no shared slot, and then share again. A 429's
+ * `Retry-After` pauses every process.
  */
 export function createFleetRateLimiter(
   scope: FleetRateScope,
@@ -204,7 +204,7 @@ export function createFleetRateLimiter(
     offsetLearnedAt = answered;
   }
 
-  /** Waits until `at` (Redis's clock); false when the process got there more than half a margin late. */
+  /** Waits until `at` (Redis's clock); false when it got there more than half a margin late. */
   async function waitUntil(at: number, signal: AbortSignal): Promise<boolean> {
     const ms = at - redisNow();
     if (ms > 0) await scope.sleep(ms, signal);
@@ -225,7 +225,7 @@ export function createFleetRateLimiter(
     return cell * intervalMs;
   }
 
-  /** A slot by the mode of the moment: shared, or an own cell while Redis is away or handing back. */
+  /** A slot by the mode of the moment: shared, or an own cell while Redis is away or hands back. */
   async function take(signal: AbortSignal): Promise<RateSlot> {
     for (let retakes = 0; ;) {
       if (s.connection.degraded) goAlone();
