@@ -44,7 +44,7 @@ function line(label: string, records: number, pages: number, elapsedMs: number):
 }
 
 /**
- * A progress line on stderr (records, pages, records/s), redrawn in place and cut to the
+ * A progress line on stderr (records, pages, records/s), redrawn in place and cut to fit the
  * terminal's width (a line that wraps cannot be redrawn). Drawn only when the stream is a
  * terminal and `enabled` is true, so pipes and files never see it; erased when done.
  *
@@ -70,8 +70,9 @@ export function createProgress(
       pages += 1;
       if (now() - drawn < REDRAW_INTERVAL_MS) return;
       drawn = now();
-      // One column short of the width: a terminal wraps a line that fills it.
-      const width = Math.max((stream.columns ?? 80) - 1, 1);
+      // Short of the width by the `^C` a terminal echoes on Ctrl+C and a column: a line that
+      // wraps cannot be erased.
+      const width = Math.max((stream.columns ?? 80) - 3, 1);
       stream.write(`${ERASE_LINE}${line(label, records, pages, drawn - started).slice(0, width)}`);
       drawnOn = stream;
     },
