@@ -126,7 +126,7 @@ describe('1. the examples of --help', () => {
 
 describe('2. tables fit the width', () => {
   test('`COLUMNS=80 partner-apis demo` prints nothing wider than 80 columns', async () => {
-    const result = await run(['demo'], { COLUMNS: '80', PARTNER_APIS_SANDBOX_SIZE: '200' });
+    const result = await run(['demo'], { COLUMNS: '80' });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('4. Approvals');
     expect(widest(result.stdout)).toBeLessThanOrEqual(80);
