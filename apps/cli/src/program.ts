@@ -25,6 +25,7 @@ import { registerVerifyCommand } from './commands/verify.js';
 import { registerConfigCommands } from './commands/config.js';
 import { reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
+import { UsageError } from './usage-error.js';
 import { DEFAULT_HELP_WIDTH, configureHelp, examples, helpSection } from './help-format.js';
 
 const CONFIGURATION_HELP = [
@@ -172,6 +173,14 @@ export async function runCli(
   if (args.length === 0 || (whole && (helpCommand || group))) {
     target.outputHelp();
     return ExitCode.ok;
+  }
+  if (helpCommand && commandDepth(target) < named.length) {
+    const unknown = named[commandDepth(target)]!;
+    const write = (text: string) => io.stderr.write(text);
+    return reportError(new UsageError(`unknown command '${unknown}' (see partner-apis --help)`), {
+      write,
+      secrets: [],
+    });
   }
   try {
     await program.parseAsync(args, { from: 'user' });

@@ -450,6 +450,11 @@ describe('10. help', () => {
     ]);
     expect(viaHelp).toEqual({ ...viaFlag, code: 0 });
     expect(viaHelp.stdout).toMatch(/^Usage: partner-apis exposure locations /);
+    expect(await run(['help', 'exposure', 'bogus'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: unknown command 'bogus' (see partner-apis --help)\n",
+    });
   });
 
   test('required options are marked; global options are shown under a subcommand', async () => {
