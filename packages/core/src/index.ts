@@ -53,7 +53,6 @@ export type {
   Syncable,
   RecordOf,
   RequestBodyOf,
-  ResponseBodyOf,
 } from './resource-methods.js';
 export { paginate } from './paginate.js';
 export type { Page, PageContents, PageRequest, PaginateOptions, Paginated } from './paginate.js';
@@ -68,6 +67,7 @@ export type {
   PagingOptions,
   QueryOf,
   RecordsPage,
+  ResponseBodyOf,
 } from './offset-collection.js';
 export type { CustomRateLimit, RateLimiter, RateLimitTier, RateSlot } from './rate-limiter.js';
 export type { Fleet, FleetRateScope } from './fleet.js';

@@ -73,7 +73,7 @@ export type DescribedQuery<D extends OperationDescription> = Simplify<
 >;
 
 /** The JSON body of an operation's 2xx answer, from openapi-typescript's `operations`. */
-type SuccessBody<Op> = Op extends { responses: infer R }
+export type ResponseBodyOf<Op> = Op extends { responses: infer R }
   ? {
       [K in keyof R]: K extends 200 | 201 | 202 | 203 | 206 | '2XX'
         ? R[K] extends { content: { 'application/json': infer B } }
@@ -87,9 +87,9 @@ type SuccessBody<Op> = Op extends { responses: infer R }
  * The envelope object of a paged read's answer (`never` when the answer is the bare array), so
  * `page().envelope` is typed by the spec.
  */
-export type EnvelopeOf<Op> = [SuccessBody<Op>] extends [readonly unknown[]]
+export type EnvelopeOf<Op> = [ResponseBodyOf<Op>] extends [readonly unknown[]]
   ? never
-  : SuccessBody<Op>;
+  : ResponseBodyOf<Op>;
 
 /** The query of an operation of openapi-typescript's `operations`. */
 export type QueryOf<Op> = Op extends { parameters: { query?: infer Q } }

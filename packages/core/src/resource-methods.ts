@@ -6,6 +6,7 @@ import {
   type DateNames,
   type OffsetCollection,
   type PagingOptions,
+  type ResponseBodyOf,
   type WithDates,
 } from './offset-collection.js';
 import { isRecord, type OperationDescription, type ParameterDescription } from './operation.js';
@@ -17,17 +18,6 @@ export type RequestBodyOf<Op> = Op extends {
   requestBody?: { content: { 'application/json': infer B } };
 }
   ? B
-  : never;
-
-/** The JSON body of an operation's 2xx answer, from openapi-typescript's `operations`. */
-export type ResponseBodyOf<Op> = Op extends { responses: infer R }
-  ? {
-      [K in keyof R]: K extends 200 | 201 | 202 | 203 | 206 | '2XX'
-        ? R[K] extends { content: { 'application/json': infer B } }
-          ? B
-          : never
-        : never;
-    }[keyof R]
   : never;
 
 /** One record of a paged read: an item of the answer's array, bare or in its envelope. */
