@@ -41,7 +41,13 @@ async function common(session: ServiceSession, service: ServiceName) {
   const fetch = session.sandboxUrls === undefined ? await proxyFetch(session.env) : undefined;
   return {
     userAgent: USER_AGENT,
-    logger: session.logger(`the ${SERVICE_TITLE[service]} client`),
+    logger: session.logger(`the ${SERVICE_TITLE[service]} client`, (message) =>
+      /client secret/i.test(message)
+        ? `Then update ${settingName(session.settings, `${VARIABLE_PREFIX[service]}CLIENT_SECRET`)}` +
+          ` and ${settingName(session.settings, `${VARIABLE_PREFIX[service]}SECRET_CREATED_AT`)};` +
+          ' `partner-apis credentials check` shows the date of every secret.'
+        : undefined,
+    ),
     assumptions: 'refuse' as const,
     ...(fetch === undefined ? {} : { fetch }),
   };

@@ -26,10 +26,10 @@ export interface ServiceSession {
   /** Credential values in use, so that no message shows one. */
   secrets(): readonly string[];
   /**
-   * The logger of a client: its warnings as the CLI's own (`title` names the client), and the
-   * wire log with `--debug`.
+   * The logger of a client: its warnings as the CLI's own (`title` names the client; `advice`
+   * gives what a person at the shell does about one), and the wire log with `--debug`.
    */
-  logger(title: string): WireLogger;
+  logger(title: string, advice?: (message: string) => string | undefined): WireLogger;
   /** Writes a note to stderr (none with `--quiet`). */
   note(text: string): void;
   close(): Promise<void>;
@@ -120,12 +120,15 @@ export function openSession(
       return starting;
     },
     secrets,
-    logger: (title) =>
+    logger: (title, advice) =>
       createClientLogger({
         write: (text) => io.stderr.write(text),
         secrets,
         debug,
-        warn: (message) => note(`warning: ${title}: ${message}`),
+        warn: (message) => {
+          const then = advice?.(message);
+          note(`warning: ${title}: ${message}${then === undefined ? '' : ` ${then}`}`);
+        },
       }),
     note,
     async close() {

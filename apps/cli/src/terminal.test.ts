@@ -265,6 +265,9 @@ describe('6. no Node warning lines', () => {
     expect(result.stderr).not.toContain('(node:');
     expect(result.stderr).not.toContain('assumptions');
     expect(result.stderr).toMatch(/^warning: the approvals client: The client secret expires on /m);
+    expect(result.stderr.replace(/\s+/g, ' ')).toContain(
+      'Then update PARTNER_APIS_APPROVALS_CLIENT_SECRET and PARTNER_APIS_APPROVALS_SECRET_CREATED_AT; `partner-apis credentials check` shows the date of every secret.',
+    );
     const quiet = await run(
       ['--quiet', 'approvals', 'list', '--employee', '100234', '-o', 'ndjson'],
       {
