@@ -359,9 +359,18 @@ export function registerOperationCommands(
     for (const [name, operations] of byResource) {
       const verbs = operations.map((operation) => operation.verb);
       const resource = group(serviceCommand, kebab(name), `${name}: ${verbs.join(', ')}`);
+      const command = `partner-apis ${service.name} ${kebab(name)}`;
+      const listing = verbs.includes('list')
+        ? [
+            `\`${command}\` alone runs \`${command} list\`; \`${command} list --help\` shows its options.`,
+          ]
+        : [];
       resource.addHelpText(
         'after',
-        examples(operations.map((operation) => exampleOf(service.name, operation))),
+        examples(
+          operations.map((operation) => exampleOf(service.name, operation)),
+          listing,
+        ),
       );
       for (const operation of operations) {
         const flags: Record<string, string> = {};
