@@ -11,6 +11,7 @@ import {
   type FaultStep,
   type RecordedRequest,
 } from '@partner-apis/testing';
+import type { TestHooks } from '@partner-apis/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createApprovalsClient,
@@ -61,7 +62,7 @@ async function serve(steps: readonly FaultStep[] = [{ body: result }]) {
   return server;
 }
 
-function client(options: Partial<ApprovalsClientOptions> = {}) {
+function client(options: Partial<ApprovalsClientOptions> & TestHooks = {}) {
   return createApprovalsClient({
     baseUrl: `${server?.url}/v1`,
     credentials,

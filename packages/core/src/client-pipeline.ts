@@ -19,6 +19,7 @@ import {
   type Execute,
   type TransportSettings,
 } from './transport.js';
+import type { TestHooks } from './testing.js';
 import { createClientTracing, type TracingOptions } from './tracing.js';
 
 /** When and how often failed attempts are sent again. */
@@ -56,8 +57,8 @@ export interface HttpAgentLike {
   destroy(): void;
 }
 
-/** Options of `createClientPipeline`. */
-export interface PipelineOptions {
+/** Options of `createClientPipeline`; the test hooks (`clock`, `sleep`, `random`) too. */
+export interface PipelineOptions extends TestHooks {
   /** The service address; `https:` only, except on loopback hosts. */
   baseUrl: string;
   /** How requests are authenticated; none by default. */
@@ -96,12 +97,6 @@ export interface PipelineOptions {
    * `fetch` elsewhere). It must honour `redirect: 'manual'`.
    */
   fetch?: typeof globalThis.fetch | undefined;
-  /** The clock, in ms since the epoch; `Date.now` by default. */
-  clock?: (() => number) | undefined;
-  /** Waits between attempts and for the rate limiter; must reject when the signal aborts. */
-  sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
-  /** A number in [0, 1) for the backoff jitter; `Math.random` by default. */
-  random?: (() => number) | undefined;
 }
 
 /** The request pipeline of one client. */

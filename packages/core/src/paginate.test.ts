@@ -8,6 +8,7 @@ import {
 } from '@partner-apis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServiceClient, paginate, type PageRequest } from './index.js';
+import { withTestHooks } from './testing.js';
 
 let server: FaultServer | undefined;
 afterEach(async () => {
@@ -45,14 +46,10 @@ interface paths {
 function recordsClient(url: string) {
   const time = createVirtualTime();
   const { raw } = createServiceClient<paths>(
-    {
-      baseUrl: url,
-      credentials: {},
-      clock: time.now,
-      sleep: time.sleep,
-      random: () => 0.5,
-      retry: { attempts: 5 },
-    },
+    withTestHooks(
+      { baseUrl: url, credentials: {}, retry: { attempts: 5 } },
+      { clock: time.now, sleep: time.sleep, random: () => 0.5 },
+    ),
     { auth: () => ({ secretHeaderNames: [], authorize: () => undefined }) },
   );
   return async ({ offset, limit, signal }: PageRequest) => {

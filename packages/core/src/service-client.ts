@@ -18,6 +18,7 @@ import {
   type ParameterCheck,
 } from './operation.js';
 import { loggerFromEnv } from './log-from-env.js';
+import type { TestHooks } from './testing.js';
 import { responseOf, type CallOverrides, type PipelineReply } from './transport.js';
 import { userAgent as userAgentOf, type PackageIdentity } from './user-agent.js';
 import {
@@ -72,7 +73,7 @@ export type WithoutTracingHeaders<Paths> = {
  */
 export interface ClientOptions extends Omit<
   PipelineOptions,
-  'baseUrl' | 'auth' | 'conversationId' | 'rateLimit'
+  'baseUrl' | 'auth' | 'conversationId' | 'rateLimit' | keyof TestHooks
 > {
   /** Sent as `User-Agent` on every request, e.g. `claims-portal/2.3`; the runtime's by default. */
   userAgent?: string | undefined;

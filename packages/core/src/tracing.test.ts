@@ -18,6 +18,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClientPipeline, createServiceClient, type PipelineOptions } from './index.js';
 import { createClientTracing } from './tracing.js';
+import { withTestHooks } from './testing.js';
 
 const SECRET = 'client-secret-7731';
 const QUERY_SECRET = 'query-token-5512';
@@ -117,13 +118,10 @@ describe('OpenTelemetry tracing', () => {
     const { raw } = createServiceClient<{
       '/items': { get: { responses: { 200: { content: { 'application/json': object } } } } };
     }>(
-      {
-        baseUrl: server.url,
-        credentials: {},
-        clock: time.now,
-        sleep: time.sleep,
-        tracing: { tracerProvider },
-      },
+      withTestHooks(
+        { baseUrl: server.url, credentials: {}, tracing: { tracerProvider } },
+        { clock: time.now, sleep: time.sleep },
+      ),
       { auth: () => ({ secretHeaderNames: [], authorize: () => undefined }) },
     );
     await raw.GET('/items');

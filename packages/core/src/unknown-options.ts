@@ -4,6 +4,7 @@ import type { RetryOptions, TimeoutOptions } from './client-pipeline.js';
 import type { OAuth2ServiceClientOptions } from './oauth2-service-client.js';
 import type { PagingOptions } from './offset-collection.js';
 import type { ClientOptions } from './service-client.js';
+import type { TestHooks } from './testing.js';
 import type { TracingOptions } from './tracing.js';
 
 /**
@@ -32,8 +33,8 @@ const TRACING: Record<keyof TracingOptions, true> = {
   propagate: true,
 };
 
-/** What every `create…Client` takes: `ClientOptions`, its address and its credentials. */
-const CLIENT: Record<keyof ClientOptions | 'baseUrl' | 'credentials', true> = {
+/** What every `create…Client` takes: `ClientOptions`, its address, credentials and test hooks. */
+const CLIENT: Record<keyof ClientOptions | keyof TestHooks | 'baseUrl' | 'credentials', true> = {
   baseUrl: true,
   credentials: true,
   retry: true,

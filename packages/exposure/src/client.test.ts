@@ -1,3 +1,4 @@
+import type { TestHooks } from '@partner-apis/core/testing';
 import { createTokenCache } from '@partner-apis/auth';
 import {
   ApiError,
@@ -46,7 +47,7 @@ function options(overrides: Partial<ExposureClientOptions> = {}): ExposureClient
   };
 }
 
-const client = (overrides: Partial<ExposureClientOptions> = {}) =>
+const client = (overrides: Partial<ExposureClientOptions> & TestHooks = {}) =>
   createExposureClient(options(overrides));
 
 /**

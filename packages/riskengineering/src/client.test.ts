@@ -1,3 +1,4 @@
+import type { TestHooks } from '@partner-apis/core/testing';
 import { createTokenCache } from '@partner-apis/auth';
 import {
   AuthenticationError,
@@ -44,7 +45,7 @@ function options(overrides: Partial<RiskEngineeringClientOptions> = {}) {
   };
 }
 
-const client = (overrides: Partial<RiskEngineeringClientOptions> = {}) =>
+const client = (overrides: Partial<RiskEngineeringClientOptions> & TestHooks = {}) =>
   createRiskEngineeringClient(options(overrides));
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
