@@ -39,9 +39,8 @@ local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
  *
  * It also keeps the roster the processes fall back on while Redis is away: for each epoch (a
  * stretch of Redis's clock), the processes seen lately that were first seen before the epoch
- * began (all those seen so far, in a fleet that just started), in a fixed order, written once.
- * Every process answered within one epoch holds the same roster, and one that joined lately
- * has no place in it until the next epoch.
+ * began, in a fixed order, written once. Every process answered within one epoch holds the
+ * same roster, and one that joined lately has no place in it until the next epoch.
  *
  * KEYS: `tat`; the processes by when they were last seen; by when they were first seen; the
  * roster (`#epoch`, `#count`, and each process's rank); the end of a 429's pause; the end of a
@@ -63,14 +62,12 @@ for i = 2, 4 do redis.call('PEXPIRE', KEYS[i], ttl) end
 local epoch = math.floor(now / tonumber(ARGV[5]))
 if tonumber(redis.call('HGET', KEYS[4], '#epoch') or '-1') ~= epoch then
   local start = epoch * tonumber(ARGV[5])
-  local seen = redis.call('ZRANGE', KEYS[2], 0, -1)
   local members = {}
-  for _, member in ipairs(seen) do
+  for _, member in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
     if tonumber(redis.call('HGET', KEYS[3], member) or now) < start then
       members[#members + 1] = member
     end
   end
-  if #members == 0 then members = seen end
   table.sort(members)
   redis.call('DEL', KEYS[4])
   redis.call('HSET', KEYS[4], '#epoch', epoch, '#count', #members)

@@ -318,6 +318,9 @@ describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
     });
     const client = approvals(fleet);
     await client.approvals.list(employee());
+    // A process has its place in the fleet from the next second (epoch) on.
+    await wait(1100);
+    await client.approvals.list(employee());
     await redis.kill();
     try {
       await client.approvals.list(employee());
@@ -337,6 +340,8 @@ describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
     const down: FleetDegradedEvent[] = [];
     const fleet = processFleet({ events: { onFleetDegraded: (event) => down.push(event) } });
     const client = approvals(fleet);
+    await client.approvals.list(employee());
+    await wait(1100);
     await client.approvals.list(employee());
     redis.freeze();
     try {
