@@ -21,6 +21,7 @@ import { registerExposureCommands } from './commands/exposure.js';
 import { registerLiabilityCommands } from './commands/liability.js';
 import { registerOperationCommands } from './commands/operations.js';
 import { registerSandboxCommands } from './commands/sandbox.js';
+import { registerSyncCommands } from './commands/sync.js';
 import { registerVerifyCommand } from './commands/verify.js';
 import { registerConfigCommands } from './commands/config.js';
 import { reportError } from './error-report.js';
@@ -54,6 +55,7 @@ const COMMANDS: readonly ((program: Command, context: CommandContext) => void)[]
   registerLiabilityCommands,
   registerApprovalsCommands,
   registerOperationCommands,
+  registerSyncCommands,
   registerCredentialsCommands,
   registerConfigCommands,
   registerDemoCommand,
