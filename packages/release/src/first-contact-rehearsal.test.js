@@ -132,25 +132,26 @@ beforeAll(async () => {
   await workspace.editSpec('riskengineering', (doc) => {
     // A new collection beside the gradings, read like them.
     const gradings = doc.getIn(['paths', '/open/portal-api/riskengineering/Gradings', 'get']);
-    const inspections = doc.createNode(/** @type {any} */ (gradings).toJSON());
-    inspections.set('operationId', 'listInspections');
-    inspections.set('summary', 'List inspections');
-    doc.setIn(['paths', '/open/portal-api/riskengineering/Inspections'], { get: inspections });
+    const inspections = {
+      .../** @type {any} */ (gradings).toJSON(),
+      operationId: 'listInspections',
+      summary: 'List inspections',
+    };
+    doc.setIn(
+      ['paths', '/open/portal-api/riskengineering/Inspections'],
+      doc.createNode({ get: inspections }),
+    );
   });
   await workspace.editSpec('liability', (doc) => {
     // A read of one seller by id, beside the create.
-    const getQuote = doc.getIn(['paths', '/quotes/{quoteId}']);
-    const getSeller = doc.createNode(/** @type {any} */ (getQuote).toJSON());
-    getSeller.setIn(['get', 'operationId'], 'getSeller');
-    getSeller.setIn(['get', 'summary'], 'Read one seller');
-    getSeller.setIn(['get', 'parameters', 2, 'name'], 'sellerId');
-    getSeller.deleteIn(['get', 'parameters', 2, 'schema', 'examples']);
-    getSeller.setIn(
-      ['get', 'responses', '2XX', 'content', 'application/json', 'schema'],
-      doc.createNode({ $ref: '#/components/schemas/SellerCreated' }),
-    );
-    getSeller.deleteIn(['get', 'responses', '2XX', 'content', 'application/json', 'examples']);
-    doc.setIn(['paths', '/parties/sellers/{sellerId}'], getSeller);
+    const { get } = /** @type {any} */ (doc.getIn(['paths', '/quotes/{quoteId}'])).toJSON();
+    get.operationId = 'getSeller';
+    get.summary = 'Read one seller';
+    get.parameters[2] = { ...get.parameters[2], name: 'sellerId', schema: { type: 'string' } };
+    get.responses['2XX'].content['application/json'] = {
+      schema: { $ref: '#/components/schemas/SellerCreated' },
+    };
+    doc.setIn(['paths', '/parties/sellers/{sellerId}'], doc.createNode({ get }));
   });
   for (const pkg of ['auth', 'riskengineering', 'liability']) {
     await workspace.regenerate(pkg);

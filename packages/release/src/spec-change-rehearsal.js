@@ -42,7 +42,8 @@ export async function linkConsumer(dir, packagesDir, names) {
  * @property {(spec: string, edit: (document: import('yaml').Document) => void) => Promise<void>} editSpec
  *   edits `specs/<spec>/openapi.yaml` of the copy
  * @property {(pkg: string) => Promise<void>} regenerate runs codegen in `packages/<pkg>` of the copy
- * @property {(pkg: string) => Promise<void>} build runs the package's own build script
+ * @property {(pkg: string) => Promise<void>} build runs the package's own build script (an app's
+ *   with `apps/<name>`)
  * @property {(source: string) => Promise<string>} runConsumer compiles `source` as a consumer of
  *   the copy's packages with `tsc` (strict) and runs it with node; resolves to its stdout
  * @property {() => Promise<void>} remove
@@ -59,9 +60,10 @@ export async function linkConsumer(dir, packagesDir, names) {
  * await workspace.regenerate('exposure');
  * await workspace.build('exposure');
  * @param {string[]} services package folders, e.g. `['exposure', 'liability']`
+ * @param {string[]} [apps] app folders, e.g. `['cli']`; `build('apps/cli')` builds one
  * @returns {Promise<RehearsalWorkspace>}
  */
-export async function copyWorkspace(services) {
+export async function copyWorkspace(services, apps = []) {
   const root = await mkdtemp(join(tmpdir(), 'spec-change-rehearsal-'));
   const copy = (/** @type {string} */ path) =>
     cp(join(REPOSITORY_ROOT, path), join(root, path), {
@@ -75,6 +77,7 @@ export async function copyWorkspace(services) {
   for (const pkg of ['codegen', 'build', ...RUNTIME_PACKAGES, ...services]) {
     await copy(`packages/${pkg}`);
   }
+  for (const app of apps) await copy(`apps/${app}`);
   // Every package links its dependencies through the root's node_modules, as pnpm laid it out.
   await symlink(join(REPOSITORY_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
   const codegen = join(root, 'packages/codegen/src/cli.js');
@@ -92,16 +95,12 @@ export async function copyWorkspace(services) {
       await run(process.execPath, [codegen], { cwd: join(root, 'packages', pkg) });
     },
     async build(pkg) {
-      const manifest = JSON.parse(
-        await readFile(join(root, 'packages', pkg, 'package.json'), 'utf8'),
-      );
+      const dir = join(root, pkg.startsWith('apps/') ? pkg : join('packages', pkg));
+      const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
       const script = String(manifest.scripts?.build ?? '');
       await run('sh', ['-c', script], {
-        cwd: join(root, 'packages', pkg),
-        env: {
-          ...process.env,
-          PATH: `${join(root, 'packages', pkg, 'node_modules/.bin')}:${process.env.PATH}`,
-        },
+        cwd: dir,
+        env: { ...process.env, PATH: `${join(dir, 'node_modules/.bin')}:${process.env.PATH}` },
       });
     },
     async runConsumer(source) {
