@@ -217,6 +217,38 @@ describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
     expect(Math.max(...waits[1]!)).toBeGreaterThan(700);
   });
 
+  it("keeps a 429's pause in the process while Redis is away", async () => {
+    const [fleet] = deployment(1);
+    const sends: number[] = [];
+    const limiter = fleet!.rateLimiter({
+      baseUrl: sb.urls.approvals,
+      clientId: 'client-pause-alone',
+      rate: { requestsPerSecond: 10 },
+      localLimiter: () => {
+        throw new Error('the fleet keeps its pauses itself');
+      },
+      sleep: async (ms) => void sends.push(Date.now() + ms),
+      clock: Date.now,
+    });
+    const signal = new AbortController().signal;
+    await limiter.take(signal);
+    // A place in the roster from the next epoch (a second) on.
+    await wait(1100);
+    await limiter.take(signal);
+    await redis.kill();
+    try {
+      await limiter.take(signal);
+      const paused = Date.now();
+      limiter.pause?.(5000);
+      sends.length = 0;
+      await limiter.take(signal);
+      expect(sends).toHaveLength(1);
+      expect(sends[0]).toBeGreaterThanOrEqual(paused + 5000 - 50);
+    } finally {
+      await redis.restart();
+    }
+  });
+
   it('takes turns with the other processes in cells of its own while Redis is away', async () => {
     const fleets = deployment(2);
     /** When each take would send (by this machine's clock): the sleeps are not waited out. */
