@@ -47,9 +47,12 @@ export interface OAuth2ClientCredentialsOptions extends ClientCredentials {
   scopeSeparator?: string | undefined;
   /** The subscription key pair; the secondary takes over when the primary is refused. */
   subscriptionKeys: { primary: string; secondary?: string | undefined };
-  /** The header of the subscription key on data requests; the token request's by default. */
+  /**
+   * The header of the subscription key, on data requests and (unless `tokenRequestKeyHeader`
+   * says otherwise) on the token request; the token spec's by default.
+   */
   subscriptionKeyHeader?: string | undefined;
-  /** The header of the subscription key on the token request; the token spec's by default. */
+  /** The header of the subscription key on the token request, where it differs. */
   tokenRequestKeyHeader?: string | undefined;
   /** The lifetime assumed when the response has no `expires_in`; 3600 seconds by default. */
   defaultLifetimeSeconds?: number | undefined;
@@ -164,8 +167,12 @@ export function oauth2ClientCredentials(
     }
   }
   const tokenKeyHeader = headerName(
-    'auth.tokenRequestKeyHeader',
-    options.tokenRequestKeyHeader ?? DEFAULT_SUBSCRIPTION_KEY_HEADER,
+    options.tokenRequestKeyHeader === undefined
+      ? 'auth.subscriptionKeyHeader'
+      : 'auth.tokenRequestKeyHeader',
+    options.tokenRequestKeyHeader ??
+      options.subscriptionKeyHeader ??
+      DEFAULT_SUBSCRIPTION_KEY_HEADER,
   );
   const keyHeader = headerName(
     'auth.subscriptionKeyHeader',

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_SUBSCRIPTION_KEY_HEADER,
   oauth2ClientCredentials,
   type ClientCredentials,
   type Scope,
@@ -102,8 +103,8 @@ export function oauth2Service(
         scopes,
         scopeSeparator: options.scopeSeparator,
         subscriptionKeyHeader: options.subscriptionKeyHeader ?? specHeader,
-        // The caller's header is the key's header everywhere, as the token spec's is by default.
-        tokenRequestKeyHeader: options.subscriptionKeyHeader,
+        // The caller's header is the key's header everywhere; by default each spec names its own.
+        tokenRequestKeyHeader: options.subscriptionKeyHeader ?? DEFAULT_SUBSCRIPTION_KEY_HEADER,
         tokenCache: tokenCache ?? resolveFleet(options.fleet)?.tokenCache,
       });
     },

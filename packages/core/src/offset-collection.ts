@@ -228,8 +228,9 @@ export function createOffsetCollection<
     query: Record<string, unknown>,
     callOptions: CallOptions,
     callName: string,
+    checked = false,
   ) {
-    const result = await client.call(operation, { query }, callOptions, callName);
+    const result = await client.call(operation, { query, checked }, callOptions, callName);
     const answered = { operation: callName, method: operation.method, status: result.status };
     return { ...recordsOf(operation, result.data, answered), result };
   }
@@ -309,6 +310,8 @@ export function createOffsetCollection<
             },
             { ...callOptions, signal },
             listName,
+            // Checked once for the whole listing, in list().
+            true,
           );
           return { records: records as T[], envelope };
         },

@@ -116,6 +116,11 @@ export interface CallArguments {
   /** What the caller calls the query object, e.g. `filters`, so messages name `filters.sellerId`. */
   readonly queryName?: string | undefined;
   readonly body?: unknown;
+  /**
+   * The query and the call options were checked already (the pages of one listing): they are
+   * sent as they are, not checked again.
+   */
+  readonly checked?: boolean | undefined;
 }
 
 /** What a resource method gets back: the parsed body (if any), the response and its metadata. */
@@ -405,13 +410,14 @@ export function createServiceClient<Paths extends object>(
       name: string,
       conversationId: string,
     ): Promise<CallResult> {
+      const checked = args.checked === true;
       const {
         signal,
         conversationId: callConversation,
         timeout,
         retry,
-      } = checkCallOptions(callOptions, name);
-      if (callOptions !== undefined) {
+      } = checked ? (callOptions ?? {}) : checkCallOptions(callOptions, name);
+      if (callOptions !== undefined && !checked) {
         for (const message of unknownOptions(callOptions, CALL_OPTION_NAMES)) {
           warn(`${name}: ${message}`, 'PARTNER_APIS_UNKNOWN_OPTION');
         }
@@ -445,7 +451,9 @@ export function createServiceClient<Paths extends object>(
         }
       }
       const prefix = args.queryName === undefined ? '' : `${args.queryName}.`;
-      const query = serializeQuery(checkQuery(operation, args.query ?? {}, prefix, check));
+      const query = serializeQuery(
+        checked ? (args.query ?? {}) : checkQuery(operation, args.query ?? {}, prefix, check),
+      );
       let body: string | undefined;
       if (args.body !== undefined) {
         body = serialisedBody(args.body, name);
