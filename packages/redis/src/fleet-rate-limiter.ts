@@ -289,7 +289,11 @@ export function createFleetRateLimiter(
           ]),
         signal,
       );
-      if (answer === UNAVAILABLE) return take(signal);
+      if (answer === UNAVAILABLE) {
+        // Also when the fleet was closed, which leaves it not degraded: own cells, not a loop.
+        goAlone();
+        return take(signal);
+      }
       const [granted, slot, peers, rank, now] = (answer as (number | string)[]).map(Number) as [
         number,
         number,

@@ -249,6 +249,27 @@ describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
     }
   });
 
+  it('paces calls alone once closed, rather than ask a closed connection again and again', async () => {
+    const fleet = processFleet();
+    const limiter = fleet.rateLimiter({
+      baseUrl: sb.urls.approvals,
+      clientId: 'client-closed',
+      rate: { requestsPerSecond: 10 },
+      localLimiter: () => {
+        throw new Error('the fleet paces itself once closed');
+      },
+      sleep: async () => undefined,
+      clock: Date.now,
+    });
+    const signal = new AbortController().signal;
+    await limiter.take(signal);
+    // A place in the roster from the next epoch (a second) on.
+    await wait(1100);
+    await limiter.take(signal);
+    await fleet.close();
+    await expect(limiter.take(signal)).resolves.toMatchObject({ sent: expect.any(Function) });
+  });
+
   it('takes turns with the other processes in cells of its own while Redis is away', async () => {
     const fleets = deployment(2);
     /** When each take would send (by this machine's clock): the sleeps are not waited out. */
