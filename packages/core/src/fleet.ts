@@ -10,7 +10,10 @@ export interface FleetRateScope {
   /** The client ID of the auth scheme, when it has one: the tier belongs to it. */
   readonly clientId: string | undefined;
   readonly rate: CustomRateLimit;
-  /** Builds the in-process limiter the fleet falls back to, at the rate it is given. */
+  /**
+   * Builds an in-process limiter at the rate it is given: the one a client without a fleet
+   * uses, and one a fleet may fall back on.
+   */
   readonly localLimiter: (rate: CustomRateLimit) => RateLimiter;
   /** The pipeline's wait; rejects when the signal aborts. */
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
