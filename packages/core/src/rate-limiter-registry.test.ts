@@ -109,4 +109,38 @@ describe('one rate limiter per client application per process', () => {
     };
     expect(processRateLimiter(scope)).not.toBe(processRateLimiter(scope));
   });
+
+  it("a 429's Retry-After pauses the other clients of the client ID too", async () => {
+    const time = createVirtualTime();
+    const sent: number[] = [];
+    let refuse = true;
+    const client = () =>
+      createClientPipeline({
+        baseUrl: 'http://127.0.0.1:9',
+        auth: clientIdHeaders({ clientId: 'app-429', clientSecret: 'not-a-real-secret' }),
+        rateLimit: 'gold',
+        retry: { attempts: 1 },
+        clock: time.now,
+        sleep: time.sleep,
+        fetch: () => {
+          sent.push(time.now());
+          if (refuse) {
+            refuse = false;
+            return Promise.resolve(
+              Response.json(
+                { code: 'too_many_requests' },
+                { status: 429, headers: { 'retry-after': '3' } },
+              ),
+            );
+          }
+          return Promise.resolve(Response.json({ ok: true }));
+        },
+      }).fetch;
+    const first = client();
+    const second = client();
+    const start = time.now();
+    await expect(call(first)).rejects.toMatchObject({ status: 429 });
+    await call(second);
+    expect(sent.map((at) => at - start)).toEqual([0, 3000]);
+  });
 });

@@ -350,6 +350,11 @@ export function createTransport(base: TransportSettings): Execute {
           result = { kind: 'answer', status, malformed: json === null };
         } else {
           const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after'), s.clock());
+          // The gateway counts calls per client application: every call of it waits, here and,
+          // through a fleet, in every process.
+          if (status === 429 && retryAfterMs !== undefined) {
+            s.rateLimiter?.pause?.(Math.min(retryAfterMs, s.maxRetryAfterMs));
+          }
           result = { kind: 'answer', status, retryAfterMs };
         }
       }
