@@ -10,6 +10,12 @@ type Measured = B1Measurement;
 const CONCURRENCIES = [1, 32] as const;
 /** P1: the default client's throughput as a share of raw undici.request's, per concurrency. */
 const P1_TARGETS: Record<(typeof CONCURRENCIES)[number], number> = { 1: 0.8, 32: 0.6 };
+/** B1: the default client's throughput as a share of raw node:http's, per concurrency. */
+const NODE_HTTP_TARGET = 0.85;
+/** B1: the undici transport's throughput as a share of raw undici.request's, per concurrency. */
+const UNDICI_TARGETS: Record<(typeof CONCURRENCIES)[number], number> = { 1: 0.8, 32: 0.7 };
+/** B1: raw node:http's CPU per request over the client's, in memory (the client ≤ 1.25×). */
+const IN_MEMORY_CPU_TARGET = 0.8;
 
 /**
  * The median over rounds of `kind`'s throughput relative to `reference` in the same round; with
@@ -179,8 +185,30 @@ async function run(options: RunOptions): Promise<Section> {
         sameRoundRatio(measuredRounds, ourClient, 'undici.request'),
         P1_TARGETS[concurrency],
       ),
+      goal(
+        `B1 our client (default transport) vs raw node:http, req/s, c=${concurrency}`,
+        sameRoundRatio(measuredRounds, ourClient, 'node:http keep-alive'),
+        NODE_HTTP_TARGET,
+      ),
+      goal(
+        `B1 our client + undici transport vs raw undici.request, req/s, c=${concurrency}`,
+        sameRoundRatio(measuredRounds, 'our client + undici transport', 'undici.request'),
+        UNDICI_TARGETS[concurrency],
+      ),
     );
   }
+  const inMemoryRatios = inMemory.flatMap((round) => {
+    const mine = round.get('our client, default transport');
+    const raw = round.get('node:http keep-alive');
+    return mine === undefined || raw === undefined ? [] : [raw / mine];
+  });
+  goals.push(
+    goal(
+      'B1 CPU per request in memory: raw node:http over our client (≥ 0.80× is ≤ 1.25× its CPU)',
+      median(inMemoryRatios),
+      IN_MEMORY_CPU_TARGET,
+    ),
+  );
 
   return {
     id: 'B1',
