@@ -8,13 +8,14 @@ import { build, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Node-only by design: the sandbox is a node:http server, transport-undici wraps undici, and the
- * Redis fleet talks to Redis over TCP.
+ * Node-only by design: the sandbox is a node:http server, transport-undici wraps undici, the
+ * Redis fleet talks to Redis over TCP, and verify reads and edits the spec files.
  */
 const NODE_ONLY = new Set([
   '@partner-apis/sandbox',
   '@partner-apis/transport-undici',
   '@partner-apis/redis',
+  '@partner-apis/verify',
 ]);
 const root = findRepoRoot(fileURLToPath(import.meta.url));
 const browserPackages = (await listPublishablePackages(root))
