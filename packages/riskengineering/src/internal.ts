@@ -10,3 +10,4 @@
  * }
  */
 export { operations } from './generated/operations.js';
+export type { OperationDescription, ParameterDescription } from '@partner-apis/core';

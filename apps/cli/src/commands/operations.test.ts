@@ -100,6 +100,7 @@ describe('commands from the operation tables', () => {
           paging: 'offset',
         },
       ],
+      response: { type: 'array', records: null, itemType: 'object' },
     };
     const calls: Record<string, unknown>[] = [];
     const service: OperationService = {

@@ -3,7 +3,11 @@ import { resolve } from 'node:path';
 import { operations as approvalsOperations } from '@partner-apis/approvals/internal';
 import { operations as exposureOperations } from '@partner-apis/exposure/internal';
 import { operations as liabilityOperations } from '@partner-apis/liability/internal';
-import { operations as riskEngineeringOperations } from '@partner-apis/riskengineering/internal';
+import {
+  operations as riskEngineeringOperations,
+  type OperationDescription,
+  type ParameterDescription,
+} from '@partner-apis/riskengineering/internal';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   approvalsClient,
@@ -21,32 +25,10 @@ import { integerOption } from './option-parsers.js';
 import { writePaged, type PagedRecords } from './paged-output.js';
 
 /** One operation of a spec, as its service package's operation table describes it. */
-export interface Operation {
-  readonly operationId: string;
-  readonly resource: string;
-  readonly verb: string;
-  readonly method: string;
-  readonly path: string;
-  readonly summary?: string;
-  readonly description?: string;
-  readonly parameters: readonly Parameter[];
-  readonly body?: { readonly required: boolean };
-}
+export type Operation = OperationDescription;
 
 /** One parameter of an operation. */
-export interface Parameter {
-  readonly name: string;
-  readonly in: string;
-  readonly required: boolean;
-  readonly type?: string;
-  readonly format?: string;
-  readonly enum?: readonly unknown[];
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly default?: unknown;
-  readonly description?: string;
-  readonly paging?: string;
-}
+export type Parameter = ParameterDescription;
 
 /** A client as the operation commands call it: `client[resource][verb](…)`. */
 type AnyClient = Record<string, Record<string, (...args: unknown[]) => unknown>>;
