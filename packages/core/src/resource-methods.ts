@@ -1,4 +1,4 @@
-import { ApiError, InvalidArgumentError } from '@partner-apis/errors';
+import { InvalidArgumentError } from '@partner-apis/errors';
 import { apiPromise, type ApiPromise } from './api-promise.js';
 import type { CallOptions } from './call-options.js';
 import {
@@ -10,7 +10,7 @@ import {
   type WithDates,
 } from './offset-collection.js';
 import { isRecord, type OperationDescription, type ParameterDescription } from './operation.js';
-import { withData, type ResourceClient } from './service-client.js';
+import { expectData, withData, type ResourceClient } from './service-client.js';
 import { createSyncRun, type SyncOptions, type SyncRun } from './sync.js';
 
 /** The JSON request body of an operation of openapi-typescript's `operations`. */
@@ -118,12 +118,7 @@ export function operationMethod<F>(client: ResourceClient, operation: OperationD
     const options = args[next] as CallOptions | undefined;
     const result = await client.call(operation, { path, query, body }, options, name);
     if (result.data !== undefined || type === undefined) return withData(result, result.data);
-    if (bodyOptional === true) return withData(result, {});
-    throw new ApiError({
-      status: result.status,
-      code: 'unexpected_response',
-      message: `${name} answered ${result.status} without a body`,
-    });
+    return withData(result, bodyOptional === true ? {} : expectData(result, name));
   }
 
   const method = (...args: unknown[]): ApiPromise<unknown> => apiPromise(send(args));

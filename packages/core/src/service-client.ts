@@ -506,20 +506,22 @@ export function createServiceClient<Paths extends object>(
 }
 
 /**
- * The data of a call; an `ApiError` (code `unexpected_response`) when a 2xx response had no
- * body the spec promises.
+ * The data of a call (or of a `raw` call); an `ApiError` (code `unexpected_response`) when a
+ * 2xx response had no body the spec promises.
  *
  * @example
  * return expectData(await client.call(getQuote, { path: { quoteId } }, options, 'quotes.get'), 'quotes.get');
  */
 export function expectData<T>(
-  result: { data?: T; response: Response },
+  result: { data?: T } & ({ status: number } | { response: Response }),
   operation: string,
 ): Exclude<T, undefined> {
   if (result.data !== undefined) return result.data as Exclude<T, undefined>;
+  // A call's result carries its status; a `raw` call's, its response.
+  const status = 'status' in result ? result.status : result.response.status;
   throw new ApiError({
-    status: result.response.status,
+    status,
     code: 'unexpected_response',
-    message: `${operation} answered ${result.response.status} without a body`,
+    message: `${operation} answered ${status} without a body`,
   });
 }
