@@ -1,4 +1,5 @@
 import type { ApprovalsClient } from '@partner-apis/approvals';
+import { isLoopbackHost } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import type { ExposureClient } from '@partner-apis/exposure';
 import type { LiabilityClient } from '@partner-apis/liability';
@@ -32,13 +33,34 @@ const OPTION_VARIABLES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * What a client of the command line does with a value that breaks what the spec only assumes
+ * (`x-upstream-gap`): refuse it against a sandbox on this machine, the embedded one or one a
+ * variable points at, since it would refuse the value itself; warn and send it elsewhere, since
+ * the real service may accept what the spec only guessed.
+ *
+ * @example
+ * assumptionPolicy(false, 'https://liability.example.com/v1/uat'); // 'warn'
+ */
+export function assumptionPolicy(
+  embeddedSandbox: boolean,
+  baseUrl: string | undefined,
+): 'refuse' | 'warn' {
+  const onThisMachine =
+    baseUrl !== undefined && URL.canParse(baseUrl) && isLoopbackHost(new URL(baseUrl).hostname);
+  return embeddedSandbox || onThisMachine ? 'refuse' : 'warn';
+}
+
+/**
  * The options every client of a command run shares: its User-Agent, its logger (warnings as the
  * CLI's own, the `--debug` log), the proxy of `HTTPS_PROXY` for a configured environment (never
- * for a sandbox on 127.0.0.1), and parameters checked against every constraint of the spec, so a
- * value the spec only assumes is a usage error too, before anything is sent.
+ * for a sandbox on 127.0.0.1), and what to do with a value that breaks what the spec only
+ * assumes (`x-upstream-gap`): against a sandbox on this machine, which refuses such values
+ * itself, it is a usage error before anything is sent; against a real environment, which may
+ * accept what we only guessed, it is sent with a warning.
  */
 async function common(session: ServiceSession, service: ServiceName) {
   const fetch = session.sandboxUrls === undefined ? await proxyFetch(session.env) : undefined;
+  const baseUrl = (await session.variables())[`${VARIABLE_PREFIX[service]}BASE_URL`];
   return {
     userAgent: USER_AGENT,
     logger: session.logger(`the ${SERVICE_TITLE[service]} client`, (message) =>
@@ -48,7 +70,7 @@ async function common(session: ServiceSession, service: ServiceName) {
           ' `partner-apis credentials check` shows the date of every secret.'
         : undefined,
     ),
-    assumptions: 'refuse' as const,
+    assumptions: assumptionPolicy(session.sandboxUrls !== undefined, baseUrl),
     ...(fetch === undefined ? {} : { fetch }),
   };
 }
