@@ -90,6 +90,18 @@ function secretValues(headers: Headers, names: readonly string[]): string[] {
   return values;
 }
 
+/**
+ * What an error built from an answer needs of the request: its JSON body (for the causes'
+ * pointers), the secrets it carried (to scrub from an echo), and the time (for `Retry-After`).
+ */
+function errorContext(s: TransportSettings, headers: Headers, body: RequestBody | undefined) {
+  return {
+    requestBody: parsedJsonBody(body, headers),
+    secrets: [...secretValues(headers, s.secretHeaderNames), ...(s.auth?.secretValues?.() ?? [])],
+    now: s.clock(),
+  };
+}
+
 function parsedJsonBody(body: RequestBody | undefined, headers: Headers): unknown {
   if (body === undefined || !(headers.get('content-type') ?? '').includes('json')) return undefined;
   let text: string;
@@ -228,12 +240,7 @@ export function createTransport(base: TransportSettings): Execute {
           truncated: true,
           maxResponseBytes: s.maxResponseBytes,
           mayHaveTakenEffect: isWrite(request.method),
-          requestBody: parsedJsonBody(body, headers),
-          secrets: [
-            ...secretValues(headers, s.secretHeaderNames),
-            ...(s.auth?.secretValues?.() ?? []),
-          ],
-          now: s.clock(),
+          ...errorContext(s, headers, body),
         });
         return { error: tooLarge, sent: true, fatal: true };
       }
@@ -400,12 +407,7 @@ export function createTransport(base: TransportSettings): Execute {
         response: answer as Answer,
         text: new TextDecoder().decode(answer?.bytes),
         request: info,
-        requestBody: parsedJsonBody(body, headers),
-        secrets: [
-          ...secretValues(headers, s.secretHeaderNames),
-          ...(s.auth?.secretValues?.() ?? []),
-        ],
-        now: s.clock(),
+        ...errorContext(s, headers, body),
       });
       if (decision.action === 'retry') {
         const { delayMs } = decision;
