@@ -75,7 +75,10 @@ export interface ClientOptions extends Omit<
   PipelineOptions,
   'baseUrl' | 'auth' | 'conversationId' | 'rateLimit' | keyof TestHooks
 > {
-  /** Sent as `User-Agent` on every request, e.g. `claims-portal/2.3`; the runtime's by default. */
+  /**
+   * Your product in `User-Agent`, e.g. `claims-portal/2.3`: sent before the package's and the
+   * runtime's (`claims-portal/2.3 partner-apis-approvals/1.2.3 node/20.19`).
+   */
   userAgent?: string | undefined;
   /**
    * A value that breaks a constraint the documents do not state (the spec marks it
@@ -113,8 +116,6 @@ export interface ServiceWiring {
 export interface CallArguments {
   readonly path?: Readonly<Record<string, unknown>> | undefined;
   readonly query?: Readonly<Record<string, unknown>> | undefined;
-  /** What the caller calls the query object, e.g. `filters`, so messages name `filters.sellerId`. */
-  readonly queryName?: string | undefined;
   readonly body?: unknown;
   /**
    * The query and the call options were checked already (the pages of one listing): they are
@@ -450,9 +451,8 @@ export function createServiceClient<Paths extends object>(
           headers.set(CONVERSATION_HEADER, callConversation ?? conversationId);
         }
       }
-      const prefix = args.queryName === undefined ? '' : `${args.queryName}.`;
       const query = serializeQuery(
-        checked ? (args.query ?? {}) : checkQuery(operation, args.query ?? {}, prefix, check),
+        checked ? (args.query ?? {}) : checkQuery(operation, args.query ?? {}, '', check),
       );
       let body: string | undefined;
       if (args.body !== undefined) {
