@@ -49,9 +49,9 @@ interface Measured {
  * after `changed` records are modified a day later, an incremental sync from its checkpoint.
  */
 const ENTRY = `
-import { createOffsetCollection } from ${JSON.stringify(source('core/src/offset-collection.ts'))};
-import { createServiceClient } from ${JSON.stringify(source('core/src/service-client.ts'))};
-import { createSyncRun } from ${JSON.stringify(source('core/src/sync.ts'))};
+import { createOffsetCollection } from ${JSON.stringify(source('core/src/paging/offset-collection.ts'))};
+import { createServiceClient } from ${JSON.stringify(source('core/src/client/service-client.ts'))};
+import { createSyncRun } from ${JSON.stringify(source('core/src/paging/sync.ts'))};
 import { startChangingUpstream } from ${JSON.stringify(source('testing/src/changing-upstream.ts'))};
 export { runSyncRounds } from ${JSON.stringify(source('testing/src/changing-upstream.ts'))};
 
@@ -142,7 +142,7 @@ async function run(options: RunOptions): Promise<Section> {
     });
     await build({
       ...common,
-      entryPoints: [source('core/src/sync-child.fixture.ts')],
+      entryPoints: [source('core/src/paging/sync-child.fixture.ts')],
       outfile: syncer,
     });
     const sources = (await import(bundle)) as Sources;

@@ -1,22 +1,22 @@
-export { createClientPipeline } from './client-pipeline.js';
+export { createClientPipeline } from './pipeline/client-pipeline.js';
 export type {
   ClientPipeline,
   HttpAgentLike,
   PipelineOptions,
   RetryOptions,
   TimeoutOptions,
-} from './client-pipeline.js';
-export type { TracerProviderLike, TracingOptions } from './tracing.js';
-export type { PackageIdentity } from './user-agent.js';
-export type { Answer, RequestBody } from './exchange.js';
+} from './pipeline/client-pipeline.js';
+export type { TracerProviderLike, TracingOptions } from './observe/tracing.js';
+export type { PackageIdentity } from './client/user-agent.js';
+export type { Answer, RequestBody } from './transport/exchange.js';
 export type {
   CallOverrides,
   Execute,
   PipelineCall,
   PipelineReply,
   RetryBudget,
-} from './transport.js';
-export { createServiceClient, expectData, withData } from './service-client.js';
+} from './pipeline/transport.js';
+export { createServiceClient, expectData, withData } from './client/service-client.js';
 export type {
   CallArguments,
   CallResult,
@@ -26,38 +26,38 @@ export type {
   ServiceWiring,
   TracingHeaderName,
   WithoutTracingHeaders,
-} from './service-client.js';
-export { oauth2Service } from './oauth2-service-client.js';
+} from './client/service-client.js';
+export { oauth2Service } from './client/oauth2-service-client.js';
 export type {
   OAuth2ServiceClientOptions,
   OAuth2ServiceCredentials,
   SubscriptionKeys,
-} from './oauth2-service-client.js';
-export { isHeaderValue } from './call-options.js';
-export type { CallOptions, CallRetryOptions, CallTimeoutOptions } from './call-options.js';
-export { apiPromise } from './api-promise.js';
-export type { ApiPromise, ResponseMeta, WithResponse } from './api-promise.js';
+} from './client/oauth2-service-client.js';
+export { isHeaderValue } from './operations/call-options.js';
+export type { CallOptions, CallRetryOptions, CallTimeoutOptions } from './operations/call-options.js';
+export { apiPromise } from './operations/api-promise.js';
+export type { ApiPromise, ResponseMeta, WithResponse } from './operations/api-promise.js';
 export type {
   ApiKeyDescription,
   AssumptionPolicy,
   BodyDescription,
   OperationDescription,
   ParameterDescription,
-} from './operation.js';
-export { operationMethod, pagedRead } from './resource-methods.js';
-export { createSyncRun } from './sync.js';
-export type { SyncCheckpoint, SyncContext, SyncOptions, SyncRun, SyncSource } from './sync.js';
+} from './operations/operation.js';
+export { operationMethod, pagedRead } from './operations/resource-methods.js';
+export { createSyncRun } from './paging/sync.js';
+export type { SyncCheckpoint, SyncContext, SyncOptions, SyncRun, SyncSource } from './paging/sync.js';
 export type {
   CallQuery,
   PagedRead,
   Syncable,
   RecordOf,
   RequestBodyOf,
-} from './resource-methods.js';
-export { paginate } from './paginate.js';
-export type { Page, PageContents, PageRequest, PaginateOptions, Paginated } from './paginate.js';
-export { createOffsetCollection } from './offset-collection.js';
-export { PAGING_OPTION_NAMES } from './unknown-options.js';
+} from './operations/resource-methods.js';
+export { paginate } from './paging/paginate.js';
+export type { Page, PageContents, PageRequest, PaginateOptions, Paginated } from './paging/paginate.js';
+export { createOffsetCollection } from './paging/offset-collection.js';
+export { PAGING_OPTION_NAMES } from './client/unknown-options.js';
 export type {
   DescribedQuery,
   EnvelopeOf,
@@ -68,7 +68,7 @@ export type {
   QueryOf,
   RecordsPage,
   ResponseBodyOf,
-} from './offset-collection.js';
+} from './paging/offset-collection.js';
 export type { CustomRateLimit, RateLimiter, RateLimitTier, RateSlot } from './rate-limiter.js';
 export type { Fleet, FleetRateScope } from './fleet.js';
 export type {
@@ -77,7 +77,7 @@ export type {
   RequestEvent,
   ResponseEvent,
   RetryEvent,
-} from './observer.js';
-export { DEFAULT_LOGGED_HEADERS } from './header-redactor.js';
-export { readEnvVariable, readServiceEnv } from './service-env.js';
-export type { Env, OAuth2ServiceEnv, ServiceEnv, ServiceEnvName } from './service-env.js';
+} from './observe/observer.js';
+export { DEFAULT_LOGGED_HEADERS } from './observe/header-redactor.js';
+export { readEnvVariable, readServiceEnv } from './client/service-env.js';
+export type { Env, OAuth2ServiceEnv, ServiceEnv, ServiceEnvName } from './client/service-env.js';

@@ -1,0 +1,195 @@
+import { ConfigurationError } from '@partner-apis/errors';
+import type { CallOptions, CallRetryOptions, CallTimeoutOptions } from '../operations/call-options.js';
+import type { RetryOptions, TimeoutOptions } from '../pipeline/client-pipeline.js';
+import type { OAuth2ServiceClientOptions } from './oauth2-service-client.js';
+import type { PagingOptions } from '../paging/offset-collection.js';
+import type { ClientOptions } from './service-client.js';
+import type { TestHooks } from '../testing.js';
+import type { TracingOptions } from '../observe/tracing.js';
+
+/**
+ * The option names of an object, and of the objects it nests. Each list is checked against its
+ * type where it is written (`satisfies Record<keyof …, true>`), so a new option cannot be
+ * forgotten here.
+ */
+export interface OptionNames {
+  readonly names: Readonly<Record<string, true>>;
+  readonly nested?: Readonly<Record<string, OptionNames>>;
+}
+
+const RETRY: Record<keyof RetryOptions, true> = {
+  attempts: true,
+  baseDelayMs: true,
+  maxDelayMs: true,
+  maxRetryAfterMs: true,
+  retryWrites: true,
+};
+/** A client's timeouts and a call's have the same names. */
+const TIMEOUT = { attemptMs: true, totalMs: true } satisfies Record<keyof TimeoutOptions, true> &
+  Record<keyof CallTimeoutOptions, true>;
+const TRACING: Record<keyof TracingOptions, true> = {
+  api: true,
+  tracerProvider: true,
+  propagate: true,
+};
+
+/** What every `create…Client` takes: `ClientOptions`, its address, credentials and test hooks. */
+const CLIENT: Record<keyof ClientOptions | keyof TestHooks | 'baseUrl' | 'credentials', true> = {
+  baseUrl: true,
+  credentials: true,
+  retry: true,
+  timeout: true,
+  fleet: true,
+  maxRedirects: true,
+  events: true,
+  logger: true,
+  logHeaders: true,
+  maxResponseBytes: true,
+  agent: true,
+  tracing: true,
+  fetch: true,
+  clock: true,
+  sleep: true,
+  random: true,
+  userAgent: true,
+  assumptions: true,
+};
+
+/** The options of an OAuth 2.0 service's client beyond `ClientOptions`. */
+export const OAUTH2_SERVICE_OPTION_NAMES: Record<
+  Exclude<keyof OAuth2ServiceClientOptions, keyof ClientOptions>,
+  true
+> = {
+  baseUrl: true,
+  tokenUrl: true,
+  credentials: true,
+  rateLimit: true,
+  scopeSeparator: true,
+  subscriptionKeyHeader: true,
+  tokenCache: true,
+};
+
+/** The options of a client that lists records (`pageSize`, `prefetch`). */
+export const PAGING_OPTION_NAMES: Record<keyof PagingOptions, true> = {
+  pageSize: true,
+  prefetch: true,
+};
+
+/**
+ * The option names a client of a service takes: those of every client, and the service's own.
+ *
+ * @example
+ * clientOptionNames({ tier: true }); // ClientOptions, baseUrl, credentials and tier
+ */
+export function clientOptionNames(own: Readonly<Record<string, true>> = {}): OptionNames {
+  return {
+    names: { ...CLIENT, ...own },
+    nested: { retry: { names: RETRY }, timeout: { names: TIMEOUT }, tracing: { names: TRACING } },
+  };
+}
+
+const CALL_RETRY: Record<keyof CallRetryOptions, true> = { attempts: true, retryWrites: true };
+
+/** What the options of one call may carry (`signal`, `timeout`, `retry`, `conversationId`). */
+export const CALL_OPTION_NAMES: OptionNames = {
+  names: { signal: true, timeout: true, retry: true, conversationId: true } satisfies Record<
+    keyof CallOptions,
+    true
+  >,
+  nested: { timeout: { names: TIMEOUT }, retry: { names: CALL_RETRY } },
+};
+
+/** Edits (insert, delete, replace) that turn `a` into `b`, case ignored; at most `limit + 1`. */
+function distance(a: string, b: string, limit: number): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  if (Math.abs(x.length - y.length) > limit) return limit + 1;
+  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= y.length; j++) {
+      const replace = (previous[j - 1] as number) + (x[i - 1] === y[j - 1] ? 0 : 1);
+      row.push(Math.min(replace, (previous[j] as number) + 1, (row[j - 1] as number) + 1));
+    }
+    previous = row;
+  }
+  return previous[y.length] as number;
+}
+
+/**
+ * Names other SDKs give these options (openai-node's `baseURL` and `maxRetries`), so their users
+ * are told ours.
+ */
+const OTHER_SDK_NAMES: Readonly<Record<string, string>> = {
+  baseURL: 'baseUrl',
+  maxRetries: 'retry.attempts',
+  retries: 'retry.attempts',
+  max_retries: 'retry.attempts',
+};
+
+/** The known name `name` is most likely a slip for, if one is close enough. */
+function meant(name: string, known: readonly string[]): string | undefined {
+  const other = OTHER_SDK_NAMES[name];
+  if (other !== undefined && known.includes(other.split('.')[0] as string)) return other;
+  let best: { name: string; edits: number } | undefined;
+  for (const candidate of known) {
+    const edits = distance(name, candidate, 2);
+    if (edits <= 2 && (best === undefined || edits < best.edits)) best = { name: candidate, edits };
+  }
+  return best?.name;
+}
+
+/** The options without which no client can be built. */
+const REQUIRED_OPTIONS = ['baseUrl', 'credentials', 'tokenUrl'];
+
+/**
+ * Refuses options that miss a required option while naming it almost right (`baseURL` for
+ * `baseUrl`): the caller learns the name they meant, not that the option is missing or invalid.
+ * Runs before the options are checked.
+ *
+ * @example
+ * checkRequiredOptions({ baseURL: 'https://api.example.com', credentials }, clientOptionNames());
+ * // throws ConfigurationError 'baseUrl: is required; did you mean baseUrl instead of baseURL?'
+ */
+export function checkRequiredOptions(options: object, shape: OptionNames): void {
+  const known = Object.keys(shape.names);
+  for (const name of Object.keys(options)) {
+    if (Object.hasOwn(shape.names, name)) continue;
+    const guess = meant(name, known);
+    if (
+      guess !== undefined &&
+      REQUIRED_OPTIONS.includes(guess) &&
+      Object.hasOwn(shape.names, guess) &&
+      (options as Record<string, unknown>)[guess] === undefined
+    ) {
+      throw new ConfigurationError(guess, `is required; did you mean ${guess} instead of ${name}?`);
+    }
+  }
+}
+
+/**
+ * One sentence per option the client does not know, in `options` and the objects it nests
+ * (`retry`, `timeout`, `tracing`), naming what it most likely meant. Such an option is ignored,
+ * which in JavaScript (where no type checks the names) would otherwise go unnoticed.
+ *
+ * @example
+ * unknownOptions({ retry: { attempt: 2 } }, clientOptionNames());
+ * // ['unknown option retry.attempt is ignored; did you mean retry.attempts?']
+ */
+export function unknownOptions(options: object, shape: OptionNames, prefix = ''): string[] {
+  const known = Object.keys(shape.names);
+  return Object.entries(options).flatMap(([name, value]): string[] => {
+    const path = `${prefix}${name}`;
+    if (!Object.hasOwn(shape.names, name)) {
+      const guess = meant(name, known);
+      return [
+        `unknown option ${path} is ignored` +
+          (guess === undefined ? '' : `; did you mean ${prefix}${guess}?`),
+      ];
+    }
+    const nested = shape.nested?.[name];
+    return nested !== undefined && typeof value === 'object' && value !== null
+      ? unknownOptions(value, nested, `${path}.`)
+      : [];
+  });
+}

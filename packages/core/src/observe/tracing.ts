@@ -1,0 +1,268 @@
+import type { Send } from '../transport/exchange.js';
+import type * as OTelApi from '@opentelemetry/api';
+import type {
+  Context,
+  Span,
+  SpanOptions,
+  TextMapSetter,
+  Tracer,
+  TracerProvider,
+} from '@opentelemetry/api';
+import { ConfigurationError, PartnerApisError, redactUrl } from '@partner-apis/errors';
+
+/**
+ * What `tracing` needs of an OpenTelemetry `TracerProvider`; any provider of
+ * `@opentelemetry/sdk-trace-base` or `@opentelemetry/sdk-node` fits. Typed here, so that the
+ * types of this package do not depend on `@opentelemetry/api` being installed.
+ */
+export interface TracerProviderLike {
+  getTracer(name: string, version?: string): unknown;
+}
+
+/** OpenTelemetry spans of a client's calls; `@opentelemetry/api` must be installed. */
+export interface TracingOptions {
+  /**
+   * The `@opentelemetry/api` module itself (`import * as api from '@opentelemetry/api'`). By
+   * default it is imported on the first traced call, at run time and out of a bundler's sight;
+   * a browser bundle, which cannot import a package at run time, passes it here.
+   */
+  api?:
+    { readonly trace: object; readonly context: object; readonly propagation: object } | undefined;
+  /** Where the spans go; the global provider (`trace.getTracerProvider()`) by default. */
+  tracerProvider?: TracerProviderLike | undefined;
+  /**
+   * Send the trace context with each attempt, in the headers of the global propagator (W3C
+   * `traceparent` and `tracestate` with the SDK's defaults). Off by default: the upstreams do
+   * not document accepting it.
+   */
+  propagate?: boolean | undefined;
+}
+
+/** Numeric values of the API's enums, so that nothing is imported before tracing is used. */
+const SPAN_KIND_INTERNAL = 0;
+const SPAN_KIND_CLIENT = 2;
+const STATUS_ERROR = 2;
+const REQUEST_ID_ATTRIBUTE = 'http.request.header.x-z-request-id';
+const CONVERSATION_ID_ATTRIBUTE = 'http.request.header.x-z-conversation-id';
+
+let loading: Promise<typeof OTelApi> | undefined;
+
+/**
+ * The optional peer's name, built at run time and imported with the comments that make webpack
+ * and Vite leave the `import()` alone: bundlers that resolve every `import()` they see (webpack
+ * 5, Rollup, Parcel) would otherwise fail the build of a project that does not install it.
+ */
+const OTEL_API = ['@opentelemetry', 'api'].join('/');
+
+/** `@opentelemetry/api`, imported on the first traced call of any client. */
+function loadApi(): Promise<typeof OTelApi> {
+  loading ??= (
+    import(/* webpackIgnore: true */ /* @vite-ignore */ OTEL_API) as Promise<typeof OTelApi>
+  ).catch(() => {
+    loading = undefined;
+    throw new ConfigurationError(
+      'tracing',
+      'needs the package @opentelemetry/api: npm install @opentelemetry/api ' +
+        '(or pass the module as tracing.api)',
+    );
+  });
+  return loading;
+}
+
+/** True when `value` has what tracing calls of the `@opentelemetry/api` module. */
+function isOTelApi(value: unknown): value is typeof OTelApi {
+  const api = value as Partial<
+    Record<'trace' | 'context' | 'propagation', Record<string, unknown>>
+  >;
+  return (
+    typeof api === 'object' &&
+    api !== null &&
+    typeof api.trace?.getTracerProvider === 'function' &&
+    typeof api.trace.setSpan === 'function' &&
+    typeof api.context?.active === 'function' &&
+    typeof api.context.with === 'function' &&
+    typeof api.propagation?.inject === 'function'
+  );
+}
+
+const headerSetter: TextMapSetter<Headers> = {
+  set: (carrier, key, value) => carrier.set(key, value),
+};
+
+/** One traced call: its span, its context and how many exchanges it has sent. */
+interface CallTrace {
+  readonly api: typeof OTelApi;
+  readonly tracer: Tracer;
+  readonly span: Span;
+  readonly context: Context;
+  exchanges: number;
+}
+
+/** The attributes of `url` a span carries: the address without user info, query or fragment. */
+function urlAttributes(method: string, url: string): Record<string, string | number> {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  const attributes: Record<string, string | number> = {
+    'http.request.method': method,
+    'url.full': redactUrl(url),
+  };
+  if (parsed !== undefined) {
+    attributes['server.address'] = parsed.hostname;
+    attributes['server.port'] =
+      parsed.port === '' ? (parsed.protocol === 'http:' ? 80 : 443) : Number(parsed.port);
+  }
+  return attributes;
+}
+
+/** A low-cardinality name of a failure: the HTTP status, else the error's class name. */
+function errorType(error: unknown): string {
+  if (typeof error === 'object' && error !== null) {
+    const { status, name } = error as { status?: unknown; name?: unknown };
+    if (typeof status === 'number') return String(status);
+    if (typeof name === 'string' && name !== '') return name;
+  }
+  return '_OTHER';
+}
+
+function idAttribute(span: Span, attribute: string, value: string | null): void {
+  if (value !== null) span.setAttribute(attribute, [value]);
+}
+
+/** The tracing of one client: wraps its pipeline's `fetch` and the `fetch` that sends. */
+export interface ClientTracing {
+  /** Wraps the client's `fetch`: one span per call. */
+  traceCalls<
+    R extends { method: string; url: string; headers: Headers },
+    A extends { status: number },
+  >(
+    call: (request: R) => Promise<A>,
+  ): (request: R) => Promise<A>;
+  /** Wraps the `fetch` the pipeline sends with: one span per exchange, a child of its call's. */
+  traceExchanges(send: Send): Send;
+}
+
+/**
+ * Checks the `tracing` option and returns the tracing of one client, or undefined when it is
+ * off. `@opentelemetry/api` is imported on the first call, not here, so a client without
+ * tracing never loads it.
+ *
+ * @example
+ * const tracing = createClientTracing({ tracerProvider: provider, propagate: true });
+ * const send = tracing?.traceExchanges(globalThis.fetch) ?? globalThis.fetch;
+ */
+export function createClientTracing(
+  option: boolean | TracingOptions | undefined,
+): ClientTracing | undefined {
+  if (option === undefined || option === false) return undefined;
+  const settings: TracingOptions = option === true ? {} : option;
+  if (typeof settings !== 'object' || settings === null) {
+    throw new ConfigurationError(
+      'tracing',
+      'must be true, false or { tracerProvider?, propagate?, api? }',
+    );
+  }
+  const { tracerProvider, propagate = false, api: givenApi } = settings;
+  if (tracerProvider !== undefined && typeof tracerProvider?.getTracer !== 'function') {
+    throw new ConfigurationError(
+      'tracing.tracerProvider',
+      'must be an OpenTelemetry TracerProvider',
+    );
+  }
+  if (typeof propagate !== 'boolean') {
+    throw new ConfigurationError('tracing.propagate', 'must be true or false');
+  }
+  if (givenApi !== undefined && !isOTelApi(givenApi)) {
+    throw new ConfigurationError(
+      'tracing.api',
+      "must be the @opentelemetry/api module (import * as api from '@opentelemetry/api')",
+    );
+  }
+  const apiOf = givenApi === undefined ? loadApi : () => Promise.resolve(givenApi);
+  // The transport sets its headers on the call's own `Headers` object and sends every attempt
+  // with it and with the call's abort signal: either one finds the call of an exchange.
+  const calls = new WeakMap<object, CallTrace>();
+  let tracer: Tracer | undefined;
+
+  const traceCalls: ClientTracing['traceCalls'] = (call) => async (request) => {
+    const api = await apiOf();
+    tracer ??= (
+      (tracerProvider as TracerProvider | undefined) ?? api.trace.getTracerProvider()
+    ).getTracer('@partner-apis/core');
+    const { method, url } = request;
+    const parent = api.context.active();
+    const options: SpanOptions = {
+      kind: SPAN_KIND_INTERNAL,
+      attributes: urlAttributes(method, url),
+    };
+    const span = tracer.startSpan(
+      `${method} ${options.attributes?.['server.address'] ?? ''}`.trim(),
+      options,
+      parent,
+    );
+    const trace: CallTrace = {
+      api,
+      tracer,
+      span,
+      context: api.trace.setSpan(parent, span),
+      exchanges: 0,
+    };
+    calls.set(request.headers, trace);
+    try {
+      const response = await call(request);
+      span.setAttribute('http.response.status_code', response.status);
+      return response;
+    } catch (error) {
+      span.setAttribute('error.type', errorType(error));
+      if (typeof (error as { status?: unknown }).status === 'number') {
+        span.setAttribute('http.response.status_code', (error as { status: number }).status);
+      }
+      span.setStatus({
+        code: STATUS_ERROR,
+        // Only the messages of this package's errors are known to carry no secret.
+        message: error instanceof PartnerApisError ? error.message : undefined,
+      });
+      throw error;
+    } finally {
+      if (trace.exchanges > 1) span.setAttribute('http.request.resend_count', trace.exchanges - 1);
+      idAttribute(span, CONVERSATION_ID_ATTRIBUTE, request.headers.get('x-z-conversation-id'));
+      calls.delete(request.headers);
+      span.end();
+    }
+  };
+
+  const traceExchanges: ClientTracing['traceExchanges'] = (send) => async (exchange) => {
+    const { headers, signal, method, url } = exchange;
+    const call = calls.get(headers) ?? calls.get(signal);
+    if (call === undefined) return send(exchange);
+    calls.set(signal, call);
+    const attributes = urlAttributes(method, url);
+    if (call.exchanges > 0) attributes['http.request.resend_count'] = call.exchanges;
+    call.exchanges += 1;
+    const span = call.tracer.startSpan(
+      method,
+      { kind: SPAN_KIND_CLIENT, attributes },
+      call.context,
+    );
+    idAttribute(span, REQUEST_ID_ATTRIBUTE, headers.get('x-z-request-id'));
+    idAttribute(span, CONVERSATION_ID_ATTRIBUTE, headers.get('x-z-conversation-id'));
+    const context = call.api.trace.setSpan(call.context, span);
+    if (propagate) call.api.propagation.inject(context, headers, headerSetter);
+    try {
+      const answer = await call.api.context.with(context, () => send(exchange));
+      span.setAttribute('http.response.status_code', answer.status);
+      if (answer.status >= 400) {
+        span.setAttribute('error.type', String(answer.status));
+        span.setStatus({ code: STATUS_ERROR });
+      }
+      return answer;
+    } catch (error) {
+      // A raw error of the sender: its class name only, as its message may say more.
+      span.setAttribute('error.type', errorType(signal.aborted ? signal.reason : error));
+      span.setStatus({ code: STATUS_ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
+  };
+
+  return { traceCalls, traceExchanges };
+}

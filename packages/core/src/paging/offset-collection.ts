@@ -1,0 +1,349 @@
+import { ConfigurationError, InvalidArgumentError } from '@partner-apis/errors';
+import { apiPromise, type ApiPromise, type WithResponse } from '../operations/api-promise.js';
+import { checkCallOptions, type CallOptions } from '../operations/call-options.js';
+import {
+  checkQuery,
+  recordsOf,
+  type OperationDescription,
+  type ParameterCheck,
+  type ParameterDescription,
+} from '../operations/operation.js';
+import { paginate, type Paginated } from './paginate.js';
+import { withData, type ResourceClient } from '../client/service-client.js';
+
+/**
+ * Pages `list` requests at once by default. Four keeps a slow link busy (about 4× the
+ * throughput of one page at a time) while asking little of a service that publishes no rate
+ * limit. Not a fact of any upstream: a choice of this client.
+ */
+export const DEFAULT_PREFETCH = 4;
+/** The most pages `list` keeps in flight, so a typo cannot flood a service. */
+export const MAX_PREFETCH = 32;
+
+/** The options of every call, beside the query parameters. */
+const CALL_OPTIONS = ['signal', 'conversationId', 'timeout', 'retry'] as const;
+/** The options of `list`, beside the query parameters. */
+const LIST_OPTIONS = [...CALL_OPTIONS, 'pageSize', 'prefetch', 'startOffset'] as const;
+
+/** The client-wide paging defaults; each `list` call may override them. */
+export interface PagingOptions {
+  /** Records per request of `list`; the spec's default and maximum of `limit` apply. */
+  pageSize?: number | undefined;
+  /** Requests `list` keeps in flight, 1–32; 4 by default. */
+  prefetch?: number | undefined;
+}
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type Parameter<D extends OperationDescription> = D['parameters'][number];
+/** Names of the operation's `date` and `date-time` parameters, which also take a `Date`. */
+export type DateNames<D extends OperationDescription> = Extract<
+  Parameter<D>,
+  { readonly format: 'date' | 'date-time' }
+>['name'];
+/** Names of the parameters that carry the page size and position (`x-paging`). */
+type PagingNames<D extends OperationDescription> = Extract<
+  Parameter<D>,
+  { readonly paging: string }
+>['name'];
+/** The query `Q` with a `Date` accepted for each parameter named in `Names`. */
+export type WithDates<Q, Names> = { [K in keyof Q]: K extends Names ? Q[K] | Date : Q[K] };
+
+type ValueOf<P> = P extends { readonly enum: readonly (infer V)[] }
+  ? V
+  : P extends { readonly type: 'integer' | 'number' }
+    ? number
+    : P extends { readonly type: 'boolean' }
+      ? boolean
+      : string;
+type QueryParameter<D extends OperationDescription> = Extract<
+  Parameter<D>,
+  { readonly in: 'query' }
+>;
+/** The query an operation description declares, for callers without generated types. */
+export type DescribedQuery<D extends OperationDescription> = Simplify<
+  {
+    [
+      P in QueryParameter<D> as P extends { readonly required: true } ? P['name'] : never
+    ]: ValueOf<P>;
+  } & {
+    [
+      P in QueryParameter<D> as P extends { readonly required: true } ? never : P['name']
+    ]?: ValueOf<P>;
+  }
+>;
+
+/** The JSON body of an operation's 2xx answer, from openapi-typescript's `operations`. */
+export type ResponseBodyOf<Op> = Op extends { responses: infer R }
+  ? {
+      [K in keyof R]: K extends 200 | 201 | 202 | 203 | 206 | '2XX'
+        ? R[K] extends { content: { 'application/json': infer B } }
+          ? B
+          : never
+        : never;
+    }[keyof R]
+  : never;
+
+/**
+ * The envelope object of a paged read's answer (`never` when the answer is the bare array), so
+ * `page().envelope` is typed by the spec.
+ */
+export type EnvelopeOf<Op> = [ResponseBodyOf<Op>] extends [readonly unknown[]]
+  ? never
+  : ResponseBodyOf<Op>;
+
+/** The query of an operation of openapi-typescript's `operations`. */
+export type QueryOf<Op> = Op extends { parameters: { query?: infer Q } }
+  ? [NonNullable<Q>] extends [never]
+    ? object
+    : NonNullable<Q>
+  : object;
+
+/** Options of `list`: every query parameter of the operation but the paging ones, and paging. */
+export type ListOptions<
+  Q = object,
+  D extends OperationDescription = OperationDescription,
+> = Simplify<
+  Omit<WithDates<Q, DateNames<D>>, PagingNames<D>> &
+    PagingOptions &
+    CallOptions & {
+      /** The position of the first record, e.g. to resume; 0 by default. */
+      startOffset?: number | undefined;
+    }
+>;
+
+/** Options of `page`: every query parameter of the operation, paging ones included. */
+export type PageOptions<
+  Q = object,
+  D extends OperationDescription = OperationDescription,
+> = Simplify<WithDates<Q, DateNames<D>> & CallOptions>;
+
+/** The records of one page; `envelope` holds the answer's other fields when it is an object. */
+export type RecordsPage<T, E = never> = T[] & {
+  readonly envelope?: [E] extends [never] ? undefined : E;
+};
+
+/** An offset-paged collection of a service. */
+export interface OffsetCollection<
+  T,
+  Q = object,
+  D extends OperationDescription = OperationDescription,
+  E = never,
+> {
+  /**
+   * Every record, in order and once each, fetching `prefetch` pages at a time; `.pages()` gives
+   * the pages. Leaving the loop early aborts the requests in flight.
+   */
+  list(options?: ListOptions<Q, D>): Paginated<T>;
+  /** One page: up to `limit` records from `offset`, and any other query parameter. */
+  page(options?: PageOptions<Q, D>): ApiPromise<RecordsPage<T, E>>;
+}
+
+function integerIn(
+  fail: (problem: string) => Error,
+  value: unknown,
+  min: number,
+  max: number,
+): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw fail(`must be an integer ${range} (got ${String(value)})`);
+  }
+  return value;
+}
+
+function pagingParameter(operation: OperationDescription, roles: readonly string[]) {
+  const parameter = operation.parameters.find(
+    (p) => p.in === 'query' && p.paging !== undefined && roles.includes(p.paging),
+  );
+  if (parameter === undefined) {
+    throw new Error(
+      `${operation.operationId} declares no x-paging: ${roles.join(' or ')} query parameter`,
+    );
+  }
+  return parameter;
+}
+
+/**
+ * The wire value of a position given as a record index from 0: the spec's position parameter
+ * is a record index (`x-paging: offset`) or a page index (`x-paging: page`), counted from its
+ * schema's `minimum`.
+ */
+function wirePosition(position: ParameterDescription, recordIndex: number, pageSize: number) {
+  const base = position.minimum ?? 0;
+  return position.paging === 'page' ? base + recordIndex / pageSize : base + recordIndex;
+}
+
+/** The page sizes a `limit` parameter allows, from its schema. */
+function pageSizes(limit: ParameterDescription): { min: number; max: number; fallback: number } {
+  const min = Math.max(1, limit.minimum ?? 1);
+  const max = limit.maximum ?? Number.MAX_SAFE_INTEGER;
+  const fallback = typeof limit.default === 'number' ? limit.default : Math.min(max, 100);
+  return { min, max, fallback };
+}
+
+/**
+ * One offset-paged collection of a service, built from its operation's description: the
+ * page-size limit and default come from the spec's `limit` parameter, every other query
+ * parameter the operation declares is accepted, checked before sending and sent on every page,
+ * and the records are found where the spec's answer holds them. A bad client default is a
+ * `ConfigurationError`; a bad call argument an `InvalidArgumentError` naming it, before any
+ * request.
+ *
+ * @example
+ * const locations = createOffsetCollection<Location>(client, listLocations, 'locations', options);
+ * for await (const location of locations.list({ modifiedSince: '2026-01-31' })) {
+ *   console.log(location.locationId);
+ * }
+ * const firstTen = await locations.page({ limit: 10 });
+ */
+export function createOffsetCollection<
+  T = Record<string, unknown>,
+  const D extends OperationDescription = OperationDescription,
+  Q = DescribedQuery<D>,
+  E = never,
+>(
+  client: ResourceClient,
+  operation: D,
+  name: string,
+  defaults: PagingOptions = {},
+): OffsetCollection<T, Q, D, E> {
+  const limitParameter = pagingParameter(operation, ['limit']);
+  const offsetParameter = pagingParameter(operation, ['offset', 'page']);
+  const sizes = pageSizes(limitParameter);
+  const configFail = (option: string) => (problem: string) =>
+    new ConfigurationError(option, problem);
+  const defaultPageSize =
+    defaults.pageSize === undefined
+      ? sizes.fallback
+      : integerIn(configFail('pageSize'), defaults.pageSize, sizes.min, sizes.max);
+  const defaultPrefetch =
+    defaults.prefetch === undefined
+      ? DEFAULT_PREFETCH
+      : integerIn(configFail('prefetch'), defaults.prefetch, 1, MAX_PREFETCH);
+  const listName = `${name}.list`;
+  const pageName = `${name}.page`;
+  const { recordKey } = operation.response;
+
+  async function fetchRecords(
+    query: Record<string, unknown>,
+    callOptions: CallOptions,
+    callName: string,
+    checked = false,
+  ) {
+    const result = await client.call(operation, { query, checked }, callOptions, callName);
+    const answered = { operation: callName, method: operation.method, status: result.status };
+    return { ...recordsOf(operation, result.data, answered), result };
+  }
+
+  return {
+    list(options) {
+      const o = checkCallOptions(options, listName) as Record<string, unknown>;
+      const {
+        pageSize: size,
+        prefetch: ahead,
+        startOffset: start,
+        signal,
+        conversationId,
+        timeout,
+        retry,
+        ...given
+      } = o;
+      const fail = (argument: string) => (problem: string) =>
+        new InvalidArgumentError(argument, problem, listName);
+      for (const paging of [limitParameter.name, offsetParameter.name]) {
+        if (given[paging] !== undefined) {
+          throw new InvalidArgumentError(
+            `options.${paging}`,
+            `is set by list; use pageSize and startOffset (or page())`,
+            listName,
+          );
+        }
+      }
+      const pageSize =
+        size === undefined
+          ? defaultPageSize
+          : integerIn(fail('options.pageSize'), size, sizes.min, sizes.max);
+      const prefetch =
+        ahead === undefined
+          ? defaultPrefetch
+          : integerIn(fail('options.prefetch'), ahead, 1, MAX_PREFETCH);
+      const startOffset =
+        start === undefined
+          ? 0
+          : integerIn(fail('options.startOffset'), start, 0, Number.MAX_SAFE_INTEGER);
+      if (offsetParameter.paging === 'page' && startOffset % pageSize !== 0) {
+        throw new InvalidArgumentError(
+          'options.startOffset',
+          `must be a multiple of pageSize (${pageSize}): the service pages by page index`,
+          listName,
+        );
+      }
+      const check: ParameterCheck = {
+        operation: listName,
+        assumptions: client.assumptions,
+        warn: client.warn,
+      };
+      const query = checkQuery(operation, given, 'options.', check, LIST_OPTIONS);
+      // One conversation id covers every page of the iteration, where the operation has one.
+      const callOptions = {
+        conversationId: (conversationId as string | undefined) ?? globalThis.crypto.randomUUID(),
+        timeout,
+        retry,
+      } as CallOptions;
+      return paginate<T>({
+        pageSize,
+        prefetch,
+        startOffset,
+        wholePages: offsetParameter.paging === 'page',
+        signal: signal as AbortSignal | undefined,
+        recordKey:
+          recordKey === undefined
+            ? undefined
+            : (record) => (record as Record<string, unknown>)[recordKey],
+        onWarning: (message) => client.warn(`${listName}: ${message}`),
+        fetchPage: async ({ offset, limit, signal }) => {
+          const { records, envelope } = await fetchRecords(
+            {
+              ...query,
+              [limitParameter.name]: limit,
+              [offsetParameter.name]: wirePosition(offsetParameter, offset, limit),
+            },
+            { ...callOptions, signal },
+            listName,
+            // Checked once for the whole listing, in list().
+            true,
+          );
+          return { records: records as T[], envelope };
+        },
+      });
+    },
+
+    page(options) {
+      return apiPromise(readPage(options));
+    },
+  };
+
+  async function readPage(options: unknown): Promise<WithResponse<RecordsPage<T, E>>> {
+    const o = checkCallOptions(options as CallOptions, pageName) as Record<string, unknown>;
+    const { signal, conversationId, timeout, retry, ...given } = o;
+    const check: ParameterCheck = {
+      operation: pageName,
+      assumptions: client.assumptions,
+      warn: client.warn,
+    };
+    const query = checkQuery(
+      operation,
+      { ...given, [limitParameter.name]: given[limitParameter.name] ?? defaultPageSize },
+      'options.',
+      check,
+      CALL_OPTIONS,
+    );
+    const callOptions = { signal, conversationId, timeout, retry } as CallOptions;
+    const { records, envelope, result } = await fetchRecords(query, callOptions, pageName);
+    const page = records as RecordsPage<T, E>;
+    if (envelope !== undefined) {
+      Object.defineProperty(page, 'envelope', { value: envelope, enumerable: false });
+    }
+    return withData(result, page);
+  }
+}
