@@ -68,12 +68,15 @@ export class PartnerApisError extends Error {
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    const kinds = kindsOf(new.target);
+    // The class being constructed, read through `this` rather than `new.target`: minifiers
+    // (terser with `passes: 2`, webpack's production default) may inline a function that is
+    // handed `new.target` into one where it is `undefined`.
+    const target = this.constructor;
+    const kinds = kindsOf(target);
     Object.defineProperty(this, ERROR_BRAND, { value: kinds, enumerable: false });
-    const ownKind = Object.hasOwn(new.target, 'kind');
+    const ownKind = Object.hasOwn(target, 'kind');
     Object.defineProperty(this, 'name', {
-      value:
-        (ownKind ? undefined : new.target.name) || (kinds[kinds.length - 1] ?? 'PartnerApisError'),
+      value: (ownKind ? undefined : target.name) || (kinds[kinds.length - 1] ?? 'PartnerApisError'),
       enumerable: false,
       configurable: true,
       writable: true,
