@@ -1,11 +1,7 @@
-export { createClientPipeline } from './pipeline/client-pipeline.js';
-export type {
-  ClientPipeline,
-  HttpAgentLike,
-  PipelineOptions,
-  RetryOptions,
-  TimeoutOptions,
-} from './pipeline/client-pipeline.js';
+export { createClientPipeline } from './client/client-pipeline.js';
+export type { ClientPipeline, HttpAgentLike, PipelineOptions } from './client/client-pipeline.js';
+export type { RetryOptions } from './pipeline/retry.js';
+export type { TimeoutOptions } from './pipeline/attempt.js';
 export type { TracerProviderLike, TracingOptions } from './observe/tracing.js';
 export type { PackageIdentity } from './client/user-agent.js';
 export type { Answer, RequestBody } from './transport/exchange.js';
@@ -15,7 +11,7 @@ export type {
   PipelineCall,
   PipelineReply,
   RetryBudget,
-} from './pipeline/transport.js';
+} from './pipeline/call.js';
 export { createServiceClient, expectData, withData } from './client/service-client.js';
 export type {
   CallArguments,

@@ -8,7 +8,7 @@ import {
 } from '@partner-apis/errors';
 import type { ResponseMeta, WithResponse } from '../operations/api-promise.js';
 import { checkCallOptions, isHeaderValue, type CallOptions } from '../operations/call-options.js';
-import { createClientPipeline, type PipelineOptions } from '../pipeline/client-pipeline.js';
+import { createClientPipeline, type PipelineOptions } from './client-pipeline.js';
 import {
   checkBodyKind,
   checkParameter,
@@ -19,7 +19,8 @@ import {
 } from '../operations/operation.js';
 import { loggerFromEnv } from '../observe/log-from-env.js';
 import type { TestHooks } from '../testing.js';
-import { responseOf, type CallOverrides, type PipelineReply } from '../pipeline/transport.js';
+import type { CallOverrides, PipelineReply } from '../pipeline/call.js';
+import { responseOf } from '../pipeline/fetch-shape.js';
 import { userAgent as userAgentOf, type PackageIdentity } from './user-agent.js';
 import {
   CALL_OPTION_NAMES,

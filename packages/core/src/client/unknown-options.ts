@@ -1,6 +1,11 @@
 import { ConfigurationError } from '@partner-apis/errors';
-import type { CallOptions, CallRetryOptions, CallTimeoutOptions } from '../operations/call-options.js';
-import type { RetryOptions, TimeoutOptions } from '../pipeline/client-pipeline.js';
+import type {
+  CallOptions,
+  CallRetryOptions,
+  CallTimeoutOptions,
+} from '../operations/call-options.js';
+import type { TimeoutOptions } from '../pipeline/attempt.js';
+import type { RetryOptions } from '../pipeline/retry.js';
 import type { OAuth2ServiceClientOptions } from './oauth2-service-client.js';
 import type { PagingOptions } from '../paging/offset-collection.js';
 import type { ClientOptions } from './service-client.js';

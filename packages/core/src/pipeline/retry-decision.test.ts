@@ -20,7 +20,6 @@ const policy: RetryPolicy = {
 const state: CallState = {
   attempt: 1,
   method: 'GET',
-  canRepairAuth: false,
   now: 0,
   deadline: 120_000,
   random: 0.5,
@@ -135,13 +134,6 @@ describe('decideRetry', () => {
       {},
       { throwHttpErrors: false },
       RETURN,
-    ],
-    [
-      'a 401 the scheme may repair asks it to',
-      answer(401),
-      { canRepairAuth: true },
-      {},
-      { action: 'repair-auth' },
     ],
     ['a 401 that cannot be repaired is thrown', answer(401), {}, {}, THROW],
     [

@@ -1,7 +1,18 @@
+import type { Answer } from '../transport/exchange.js';
+
 /** What one attempt came to, as far as deciding what to do next is concerned. */
 export type AttemptResult =
-  /** The server answered; `malformed`: a 2xx whose JSON body did not parse. */
-  | { kind: 'answer'; status: number; malformed?: boolean; retryAfterMs?: number | undefined }
+  /**
+   * The server answered (`answer`, returned as it is when the policy does not throw HTTP
+   * errors); `malformed`: a 2xx whose JSON body did not parse.
+   */
+  | {
+      kind: 'answer';
+      status: number;
+      malformed?: boolean;
+      retryAfterMs?: number | undefined;
+      answer?: Answer | undefined;
+    }
   /** No answer; `sent`: whether the request may have reached the server. */
   | { kind: 'no-answer'; sent: boolean }
   /** Something no further attempt can mend (a body over the size limit, an invalid status). */
@@ -26,8 +37,6 @@ export interface CallState {
   /** The attempt that just ended, from 1. */
   attempt: number;
   method: string;
-  /** The auth scheme may still be asked to repair a 401. */
-  canRepairAuth: boolean;
   now: number;
   /** The call's deadline, by the same clock as `now`. */
   deadline: number;
@@ -42,10 +51,7 @@ export interface CallState {
 
 /** What the pipeline does next. */
 export type RetryDecision =
-  | { action: 'return' }
-  | { action: 'repair-auth' }
-  | { action: 'retry'; delayMs: number }
-  | { action: 'throw' };
+  { action: 'return' } | { action: 'retry'; delayMs: number } | { action: 'throw' };
 
 /** Methods whose repetition may do something twice. */
 const NON_IDEMPOTENT_METHODS = new Set(['POST', 'PATCH']);
@@ -78,8 +84,8 @@ function worthRetrying(result: AttemptResult, policy: RetryPolicy, idempotent: b
 }
 
 /**
- * Decides what follows one attempt: return the response, let the auth scheme repair a 401,
- * retry after a delay, or throw the attempt's error. Pure: the same inputs give the same answer.
+ * Decides what follows one attempt: return the response, retry after a delay, or throw the
+ * attempt's error (a 401 reaches it only once the credentials step could not repair it). Pure: the same inputs give the same answer.
  *
  * @example
  * decideRetry({ kind: 'answer', status: 503 }, policy, { attempt: 1, method: 'GET', … });
@@ -90,10 +96,13 @@ export function decideRetry(
   policy: RetryPolicy,
   state: CallState,
 ): RetryDecision {
-  if (result.kind === 'answer') {
-    const { status } = result;
-    if (status >= 200 && status < 300 && result.malformed !== true) return RETURN;
-    if (status === 401 && state.canRepairAuth) return { action: 'repair-auth' };
+  if (
+    result.kind === 'answer' &&
+    result.status >= 200 &&
+    result.status < 300 &&
+    result.malformed !== true
+  ) {
+    return RETURN;
   }
   const idempotent = !NON_IDEMPOTENT_METHODS.has(state.method);
   const budgetLeft = state.retriesLeft === undefined || state.retriesLeft > 0;

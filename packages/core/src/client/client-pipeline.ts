@@ -1,0 +1,226 @@
+import { checkSecretExpiry, parseSecureUrl, type AuthScheme } from '@partner-apis/auth';
+import { ConfigurationError } from '@partner-apis/errors';
+import { pipelineRateLimiter } from '../fleet.js';
+import { DEFAULT_LOGGED_HEADERS, createHeaderRedactor } from '../observe/header-redactor.js';
+import { createObserver, type Logger, type PipelineEvents } from '../observe/observer.js';
+import { createClientTracing, type TracingOptions } from '../observe/tracing.js';
+import { resolveAttemptOptions, sendAttempt, type AttemptOptions } from '../pipeline/attempt.js';
+import type { Execute, Step } from '../pipeline/call.js';
+import { credentialsStep, resolveCredentialsOptions } from '../pipeline/credentials.js';
+import { errorsStep } from '../pipeline/errors.js';
+import { callOfFetch, responseOf } from '../pipeline/fetch-shape.js';
+import { fn, section } from '../pipeline/options.js';
+import { createPipeline } from '../pipeline/pipeline.js';
+import {
+  rateLimitStep,
+  resolveRateLimitOptions,
+  type RateLimitOptions,
+} from '../pipeline/rate-limit.js';
+import {
+  requestIdStep,
+  resolveRequestIdOptions,
+  type RequestIdOptions,
+} from '../pipeline/request-id.js';
+import { resolveRetryOptions, retryStep, type RetryOptions } from '../pipeline/retry.js';
+import { abortableSleep } from '../pipeline/sleep.js';
+import { createRateLimiter } from '../rate-limiter.js';
+import type { TestHooks } from '../testing.js';
+import { createDefaultSend } from '#default-send';
+import { createFetchSend } from '../transport/fetch-send.js';
+
+/**
+ * An `http.Agent` or `https.Agent` of Node (any proxy agent is one). Typed by what the transport
+ * uses of it, so that these types do not need Node's: code for browsers and workers compiles
+ * without `@types/node`.
+ */
+export interface HttpAgentLike {
+  destroy(): void;
+}
+
+/** Options of `createClientPipeline`: those of every step, the transport's, and the observers'. */
+export interface PipelineOptions
+  extends TestHooks, AttemptOptions, RateLimitOptions, RequestIdOptions {
+  /** The service address; `https:` only, except on loopback hosts. */
+  baseUrl: string;
+  /** How requests are authenticated; none by default. */
+  auth?: AuthScheme | undefined;
+  retry?: RetryOptions | undefined;
+  events?: PipelineEvents | undefined;
+  logger?: Logger | undefined;
+  /** More headers whose values may be logged; credential headers never are. */
+  logHeaders?: readonly string[] | undefined;
+  /**
+   * The `http.Agent` or `https.Agent` of the Node transport, e.g. a proxy agent; a keep-alive
+   * agent of the client's own by default. Node only, and not together with `fetch`.
+   */
+  agent?: HttpAgentLike | undefined;
+  /** OpenTelemetry spans per call and per attempt; off by default (see the README). */
+  tracing?: boolean | TracingOptions | undefined;
+  /**
+   * The `fetch` that sends, instead of the default transport (`node:http` in Node, the global
+   * `fetch` elsewhere). It must honour `redirect: 'manual'`.
+   */
+  fetch?: typeof globalThis.fetch | undefined;
+}
+
+/** The request pipeline of one client. */
+export interface ClientPipeline {
+  /** Sends one call: what the resource methods use. Throws typed errors. */
+  readonly execute: Execute;
+  /** Give this to openapi-fetch's `createClient({ fetch })`. Throws typed errors. */
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** The service address, validated. */
+  readonly baseUrl: string;
+  /** The conversation id of every call, with `conversationId: 'per-client'`. */
+  readonly conversationId: string | undefined;
+}
+
+/** Statuses worth another attempt: the gateway or the service was briefly unable to answer. */
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+/** The token endpoint's: every 5xx too, since asking for a token twice is harmless. */
+const TOKEN_RETRYABLE_STATUSES: ReadonlySet<number> = new Set([
+  429,
+  ...Array.from({ length: 100 }, (_, i) => 500 + i),
+]);
+
+/** The sender: over the caller's `fetch`, else the default transport (with the caller's agent). */
+function sender(options: PipelineOptions) {
+  if (options.fetch === undefined) return createDefaultSend(options.agent);
+  const fetch = fn<typeof globalThis.fetch>('fetch', options.fetch, globalThis.fetch);
+  if (options.agent !== undefined) {
+    throw new ConfigurationError(
+      'agent',
+      'cannot be combined with fetch: give the agent to your fetch',
+    );
+  }
+  return createFetchSend(fetch);
+}
+
+function logHeadersOf(value: unknown): readonly string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((name) => typeof name !== 'string')) {
+    throw new ConfigurationError('logHeaders', 'must be an array of header names');
+  }
+  return value;
+}
+
+/** Logs one warning at start when the client secret expires within 60 days or has expired. */
+function warnOfSecretExpiry(auth: AuthScheme | undefined, now: number, warn: (m: string) => void) {
+  if (auth?.secretDates === undefined) return;
+  const { level, daysLeft, expiresAt } = checkSecretExpiry(auth.secretDates, now);
+  const day = expiresAt.toISOString().slice(0, 10);
+  if (level === 'warn') {
+    warn(`The client secret expires on ${day} (in ${daysLeft} days): set a new one in the portal.`);
+  } else if (level === 'expired') {
+    warn(`The client secret expired on ${day}: set a new one in the portal.`);
+  }
+}
+
+/**
+ * Builds the request pipeline of one client: every step's options are resolved here, once (a
+ * bad one throws a `ConfigurationError` naming it), and the steps are put in order: retry →
+ * errors → credentials → request id → rate limit → the attempt. Token requests take the same
+ * steps without credentials, request ids and rate limit, and retry any 5xx.
+ *
+ * @example
+ * import createClient from 'openapi-fetch';
+ * const pipeline = createClientPipeline({
+ *   baseUrl: 'https://api.example.com/v1',
+ *   auth: basicAuth({ clientId: 'id', clientSecret: process.env.SECRET ?? '' }),
+ *   rateLimit: 'silver',
+ *   conversationId: 'per-client',
+ * });
+ * const raw = createClient<paths>({ baseUrl: pipeline.baseUrl, fetch: pipeline.fetch });
+ */
+export function createClientPipeline(options: PipelineOptions): ClientPipeline {
+  if (typeof options !== 'object' || options === null) {
+    throw new ConfigurationError('options', 'must be an object');
+  }
+  const base = parseSecureUrl('baseUrl', options.baseUrl);
+  const baseUrl = base.href.replace(/\/+$/, '');
+  const auth = resolveCredentialsOptions(options);
+  const retry = resolveRetryOptions(options);
+  const attempt = resolveAttemptOptions(options);
+  const conversation = resolveRequestIdOptions(options);
+  const { rate, fleet } = resolveRateLimitOptions(options);
+  const clock = fn('clock', options.clock, Date.now);
+  const sleep = fn('sleep', options.sleep, abortableSleep);
+  const random = fn('random', options.random, Math.random);
+  const events = options.events === undefined ? undefined : section('events', options.events);
+  const logger = options.logger === undefined ? undefined : section('logger', options.logger);
+  const logHeaders = logHeadersOf(options.logHeaders);
+  const tracing = createClientTracing(options.tracing);
+  const observer = createObserver(
+    events as PipelineEvents | undefined,
+    logger as Logger | undefined,
+  );
+  const secretHeaderNames = [
+    ...new Set([
+      'authorization',
+      'proxy-authorization',
+      'cookie',
+      ...(auth?.secretHeaderNames ?? []),
+    ]),
+  ].map((name) => name.toLowerCase());
+  const send = sender(options);
+  const errorSettings = { secretHeaderNames, auth, clock };
+  const attemptRuntime = {
+    ...errorSettings,
+    observer,
+    redactHeaders: createHeaderRedactor(
+      [...DEFAULT_LOGGED_HEADERS, ...logHeaders],
+      secretHeaderNames,
+    ),
+  };
+  const retryRuntime = { observer, clock, sleep, random };
+  const retryPolicy = { ...retry, retryStatuses: RETRYABLE_STATUSES, throwHttpErrors: true };
+
+  // Asking for a token twice is harmless: its POST is always retried, after any 5xx too, and
+  // its final answer is the auth scheme's to judge.
+  const tokenExecute = createPipeline(
+    {
+      attempt,
+      retry: { ...retry, retryWrites: true },
+      trustedPrefix: undefined,
+      conversation: undefined,
+      clock,
+    },
+    [
+      retryStep(
+        { ...retryPolicy, retryStatuses: TOKEN_RETRYABLE_STATUSES, throwHttpErrors: false },
+        retryRuntime,
+      ),
+      errorsStep(errorSettings),
+    ],
+    sendAttempt(attempt, { ...attemptRuntime, send }),
+  );
+  const steps: Step[] = [retryStep(retryPolicy, retryRuntime), errorsStep(errorSettings)];
+  if (auth !== undefined) {
+    steps.push(credentialsStep({ auth, tokenExecute, observer, clock }));
+  }
+  steps.push(requestIdStep);
+  if (rate !== undefined) {
+    const limiter = pipelineRateLimiter(fleet, {
+      baseUrl,
+      clientId: auth?.clientId,
+      rate,
+      localLimiter: (localRate) => createRateLimiter(localRate, clock, sleep),
+      sleep,
+      clock,
+    });
+    steps.push(rateLimitStep(limiter, retry.maxRetryAfterMs, clock));
+  }
+  const dataExecute = createPipeline(
+    { attempt, retry, trustedPrefix: `${base.origin}/`, conversation, clock },
+    steps,
+    sendAttempt(attempt, { ...attemptRuntime, send: tracing?.traceExchanges(send) ?? send }),
+  );
+  warnOfSecretExpiry(auth, clock(), (message) => {
+    if (logger?.warn !== undefined) observer.warn(message);
+    else globalThis.process?.emitWarning(message, { code: 'PARTNER_APIS_SECRET_EXPIRY' });
+  });
+  const execute = tracing?.traceCalls(dataExecute) ?? dataExecute;
+  const fetch = async (request: Request) => responseOf(await execute(await callOfFetch(request)));
+  const conversationId = conversation === 'per-call' ? undefined : conversation;
+  return { execute, fetch, baseUrl, conversationId };
+}

@@ -1,0 +1,166 @@
+import { TimeoutError, apiErrorFromResponse } from '@partner-apis/errors';
+import type { Observer } from '../observe/observer.js';
+import { isWrite } from '../transport/buffered-response.js';
+import { ResponseTooLarge, type Exchange, type Send } from '../transport/exchange.js';
+import { toConnectionError } from '../transport/network-failure.js';
+import { followRedirects, isRedirect } from '../transport/redirects.js';
+import { attemptFailed, type Next } from './call.js';
+import { errorContext, type ErrorSettings } from './errors.js';
+import { MAX_TIMER_MS } from './retry.js';
+import { number, section, type Resolver } from './options.js';
+
+/** How long a call may take. */
+export interface TimeoutOptions {
+  /** One attempt, from sending to the end of the body; 30000 ms by default, 2147483647 at most. */
+  attemptMs?: number | undefined;
+  /** The whole call, retries and waits included; 120000 ms by default, 2147483647 at most. */
+  totalMs?: number | undefined;
+}
+
+/** What one attempt may take and read. */
+export interface AttemptOptions {
+  timeout?: TimeoutOptions | undefined;
+  /** Redirects followed per attempt; 5 by default, 0 refuses every redirect. */
+  maxRedirects?: number | undefined;
+  /**
+   * The largest response body read, in bytes after decompression; 32 MiB by default. A larger
+   * one stops the read and ends the call with an `ApiError` (code `response_too_large`).
+   */
+  maxResponseBytes?: number | undefined;
+}
+
+/** The attempt options, checked. */
+export interface ResolvedAttempt {
+  readonly attemptTimeoutMs: number;
+  readonly totalTimeoutMs: number;
+  readonly maxRedirects: number;
+  readonly maxResponseBytes: number;
+}
+
+/** 32 MiB. */
+const DEFAULT_MAX_RESPONSE_BYTES = 33_554_432;
+
+/**
+ * Checks the timeouts and the limits of one attempt once, when the client is built.
+ *
+ * @example
+ * resolveAttemptOptions({ timeout: { attemptMs: 5000 } }).attemptTimeoutMs; // 5000
+ */
+export const resolveAttemptOptions: Resolver<AttemptOptions, ResolvedAttempt> = (options) => {
+  const timeout = section('timeout', options.timeout, '{ attemptMs?, totalMs? }');
+  const ms = (name: string, fallback: number) =>
+    number(`timeout.${name}`, timeout[name], { fallback, min: 1, max: MAX_TIMER_MS });
+  return {
+    attemptTimeoutMs: ms('attemptMs', 30_000),
+    totalTimeoutMs: ms('totalMs', 120_000),
+    maxRedirects: number('maxRedirects', options.maxRedirects, {
+      fallback: 5,
+      min: 0,
+      max: 20,
+      integer: true,
+    }),
+    maxResponseBytes: number('maxResponseBytes', options.maxResponseBytes, {
+      fallback: DEFAULT_MAX_RESPONSE_BYTES,
+      min: 1,
+      integer: true,
+    }),
+  };
+};
+
+/** What the attempt step needs beyond its options. */
+export interface AttemptRuntime extends ErrorSettings {
+  readonly send: Send;
+  readonly observer: Observer;
+  readonly redactHeaders: (headers: Headers) => Record<string, string>;
+}
+
+/**
+ * The step that sends one attempt: within its own timeout, following redirects without leaking
+ * credentials, reading the whole body up to the size limit. A failure is a typed error marked
+ * with what the attempt came to (sent or not, worth another attempt or not).
+ */
+export function sendAttempt(s: ResolvedAttempt, run: AttemptRuntime): Next {
+  return async (call) => {
+    const { scope, method, url, headers, body, request } = call;
+    // A deadline that passes during this attempt names it.
+    scope.current = request;
+    if (run.observer.detailed) {
+      run.observer.request({
+        method,
+        url: call.shownUrl(),
+        attempt: call.attempt,
+        requestId: request.requestId,
+        conversationId: request.conversationId,
+        headers: run.redactHeaders(headers),
+      });
+    }
+    const started = run.clock();
+    scope.startAttempt(call.attemptTimeoutMs);
+    const exchange: Exchange = {
+      url,
+      method,
+      headers,
+      body,
+      get signal() {
+        return scope.signal;
+      },
+      onAbort: (listener) => scope.onAbort(listener),
+      maxResponseBytes: s.maxResponseBytes,
+      headersReceived: false,
+      onWritten: call.onWritten,
+    };
+    try {
+      let answer = await run.send(exchange);
+      if (isRedirect(answer)) {
+        answer = await followRedirects(
+          run.send,
+          exchange,
+          answer,
+          s.maxRedirects,
+          run.secretHeaderNames,
+          request,
+        );
+      }
+      if (run.observer.detailed) {
+        run.observer.response({
+          method,
+          url: call.shownUrl(),
+          attempt: call.attempt,
+          requestId: request.requestId,
+          status: answer.status,
+          durationMs: run.clock() - started,
+          headers: run.redactHeaders(answer.headers),
+        });
+      }
+      return { answer };
+    } catch (error) {
+      if (scope.ended) throw scope.reason;
+      if (error instanceof ResponseTooLarge) {
+        // The error of its status class, from the start of the body that was read.
+        const tooLarge = apiErrorFromResponse({
+          response: error,
+          text: new TextDecoder().decode(error.head),
+          request,
+          truncated: true,
+          maxResponseBytes: s.maxResponseBytes,
+          mayHaveTakenEffect: isWrite(method),
+          ...errorContext(run, call),
+        });
+        throw attemptFailed(tooLarge, { kind: 'fatal' });
+      }
+      if (scope.attemptTimedOut) {
+        const timeout = new TimeoutError({
+          request,
+          timeoutMs: call.attemptTimeoutMs,
+          scope: 'attempt',
+        });
+        throw attemptFailed(timeout, { kind: 'no-answer', sent: true });
+      }
+      const failure = toConnectionError(error, request, exchange.headersReceived ? 'body' : 'send');
+      if (failure === undefined) throw error;
+      throw attemptFailed(failure, { kind: 'no-answer', sent: failure.requestMayHaveBeenSent });
+    } finally {
+      scope.endAttempt();
+    }
+  };
+}

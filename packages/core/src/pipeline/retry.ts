@@ -1,0 +1,114 @@
+import { ConfigurationError, type PartnerApisError } from '@partner-apis/errors';
+import type { Observer } from '../observe/observer.js';
+import { number, section, type Resolver } from './options.js';
+import { attemptResultOf, type Step } from './call.js';
+import { decideRetry, type RetryPolicy } from './retry-decision.js';
+
+/** When and how often failed attempts are sent again. */
+export interface RetryOptions {
+  /** Attempts per call, the first included: 1–10, 3 by default. */
+  attempts?: number | undefined;
+  /** The backoff before the second attempt is at most this (doubling after); 250 ms by default. */
+  baseDelayMs?: number | undefined;
+  /** The backoff never exceeds this; 8000 ms by default. */
+  maxDelayMs?: number | undefined;
+  /** A longer `Retry-After` is cut to this; 30000 ms by default. */
+  maxRetryAfterMs?: number | undefined;
+  /**
+   * Also resend POST and PATCH after they may have reached the server (only if the operation
+   * is safe to repeat). By default they are resent only when the connection was refused, or
+   * after a 429.
+   */
+  retryWrites?: boolean | undefined;
+}
+
+/** The longest wait a timer can take: Node fires a longer one at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** The `retry` option, checked. */
+export type ResolvedRetry = Required<RetryOptions>;
+
+/**
+ * Checks the `retry` option once, when the client is built.
+ *
+ * @example
+ * resolveRetryOptions({ retry: { attempts: 5 } }); // { attempts: 5, baseDelayMs: 250, … }
+ */
+export const resolveRetryOptions: Resolver<{ retry?: RetryOptions | undefined }, ResolvedRetry> = (
+  options,
+) => {
+  const retry = section('retry', options.retry);
+  if (retry.retryWrites !== undefined && typeof retry.retryWrites !== 'boolean') {
+    throw new ConfigurationError('retry.retryWrites', 'must be true or false');
+  }
+  const delay = (name: string, fallback: number) =>
+    number(`retry.${name}`, retry[name], { fallback, min: 0, max: MAX_TIMER_MS });
+  return {
+    attempts: number('retry.attempts', retry.attempts, {
+      fallback: 3,
+      min: 1,
+      max: 10,
+      integer: true,
+    }),
+    baseDelayMs: delay('baseDelayMs', 250),
+    maxDelayMs: delay('maxDelayMs', 8000),
+    maxRetryAfterMs: delay('maxRetryAfterMs', 30_000),
+    retryWrites: retry.retryWrites === true,
+  };
+};
+
+/** What the retry step needs beyond the policy: its events, its waits and its dice. */
+export interface RetryRuntime {
+  readonly observer: Observer;
+  readonly clock: () => number;
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly random: () => number;
+}
+
+/**
+ * The step that sends an attempt again when `decideRetry` says so, within the call's retry
+ * budget (which its token requests share) and before its deadline; an answer the policy does
+ * not throw is returned as it is.
+ */
+export function retryStep(
+  policy: Omit<RetryPolicy, 'attempts' | 'retryWrites'>,
+  run: RetryRuntime,
+): Step {
+  return async (call, next) => {
+    for (;;) {
+      try {
+        return await next(call);
+      } catch (error) {
+        const result = attemptResultOf(error);
+        if (result === undefined) throw error;
+        const decision = decideRetry(
+          result,
+          { ...policy, attempts: call.attempts, retryWrites: call.retryWrites },
+          {
+            attempt: call.attempt,
+            method: call.method,
+            now: run.clock(),
+            deadline: call.scope.deadline,
+            random: run.random(),
+            retriesLeft: call.budget.retriesLeft,
+          },
+        );
+        if (decision.action === 'return' && result.kind === 'answer' && result.answer) {
+          return { answer: result.answer };
+        }
+        if (decision.action !== 'retry') throw error;
+        const { delayMs } = decision;
+        run.observer.retry({
+          method: call.method,
+          url: call.shownUrl(),
+          attempt: call.attempt,
+          delayMs,
+          error: error as PartnerApisError,
+        });
+        call.budget.retriesLeft -= 1;
+        await run.sleep(delayMs, call.scope.signal);
+        call.attempt += 1;
+      }
+    }
+  };
+}
