@@ -1,4 +1,4 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expectTypeOf, it } from 'vitest';
 import {
   createApprovalsClient,
   flattenApprovals,
@@ -58,6 +58,6 @@ describe('approvals types', () => {
       // @ts-expect-error raw calls still need the employee number
       void client.raw.GET('/approvals', { params: { query: {} } });
     };
-    expect(typeof typeErrors).toBe('function');
+    void typeErrors;
   });
 });

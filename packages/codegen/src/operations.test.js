@@ -1,11 +1,16 @@
 // @ts-check
 import { describe, expect, it } from 'vitest';
-import {
-  describeOperations,
-  describeSchemaValues,
-  oauth2Scopes,
-  renderOperations,
-} from './operations.js';
+import { describeSpec } from '@partner-apis/spec-model';
+import { renderOperations, tableEntry } from './operations.js';
+
+/**
+ * The table entries of a document by operationId, as `operations.ts` writes them.
+ * @param {Record<string, unknown>} document
+ */
+function describeOperations(document) {
+  const entries = describeSpec(document).operations.map((op) => [op.operationId, tableEntry(op)]);
+  return Object.fromEntries(entries);
+}
 
 /** A bundled document with one paged read whose answer is `answer`. */
 /** @param {Record<string, unknown>} answer */
@@ -66,8 +71,8 @@ function document(answer) {
 
 const things = { type: 'array', items: { $ref: '#/components/schemas/Thing' } };
 
-describe('describeOperations', () => {
-  it('describes method, path, parameters with their constraints, and what pages', () => {
+describe('the table of operations', () => {
+  it('gives method, path, parameters with their constraints, and what pages', () => {
     const [listThings] = Object.values(describeOperations(document(things)));
     expect(listThings).toEqual({
       operationId: 'listThings',
@@ -127,82 +132,18 @@ describe('describeOperations', () => {
     get['x-client-method'] = 'things';
     expect(() => describeOperations(doc)).toThrow('x-client-method must be <resource>.<verb>');
   });
-
-  it('takes a page index as the position, and refuses a paging role it does not know', () => {
-    const doc = document(things);
-    const get = /** @type {Record<string, any>} */ (doc.paths['/things/{group}']).get;
-    get.parameters[1] = { ...get.parameters[1], 'x-paging': 'page', schema: { minimum: 1 } };
-    const described = /** @type {Record<string, any>} */ (describeOperations(doc).listThings);
-    const offset = described.parameters[2];
-    expect(offset).toMatchObject({ paging: 'page', minimum: 1 });
-    get.parameters[1]['x-paging'] = 'cursor';
-    expect(() => describeOperations(doc)).toThrow('x-paging must be limit, offset, page');
-  });
-
-  it.each([
-    [{ style: 'spaceDelimited' }, ' '],
-    [{ style: 'form', explode: false }, ','],
-    [{ style: 'pipeDelimited' }, '|'],
-  ])('gives the separator a form field encoded as %j joins its values with', (encoding, sep) => {
-    const doc = document(things);
-    /** @type {Record<string, any>} */ (doc.paths)['/token'] = {
-      post: {
-        operationId: 'requestToken',
-        requestBody: {
-          required: true,
-          content: {
-            'application/x-www-form-urlencoded': {
-              schema: { type: 'object' },
-              encoding: { scope: encoding },
-            },
-          },
-        },
-        responses: { 200: { description: 'ok' } },
-      },
-    };
-    expect(describeOperations(doc).requestToken?.body).toEqual({
-      required: true,
-      mediaType: 'application/x-www-form-urlencoded',
-      type: 'object',
-      separators: { scope: sep },
-    });
-  });
-
-  it('finds the records in the one array property of an envelope, or the one x-records names', () => {
-    const envelope = { type: 'object', properties: { items: things, total: { type: 'integer' } } };
-    expect(describeOperations(document(envelope)).listThings?.response).toMatchObject({
-      type: 'object',
-      records: 'items',
-    });
-    const two = {
-      type: 'object',
-      'x-records': 'data',
-      properties: { data: things, links: { type: 'array', items: { type: 'string' } } },
-    };
-    expect(describeOperations(document(two)).listThings?.response).toMatchObject({
-      records: 'data',
-    });
-    const unnamed = { ...two, 'x-records': undefined };
-    expect(() => describeOperations(document(unnamed))).toThrow(
-      'GET /things/{group}: a paged answer must be an array or an object with one array property',
-    );
-  });
 });
 
 describe('the other runtime facts', () => {
-  it('gives the oauth2 scopes, the defaults and enums of named schemas, and the tiers', () => {
+  it('renders the oauth2 scopes, the tiers and the defaults and enums of named schemas', () => {
     const doc = document(things);
-    expect(oauth2Scopes(doc)).toEqual(['Api', 'Api.Things']);
-    expect(describeSchemaValues(doc)).toEqual({
-      Kind: { enum: ['a', 'b'] },
-      Product: { default: 'P1' },
-    });
     const source = renderOperations(doc);
     expect(source).toContain('export const listThings = {');
     expect(source).toContain('as const satisfies OperationDescription;');
     expect(source).toContain('export const rateLimitTiers = {\n  bronze: 1,\n} as const;');
     expect(source).toContain('export const oauth2Scopes = ["Api", "Api.Things"] as const;');
     expect(source).toContain('export const operations = { listThings } as const;');
+    expect(source).toContain('  Product: {\n    default: "P1",\n  },');
     expect(renderOperations(doc, { standalone: true })).not.toContain('OperationDescription');
   });
 

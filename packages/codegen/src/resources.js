@@ -1,31 +1,15 @@
 // @ts-check
 /**
  * Renders a service's resource layer: one `<resource>.<verb>()` per operation of its spec, typed
- * by openapi-typescript's `operations` and sent through core's `operationMethod` (or, for a read
- * with `x-paging` parameters, `pagedRead`). The method's name, its parameters and its TSDoc come
+ * by openapi-typescript's `operations` and sent through core's `operationMethod` (or, for a
+ * paged read, `pagedRead`). The method's name, its parameters and its TSDoc come
  * from the spec, so a new operation reaches users by a spec edit alone.
  */
-import { describeOperations } from './operations.js';
+import { describeSpec } from '@partner-apis/spec-model';
+import { clientMethod } from './operations.js';
 
-/** @typedef {Record<string, any>} Description */
-
-/**
- * @param {Description} description
- * @returns {Description[]}
- */
-function pathParameters(description) {
-  /** @type {Description[]} */
-  const parameters = description.parameters.filter(
-    (/** @type {Description} */ p) => p.in === 'path',
-  );
-  const order = [...String(description.path).matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-  return [...parameters].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
-}
-
-/** @param {Description} description */
-function isPaged(description) {
-  return description.parameters.some((/** @type {Description} */ p) => p.paging !== undefined);
-}
+/** @typedef {import('@partner-apis/spec-model').OperationModel} OperationModel */
+/** @typedef {import('@partner-apis/spec-model').ParameterModel} ParameterModel */
 
 /**
  * `text` as the lines of a TSDoc comment at `indent`.
@@ -50,35 +34,44 @@ function identifier(name) {
   return /^[A-Za-z_$]/.test(camel) ? camel : `_${camel}`;
 }
 
-/** @param {Description} parameter */
+/** @param {ParameterModel | undefined} parameter */
 function parameterType(parameter) {
-  if (Array.isArray(parameter.enum))
-    return parameter.enum.map((v) => JSON.stringify(v)).join(' | ');
-  if (parameter.type === 'integer' || parameter.type === 'number') return 'number';
-  if (parameter.type === 'boolean') return 'boolean';
+  const { type, enum: values } = parameter?.constraints ?? {};
+  if (Array.isArray(values)) return values.map((v) => JSON.stringify(v)).join(' | ');
+  if (type === 'integer' || type === 'number') return 'number';
+  if (type === 'boolean') return 'boolean';
   return 'string';
 }
 
 /**
- * The signature pieces of a plain operation: its parameters, in the order callers give them.
- * @param {Description} d
+ * The signature pieces of a plain operation: its arguments, in the order the model gives them.
+ * @param {OperationModel} d
  */
 function signature(d) {
   const op = `Operations[${JSON.stringify(d.operationId)}]`;
-  const params = pathParameters(d).map((p) => `${identifier(p.name)}: ${parameterType(p)}`);
-  const args = pathParameters(d).map((p) => identifier(p.name));
-  if (d.body !== undefined) {
-    params.push(`body${d.body.required ? '' : '?'}: RequestBodyOf<${op}>`);
-    args.push('body');
-  }
-  const query = d.parameters.filter((/** @type {Description} */ p) => p.in === 'query');
-  if (query.length > 0) {
-    const required = query.some((/** @type {Description} */ p) => p.required);
-    params.push(`query${required ? '' : '?'}: CallQuery<${op}, typeof ${d.operationId}>`);
-    args.push(required ? 'query' : '{ … }');
+  const params = [];
+  const args = [];
+  for (const argument of d.arguments) {
+    if (argument.in === 'path') {
+      const parameter = d.parameters.find((p) => p.in === 'path' && p.name === argument.name);
+      params.push(`${identifier(argument.name)}: ${parameterType(parameter)}`);
+      args.push(identifier(argument.name));
+    } else if (argument.in === 'body') {
+      params.push(`body${argument.required ? '' : '?'}: RequestBodyOf<${op}>`);
+      args.push('body');
+    } else {
+      const type = `CallQuery<${op}, typeof ${d.operationId}>`;
+      params.push(`query${argument.required ? '' : '?'}: ${type}`);
+      args.push(argument.required ? 'query' : '{ … }');
+    }
   }
   params.push('options?: CallOptions');
   return { params, args, returns: `ApiPromise<ResponseBodyOf<${op}>>` };
+}
+
+/** @param {OperationModel} operation */
+function isPaged(operation) {
+  return operation.paging !== undefined;
 }
 
 /**
@@ -86,10 +79,11 @@ function signature(d) {
  * @param {Record<string, unknown>} document bundled
  */
 export function renderResources(document) {
-  const operations = describeOperations(document);
-  /** @type {Map<string, Description[]>} */
+  const { operations } = describeSpec(document);
+  /** @type {Map<string, (OperationModel & { resource: string, verb: string })[]>} */
   const resources = new Map();
-  for (const description of /** @type {Description[]} */ (Object.values(operations))) {
+  for (const operation of operations) {
+    const description = { ...operation, ...clientMethod(operation) };
     const list = resources.get(description.resource) ?? [];
     const verbs = isPaged(description) ? ['list', 'page', 'sync'] : [description.verb];
     for (const other of list) {
@@ -104,9 +98,9 @@ export function renderResources(document) {
     }
     resources.set(description.resource, [...list, description]);
   }
-  const ids = Object.keys(operations);
-  const anyPaged = Object.values(operations).some(isPaged);
-  const anyPlain = Object.values(operations).some((d) => !isPaged(d));
+  const ids = operations.map((operation) => operation.operationId);
+  const anyPaged = operations.some(isPaged);
+  const anyPlain = operations.some((d) => !isPaged(d));
   const imports = [
     ...(anyPlain ? ['operationMethod'] : []),
     ...(anyPaged ? ['pagedRead'] : []),

@@ -1,4 +1,4 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expectTypeOf, it } from 'vitest';
 import {
   createLiabilityClient,
   thirdPartyLiabilityPolicyLine,
@@ -89,7 +89,7 @@ describe('client types', () => {
       // @ts-expect-error the client needs credentials
       createLiabilityClient({ baseUrl: 'https://liability.example.com/v1/uat' });
     };
-    expect(typeof typeErrors).toBe('function');
+    void typeErrors;
   });
 
   it('lets raw calls leave the tracing headers to the pipeline', () => {

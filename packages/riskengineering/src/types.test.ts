@@ -59,7 +59,7 @@ describe('risk engineering client types', () => {
       // @ts-expect-error the page size is a number
       pageSize: '1024',
     };
-    expectTypeOf(wrong).not.toBeAny();
+    void wrong;
   });
 
   it('keeps the raw client typed by the spec', () => {
@@ -70,6 +70,6 @@ describe('risk engineering client types', () => {
       // @ts-expect-error the spec keeps the upstream capitalisation
       void raw.GET('/open/portal-api/riskengineering/gradings');
     };
-    expectTypeOf(check).toBeFunction();
+    void check;
   });
 });
