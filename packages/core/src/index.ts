@@ -65,8 +65,13 @@ export type {
   RecordsPage,
   ResponseBodyOf,
 } from './paging/offset-collection.js';
-export type { CustomRateLimit, RateLimiter, RateLimitTier, RateSlot } from './rate-limiter.js';
-export type { Fleet, FleetRateScope } from './fleet.js';
+export type {
+  CustomRateLimit,
+  RateLimiter,
+  RateLimitTier,
+  RateSlot,
+} from './rate-limit/limiter.js';
+export type { Fleet, FleetRateScope } from './rate-limit/fleet.js';
 export type {
   Logger,
   PipelineEvents,

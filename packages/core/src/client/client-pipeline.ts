@@ -1,6 +1,6 @@
 import { checkSecretExpiry, parseSecureUrl, type AuthScheme } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
-import { pipelineRateLimiter } from '../fleet.js';
+import { pipelineRateLimiter } from '../rate-limit/registry.js';
 import { DEFAULT_LOGGED_HEADERS, createHeaderRedactor } from '../observe/header-redactor.js';
 import { createObserver, type Logger, type PipelineEvents } from '../observe/observer.js';
 import { createClientTracing, type TracingOptions } from '../observe/tracing.js';
@@ -23,7 +23,7 @@ import {
 } from '../pipeline/request-id.js';
 import { resolveRetryOptions, retryStep, type RetryOptions } from '../pipeline/retry.js';
 import { abortableSleep } from '../pipeline/sleep.js';
-import { createRateLimiter } from '../rate-limiter.js';
+import { createRateLimiter } from '../rate-limit/limiter.js';
 import type { TestHooks } from '../testing.js';
 import { createDefaultSend } from '#default-send';
 import { createFetchSend } from '../transport/fetch-send.js';

@@ -6,8 +6,8 @@ import {
   type TokenCache,
 } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
-import { resolveFleet } from '../fleet.js';
-import type { CustomRateLimit, RateLimitTier } from '../rate-limiter.js';
+import { resolveFleet } from '../rate-limit/fleet.js';
+import type { CustomRateLimit, RateLimitTier } from '../rate-limit/limiter.js';
 import type { OperationDescription } from '../operations/operation.js';
 import type { ClientOptions, ServiceWiring } from './service-client.js';
 import { OAUTH2_SERVICE_OPTION_NAMES } from './unknown-options.js';

@@ -1,11 +1,11 @@
 import { ConfigurationError, parseRetryAfter } from '@partner-apis/errors';
-import { resolveFleet, type Fleet } from '../fleet.js';
+import { resolveFleet, type Fleet } from '../rate-limit/fleet.js';
 import {
   RATE_LIMIT_TIERS,
   type CustomRateLimit,
   type RateLimiter,
   type RateLimitTier,
-} from '../rate-limiter.js';
+} from '../rate-limit/limiter.js';
 import type { Step } from './call.js';
 import { number, section, type Resolver } from './options.js';
 

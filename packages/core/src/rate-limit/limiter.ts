@@ -1,4 +1,4 @@
-import { rateLimitTiers } from './generated/operations.js';
+import { rateLimitTiers } from '../generated/operations.js';
 
 /** Calls per second of the platform's tiers: `x-rate-limit-tiers` of the shared components spec. */
 export const RATE_LIMIT_TIERS = rateLimitTiers;

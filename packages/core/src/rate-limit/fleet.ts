@@ -1,7 +1,6 @@
 import type { TokenCache } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
-import type { CustomRateLimit, RateLimiter } from './rate-limiter.js';
-import { processRateLimiter } from './rate-limiter-registry.js';
+import type { CustomRateLimit, RateLimiter } from './limiter.js';
 
 /** What one shared limiter is for: one client application calling one service at one rate. */
 export interface FleetRateScope {
@@ -52,16 +51,4 @@ export function resolveFleet(value: unknown): Fleet | undefined {
     throw new ConfigurationError('fleet', 'must be a fleet, e.g. createRedisFleet({ url })');
   }
   return candidate as Fleet;
-}
-
-/**
- * The limiter of a pipeline: the fleet's, shared with every process, when there is a fleet;
- * otherwise the in-process one of its client ID, shared with the other clients of the process
- * (`processRateLimiter`), so a client without a fleet pays nothing for Redis.
- *
- * @example
- * const limiter = pipelineRateLimiter(fleet, { baseUrl, clientId, rate, localLimiter, sleep, clock });
- */
-export function pipelineRateLimiter(fleet: Fleet | undefined, scope: FleetRateScope): RateLimiter {
-  return fleet === undefined ? processRateLimiter(scope) : fleet.rateLimiter(scope);
 }

@@ -6,7 +6,7 @@ import {
 } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import { startFaultServer, type FaultServer } from '@partner-apis/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createClientPipeline,
   createServiceClient,
@@ -14,7 +14,7 @@ import {
   type OAuth2ServiceClientOptions,
   type Fleet,
   type FleetRateScope,
-} from './index.js';
+} from '../index.js';
 
 interface paths {
   '/data': {
@@ -69,7 +69,32 @@ describe('fleet option', () => {
       clientId: 'client-7',
       rate: { requestsPerSecond: 10 },
     });
-    expect(typeof scopes[0]?.localLimiter(scopes[0].rate).take).toBe('function');
+  });
+
+  it('asks the fleet once per client ID, and again only for a stricter rate', () => {
+    const { fleet, scopes } = recordingFleet();
+    const pipeline = (clientId: string, rateLimit: 'silver' | 'bronze') =>
+      createClientPipeline({
+        baseUrl: 'https://api.example.com',
+        auth: clientIdHeaders({ clientId, clientSecret: 'not-a-real-secret' }),
+        rateLimit,
+        fleet,
+      });
+    pipeline('client-8', 'silver');
+    pipeline('client-8', 'silver');
+    pipeline('client-9', 'silver');
+    expect(scopes.map((scope) => scope.clientId)).toEqual(['client-8', 'client-9']);
+    const warning = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      pipeline('client-8', 'bronze');
+    } finally {
+      warning.mockRestore();
+    }
+    expect(scopes.map((scope) => [scope.clientId, scope.rate.requestsPerSecond])).toEqual([
+      ['client-8', 10],
+      ['client-9', 10],
+      ['client-8', 1],
+    ]);
   });
 
   it('asks the fleet for no limiter when the client has no rate limit', () => {

@@ -1,9 +1,13 @@
 import { clientIdHeaders } from '@partner-apis/auth';
-import { createRollingWindowCounter, createVirtualTime } from '@partner-apis/testing';
+import {
+  createRollingWindowCounter,
+  createVirtualTime,
+  warningsDuring,
+} from '@partner-apis/testing';
 import { describe, expect, it } from 'vitest';
-import { createClientPipeline } from './index.js';
-import { processRateLimiter } from './rate-limiter-registry.js';
-import { createRateLimiter } from './rate-limiter.js';
+import { createClientPipeline, type RateLimitTier } from '../index.js';
+import { createRateLimiter } from './limiter.js';
+import { pipelineRateLimiter } from './registry.js';
 
 const SILVER = 10;
 
@@ -11,22 +15,22 @@ const SILVER = 10;
  * Clients on one virtual time, all answered by one strict gateway: a client ID gets a 429 for
  * any call that would make more than the silver tier arrive within a rolling second.
  */
-function strictGateway() {
+function strictGateway(limit = SILVER) {
   const time = createVirtualTime();
   const counter = createRollingWindowCounter(1000);
   let tooManyRequests = 0;
-  const client = (clientId: string) =>
+  const client = (clientId: string, rateLimit: RateLimitTier = 'silver') =>
     createClientPipeline({
       baseUrl: 'http://127.0.0.1:9',
       auth: clientIdHeaders({ clientId, clientSecret: 'not-a-real-secret' }),
-      rateLimit: 'silver',
+      rateLimit,
       retry: { attempts: 1 },
       clock: time.now,
       sleep: time.sleep,
       // Answers at once, so every request arrives at the virtual time it was sent.
       fetch: (input, init) => {
         const id = new Request(input, init).headers.get('client_id') ?? '';
-        if (counter.admit(id, time.now(), SILVER)) {
+        if (counter.admit(id, time.now(), limit)) {
           return Promise.resolve(Response.json({ ok: true }));
         }
         tooManyRequests += 1;
@@ -60,6 +64,38 @@ describe('one rate limiter per client application per process', () => {
     expect(gateway.counter.maxInAnyWindow('app-1')).toBeLessThanOrEqual(SILVER);
   });
 
+  it('paces two clients of one client ID that declare different tiers at the stricter, and warns', async () => {
+    // The gateway holds the client ID to bronze; one client says silver, the other bronze.
+    const gateway = strictGateway(1);
+    const warnings = await warningsDuring(async () => {
+      const silver = gateway.client('app-5', 'silver');
+      const bronze = gateway.client('app-5', 'bronze');
+      const results = await Promise.allSettled([
+        ...Array.from({ length: 4 }, () => call(silver)),
+        ...Array.from({ length: 4 }, () => call(bronze)),
+      ]);
+      expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    });
+    expect(gateway.tooManyRequests()).toBe(0);
+    expect(gateway.counter.arrivals('app-5')).toHaveLength(8);
+    expect(warnings.map((warning) => warning.message)).toEqual([
+      'Two clients of one client ID for http://127.0.0.1:9 declare 10/s and 1/s: both are paced ' +
+        'at 1/s, the stricter, as the tier belongs to the client ID.',
+    ]);
+  });
+
+  it('keeps the stricter rate when a later client of the client ID declares a looser one', async () => {
+    const gateway = strictGateway(1);
+    const warnings = await warningsDuring(async () => {
+      const bronze = gateway.client('app-6', 'bronze');
+      const gold = gateway.client('app-6', 'gold');
+      await Promise.all([call(gold), call(bronze), call(gold)]);
+    });
+    expect(gateway.tooManyRequests()).toBe(0);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toContain('declare 1/s and 100/s: both are paced at 1/s');
+  });
+
   it('paces two client IDs apart, each at its own tier', async () => {
     const gateway = strictGateway();
     const one = gateway.client('app-1');
@@ -82,9 +118,9 @@ describe('one rate limiter per client application per process', () => {
       sleep: time.sleep,
       clock: time.now,
     });
-    const first = processRateLimiter(scope('app-3'));
-    const second = processRateLimiter(scope('app-3'));
-    const other = processRateLimiter(scope('app-4'));
+    const first = pipelineRateLimiter(undefined, scope('app-3'));
+    const second = pipelineRateLimiter(undefined, scope('app-3'));
+    const other = pipelineRateLimiter(undefined, scope('app-4'));
     expect(second).toBe(first);
     expect(other).not.toBe(first);
     const signal = new AbortController().signal;
@@ -107,7 +143,7 @@ describe('one rate limiter per client application per process', () => {
       sleep: time.sleep,
       clock: time.now,
     };
-    expect(processRateLimiter(scope)).not.toBe(processRateLimiter(scope));
+    expect(pipelineRateLimiter(undefined, scope)).not.toBe(pipelineRateLimiter(undefined, scope));
   });
 
   it("a 429's Retry-After pauses the other clients of the client ID too", async () => {
