@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { describeSpec } from '@partner-apis/spec-model';
 import { openapiDocument as approvalsDocument } from './generated/approvals.document.js';
 
 /** Credentials of the exposure or risk engineering service: OAuth 2.0 client plus key pair. */
@@ -21,9 +22,9 @@ export type ApprovalsTier = 'bronze' | 'silver' | 'gold';
  * The tiers of the approvals service and their calls per second, as its spec gives them
  * (`info.x-rate-limit-tiers`), so a changed rate reaches the sandbox with the spec.
  */
-export const APPROVALS_TIERS = (
-  approvalsDocument.info as { 'x-rate-limit-tiers': Readonly<Record<ApprovalsTier, number>> }
-)['x-rate-limit-tiers'];
+export const APPROVALS_TIERS = describeSpec(approvalsDocument).rateLimitTiers as Readonly<
+  Record<ApprovalsTier, number>
+>;
 
 /** Credentials of the approvals service: `client_id` / `client_secret` headers and a tier. */
 export interface ApprovalsCredentials extends ClientCredentials {

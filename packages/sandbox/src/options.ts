@@ -1,10 +1,10 @@
+import type { OpenApiDocument } from '@partner-apis/spec-model';
 import { SandboxConfigError } from './config-error.js';
 import { APPROVALS_TIERS, type SandboxCredentialsInput } from './credentials.js';
 import { checkFaultPlan, type FaultPlan } from './faults.js';
 import { openapiDocument as liabilityDocument } from './generated/liability.document.js';
 import { liabilityMajorOf } from './services/liability.js';
 import type { ServiceName } from './services/service.js';
-import type { OpenApiDocument } from './spec/operations.js';
 
 /**
  * Sizes of the generated collections: the three below by name, any paged read by its route id

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { responseSchema } from '@partner-apis/spec-model';
 import { parse as parseQuery } from 'node:querystring';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SandboxContext } from './context.js';
@@ -8,7 +9,6 @@ import { errorReply, json, jsonText, type ErrorCause, type Reply } from './http/
 import { serviceError } from './http/service-errors.js';
 import { ROUTER, TOKEN_ROUTE_ID } from './services/all-services.js';
 import type { Handler, ServiceDefinition } from './services/service.js';
-import { responseSchemaFor } from './spec/operations.js';
 import type { Route, Router } from './spec/router.js';
 import { validatorsFor } from './spec/validators.js';
 import type { StatsRecorder } from './stats.js';
@@ -161,10 +161,10 @@ export class RequestPipeline {
       return serviceError(service, 406, 'Only application/json responses are available.');
     }
 
-    const validators = validatorsFor(service.document, operation);
+    const validators = validatorsFor(operation);
     const bodyCauses: ErrorCause[] = [];
     let body: unknown;
-    const spec = operation.requestBody;
+    const spec = operation.body;
     if (spec) {
       const text = await readBodyText(request);
       if (text === undefined) {
@@ -238,7 +238,7 @@ export class RequestPipeline {
 
   /** Replaces a response that breaks the spec with a 500 that says how, and records it. */
   #checkResponse(route: Route<ServiceDefinition>, reply: Reply): Reply {
-    const schema = responseSchemaFor(route.operation, reply.status);
+    const schema = responseSchema(route.operation, reply.status);
     // Statuses the spec does not document and non-JSON bodies are not checked.
     if (schema === null || schema === undefined || !reply.contentType.includes('json'))
       return reply;
@@ -248,7 +248,7 @@ export class RequestPipeline {
     } catch {
       value = undefined;
     }
-    const validator = validatorsFor(route.service.document, route.operation).response(schema);
+    const validator = validatorsFor(route.operation).response(schema);
     const causes =
       value === undefined
         ? [{ code: 'parse', message: 'The response body is not valid JSON.', field: '' }]

@@ -190,7 +190,48 @@ describe('an operation added to a spec', () => {
   });
 });
 
+describe('a served read whose page size has no default', () => {
+  it('answers 100 records, the page size clients send, where the maximum allows', async () => {
+    const document = specWithSurveys() as {
+      paths: Record<string, { get: { parameters: unknown[] } }>;
+    };
+    document.paths[SURVEYS_PATH]!.get.parameters[1] = {
+      name: 'limit',
+      in: 'query',
+      'x-paging': 'limit',
+      schema: { type: 'integer', minimum: 1, maximum: 1024 },
+    };
+    const large = await startSandbox({
+      specs: { riskEngineering: document },
+      sizes: { 'riskEngineering.listSurveys': 150 },
+    });
+    try {
+      const response = await portalGet(large, 'riskEngineering', SURVEYS_PATH);
+      const body = (await response.json()) as { surveys: Survey[] };
+      expect(body.surveys).toHaveLength(100);
+    } finally {
+      await large.close();
+    }
+  });
+});
+
 describe('options of served specs', () => {
+  it('refuses a spec the operation model cannot read, naming the operation', async () => {
+    const document = specWithSurveys() as {
+      paths: Record<string, { get: { parameters: unknown[] } }>;
+    };
+    document.paths[SURVEYS_PATH]!.get.parameters[2] = {
+      name: 'page',
+      in: 'query',
+      'x-paging': 'cursor',
+    };
+    await expect(startSandbox({ specs: { riskEngineering: document } })).rejects.toThrow(
+      new SandboxConfigError(
+        `the riskEngineering spec: GET ${SURVEYS_PATH}: parameter page: x-paging must be limit, offset, page on a query parameter (got cursor in query)`,
+      ),
+    );
+  });
+
   it('refuses a spec that is no OpenAPI document, and a size of no paged read', async () => {
     await expect(
       startSandbox({ specs: { riskEngineering: { openapi: '3.1.0' } } }),

@@ -21,7 +21,6 @@ import {
 } from './services/liability.js';
 import { LiabilityStore } from './services/liability-store.js';
 import { specHandlers } from './services/spec-answers.js';
-import { pagingOf } from './spec/paging.js';
 import { Router } from './spec/router.js';
 import { StatsRecorder, type SandboxStats } from './stats.js';
 
@@ -141,7 +140,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // The named sizes stay valid when a replaced spec drops their read.
     if (NAMED_SIZE_ROUTES.has(routeId)) continue;
     const route = routes.find((r) => r.id === routeId);
-    if (route === undefined || pagingOf(route.operation) === undefined) {
+    if (route?.operation.paging === undefined) {
       throw new SandboxConfigError(`sizes.${routeId}: no paged read has this route id`);
     }
   }

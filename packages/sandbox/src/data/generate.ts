@@ -1,5 +1,5 @@
 import { generateSync, type JsonSchema } from 'json-schema-faker';
-import { isRecord } from '../spec/operations.js';
+import { isObject } from '@partner-apis/spec-model';
 
 type Schema = Record<string, unknown>;
 
@@ -12,7 +12,7 @@ function typeOf(schema: Schema, examples: readonly unknown[]): string | undefine
     ? (schema.type as unknown[]).find((t) => t !== 'null')
     : schema.type;
   if (typeof declared === 'string') return declared;
-  if (isRecord(schema.properties)) return 'object';
+  if (isObject(schema.properties)) return 'object';
   const example = examples.find((e) => e !== null && e !== undefined);
   if (example === undefined) return undefined;
   if (Array.isArray(example)) return 'array';
@@ -66,7 +66,7 @@ function numberRange(schema: Schema, values: readonly number[]): Schema {
  * // { type: 'object', properties: { grade: { type: 'string', examples: ['B', 'C'] } } }
  */
 export function withExamples(schema: unknown, examples: readonly unknown[], depth = 0): unknown {
-  if (!isRecord(schema) || depth > 32) return schema;
+  if (!isObject(schema) || depth > 32) return schema;
   const { examples: own, example, ...rest } = schema;
   const all = [
     ...(Array.isArray(own) ? own : []),
@@ -83,21 +83,21 @@ export function withExamples(schema: unknown, examples: readonly unknown[], dept
   }
   const type = typeOf(rest, all);
   if (type === 'object') {
-    const declared = isRecord(rest.properties) ? rest.properties : undefined;
+    const declared = isObject(rest.properties) ? rest.properties : undefined;
     const open =
       declared === undefined &&
       rest.additionalProperties !== false &&
       COMBINATORS.every((c) => rest[c] === undefined);
     const names = new Set(declared ? Object.keys(declared) : []);
     if (open)
-      for (const e of all) if (isRecord(e)) for (const name of Object.keys(e)) names.add(name);
+      for (const e of all) if (isObject(e)) for (const name of Object.keys(e)) names.add(name);
     if (names.size > 0) {
       result.properties = Object.fromEntries(
         [...names].map((name) => [
           name,
           withExamples(
             declared?.[name] ?? {},
-            all.flatMap((e) => (isRecord(e) && e[name] !== undefined ? [e[name]] : [])),
+            all.flatMap((e) => (isObject(e) && e[name] !== undefined ? [e[name]] : [])),
             depth + 1,
           ),
         ]),

@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from '../spec/operations.js';
+import type { OpenApiDocument } from '@partner-apis/spec-model';
 
 const LOCATIONS = [
   {

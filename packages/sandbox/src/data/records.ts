@@ -1,5 +1,4 @@
-import { isRecord } from '../spec/operations.js';
-import type { Paging } from '../spec/paging.js';
+import { isObject, type PagingModel } from '@partner-apis/spec-model';
 import { formatDay, type RecordWriter } from './collection.js';
 import { generate, withExamples } from './generate.js';
 import { hash } from './random.js';
@@ -37,9 +36,9 @@ export interface Reference {
 }
 
 /** The examples of the record schema itself first: they give the shape of its key. */
-function examplesOf(paging: Paging): unknown[] {
+function examplesOf(paging: PagingModel): unknown[] {
   const own =
-    isRecord(paging.item) && Array.isArray(paging.item.examples) ? paging.item.examples : [];
+    isObject(paging.item) && Array.isArray(paging.item.examples) ? paging.item.examples : [];
   return [...own, ...paging.itemExamples];
 }
 
@@ -47,17 +46,17 @@ function examplesOf(paging: Paging): unknown[] {
  * The key format of a paged read's records, from the first example that has a key.
  *
  * @example
- * recordKey(pagingOf(listLocations)!)?.(0); // 'LOC-0000001'
+ * recordKey(listLocations.paging!)?.(0); // 'LOC-0000001'
  */
-export function recordKey(paging: Paging): KeyFormat | undefined {
-  const { key } = paging;
+export function recordKey(paging: PagingModel): KeyFormat | undefined {
+  const { recordKey: key } = paging;
   if (key === undefined) return undefined;
-  const example = examplesOf(paging).find((e) => isRecord(e) && e[key] !== undefined);
-  if (isRecord(example)) return keyFormat(example[key]);
+  const example = examplesOf(paging).find((e) => isObject(e) && e[key] !== undefined);
+  if (isObject(example)) return keyFormat(example[key]);
   const { item } = paging;
-  const schema = isRecord(item) && isRecord(item.properties) ? item.properties[key] : undefined;
+  const schema = isObject(item) && isObject(item.properties) ? item.properties[key] : undefined;
   // Without an example, a string key is the bare count.
-  return keyFormat(isRecord(schema) && schema.type === 'string' ? '' : undefined);
+  return keyFormat(isObject(schema) && schema.type === 'string' ? '' : undefined);
 }
 
 /**
@@ -67,11 +66,11 @@ export function recordKey(paging: Paging): KeyFormat | undefined {
  * key points at one of its records.
  *
  * @example
- * const write = recordWriter(pagingOf(listGradings)!, 1, 7, new Map());
+ * const write = recordWriter(listGradings.paging!, 1, 7, new Map());
  * write(0, 19_358); // '{"gradingId":"GRD-0000001",…,"modifiedDate":"2023-01-01"}'
  */
 export function recordWriter(
-  paging: Paging,
+  paging: PagingModel,
   seed: number,
   stream: number,
   references: ReadonlyMap<string, Reference>,
@@ -80,16 +79,16 @@ export function recordWriter(
   const key = recordKey(paging);
   const watermark = paging.watermark?.field;
   const fieldSchema = (name: string | undefined) =>
-    isRecord(schema) && isRecord(schema.properties) && name !== undefined
+    isObject(schema) && isObject(schema.properties) && name !== undefined
       ? schema.properties[name]
       : undefined;
   const watermarkSchema = fieldSchema(watermark);
   const dateTime =
-    isRecord(watermarkSchema) &&
+    isObject(watermarkSchema) &&
     (watermarkSchema.format === 'date-time' ||
       (Array.isArray(watermarkSchema.examples) &&
         String(watermarkSchema.examples[0]).includes('T')));
-  const mixable = isRecord(schema) && BINDING.every((keyword) => schema[keyword] === undefined);
+  const mixable = isObject(schema) && BINDING.every((keyword) => schema[keyword] === undefined);
   let pool:
     | { fields: string[]; labels: string[]; records: Map<string, string>[]; texts: string[] }
     | undefined;
@@ -99,9 +98,9 @@ export function recordWriter(
     const values = Array.from({ length: POOL_SIZE }, (_, i) =>
       generate(schema, hash(seed, stream, -1, i)),
     );
-    const fields = new Set<string>(paging.key === undefined ? [] : [paging.key]);
+    const fields = new Set<string>(paging.recordKey === undefined ? [] : [paging.recordKey]);
     for (const value of values)
-      if (isRecord(value)) for (const f of Object.keys(value)) fields.add(f);
+      if (isObject(value)) for (const f of Object.keys(value)) fields.add(f);
     if (watermark !== undefined) fields.add(watermark);
     pool = {
       fields: [...fields],
@@ -109,7 +108,7 @@ export function recordWriter(
       records: values.map(
         (value) =>
           new Map(
-            Object.entries(isRecord(value) ? value : {}).map(([f, v]) => [f, JSON.stringify(v)]),
+            Object.entries(isObject(value) ? value : {}).map(([f, v]) => [f, JSON.stringify(v)]),
           ),
       ),
       texts: values.map((value) => JSON.stringify(value)),
@@ -120,12 +119,12 @@ export function recordWriter(
   return (index, modifiedDay) => {
     const { fields, labels, records, texts } = poolOf();
     const whole = hash(seed, stream, index) % POOL_SIZE;
-    if (!isRecord(schema) || schema.type !== 'object') return texts[whole]!;
+    if (!isObject(schema) || schema.type !== 'object') return texts[whole]!;
     let body = '';
     fields.forEach((field, f) => {
       let text: string | undefined;
       const reference = references.get(field);
-      if (field === paging.key && key !== undefined) text = JSON.stringify(key(index));
+      if (field === paging.recordKey && key !== undefined) text = JSON.stringify(key(index));
       else if (field === watermark) {
         const day = formatDay(modifiedDay);
         text = `"${dateTime ? `${day}T00:00:00Z` : day}"`;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
-import type { OperationRequestBody } from '../spec/operations.js';
+import type { BodyModel } from '@partner-apis/spec-model';
 import type { ErrorCause } from './reply.js';
 
 /** Bodies above this size are refused; no documented request comes close. */
@@ -48,7 +48,7 @@ function jsonDepth(text: string): number {
 }
 
 /** Whether the Content-Type header names the operation's media type. */
-export function hasMediaType(contentType: string | undefined, body: OperationRequestBody): boolean {
+export function hasMediaType(contentType: string | undefined, body: BodyModel): boolean {
   if (contentType === undefined) return false;
   const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
   return body.mediaType === 'application/json'
@@ -57,18 +57,18 @@ export function hasMediaType(contentType: string | undefined, body: OperationReq
 }
 
 /**
- * Parses the text of a request body as JSON or as a form. Form fields the spec encodes as
- * `spaceDelimited` become lists, so the schema can check every value.
+ * Parses the text of a request body as JSON or as a form. Form fields whose encoding joins
+ * several values (the scopes of a token request) become lists, so the schema can check each.
  */
 export function parseBody(
   text: string,
-  body: OperationRequestBody,
+  body: BodyModel,
 ): { value: unknown } | { cause: ErrorCause } {
   if (body.mediaType === 'application/x-www-form-urlencoded') {
     const form: Record<string, unknown> = { ...parseForm(text) };
-    for (const field of body.spaceDelimited) {
+    for (const [field, separator] of Object.entries(body.separators ?? {})) {
       const value = form[field];
-      if (typeof value === 'string') form[field] = value.split(' ').filter((s) => s !== '');
+      if (typeof value === 'string') form[field] = value.split(separator).filter((s) => s !== '');
     }
     return { value: form };
   }

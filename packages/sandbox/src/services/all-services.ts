@@ -1,11 +1,11 @@
+import { describeSpec, inlineRefs, type OpenApiDocument } from '@partner-apis/spec-model';
+import { SandboxConfigError } from '../config-error.js';
 import { withOpenRecordExamples } from '../data/open-records.js';
-import { readOperations } from '../spec/operations.js';
 import { Router, type Route } from '../spec/router.js';
 import { approvalsService } from './approvals.js';
 import { authService } from './auth.js';
 import { liabilityService } from './liability.js';
 import { exposureService, riskEngineeringService } from './portal.js';
-import type { OpenApiDocument } from '../spec/operations.js';
 import type { ServiceDefinition, ServiceName } from './service.js';
 
 /** Every service the sandbox plays, in the order the specs list them. */
@@ -18,7 +18,9 @@ export const SERVICES: readonly ServiceDefinition[] = [
 ];
 
 /**
- * Every operation of the services' specs under each service's base path.
+ * Every operation of the services' specs under each service's base path, described by the
+ * operation model from the spec with every `$ref` inlined, so each schema stands alone. A spec
+ * the model cannot read is a `SandboxConfigError` naming it.
  *
  * @example
  * routesOf([liabilityService]).map((r) => r.id); // ['liability.createSeller', …]
@@ -26,14 +28,22 @@ export const SERVICES: readonly ServiceDefinition[] = [
 export function routesOf(
   services: readonly ServiceDefinition[],
 ): readonly Route<ServiceDefinition>[] {
-  return services.flatMap((service) =>
-    readOperations(withOpenRecordExamples(service.name, service.document)).map((operation) => ({
-      id: `${service.routeName ?? service.name}.${operation.operationId}`,
+  return services.flatMap((service) => {
+    const name = service.routeName ?? service.name;
+    const document = withOpenRecordExamples(service.name, service.document);
+    let operations;
+    try {
+      ({ operations } = describeSpec(inlineRefs(document, document) as OpenApiDocument));
+    } catch (error) {
+      throw new SandboxConfigError(`the ${name} spec: ${(error as Error).message}`);
+    }
+    return operations.map((operation) => ({
+      id: `${name}.${operation.operationId}`,
       service,
       operation,
       fullPath: service.basePath + operation.path,
-    })),
-  );
+    }));
+  });
 }
 
 /**

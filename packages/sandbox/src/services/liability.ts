@@ -1,8 +1,8 @@
+import type { OpenApiDocument } from '@partner-apis/spec-model';
 import { parseBasic } from '../auth/authorization-header.js';
 import type { SandboxContext } from '../context.js';
 import { openapiDocument } from '../generated/liability.document.js';
 import { errorReply, json, type ErrorCause, type Reply } from '../http/reply.js';
-import type { OpenApiDocument } from '../spec/operations.js';
 import { withFreshRequestId } from './request-ids.js';
 import type { ServiceDefinition } from './service.js';
 

@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import type { OperationModel } from '@partner-apis/spec-model';
 import { parseBearer } from '../auth/authorization-header.js';
 import { isActiveKey, type SandboxContext } from '../context.js';
 import type { PortalCredentials } from '../credentials.js';
 import { errorReply, json, type Reply } from '../http/reply.js';
 import { openapiDocument as exposureDocument } from '../generated/exposure.document.js';
 import { openapiDocument as riskEngineeringDocument } from '../generated/riskengineering.document.js';
-import type { Operation } from '../spec/operations.js';
 import type { ServiceDefinition } from './service.js';
 
 /** Exposure and risk engineering share the upstream's one request address. */
@@ -22,7 +22,7 @@ function refuse(message: string): Reply {
 function guardPortal(
   headers: IncomingHttpHeaders,
   context: SandboxContext,
-  operation: Operation,
+  operation: OperationModel,
   credentials: PortalCredentials,
 ): Reply | undefined {
   const key = headers['ocp-apim-subscription-key'];
@@ -33,7 +33,7 @@ function guardPortal(
   if (token === undefined) return refuse('A bearer access token is required.');
   const issued = context.tokens.find(token);
   if (issued === undefined) return refuse('The access token is invalid or has expired.');
-  const missing = operation.oauthScopes.find((scope) => !issued.scopes.has(scope));
+  const missing = operation.security.oauth2Scopes.find((scope) => !issued.scopes.has(scope));
   if (missing !== undefined) return refuse(`The access token lacks the scope ${missing}.`);
   return undefined;
 }

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SandboxContext } from '../context.js';
 import type { Reply } from '../http/reply.js';
-import type { OpenApiDocument, Operation } from '../spec/operations.js';
+import type { OpenApiDocument, OperationModel } from '@partner-apis/spec-model';
 
 /** The services the sandbox plays; `auth` is the token endpoint of exposure and risk engineering. */
 export type ServiceName = 'auth' | 'exposure' | 'riskEngineering' | 'liability' | 'approvals';
@@ -14,7 +14,7 @@ export interface ValidRequest {
   readonly path: Record<string, string>;
   readonly body: unknown;
   /** The operation of the spec the request was routed to. */
-  readonly operation: Operation;
+  readonly operation: OperationModel;
 }
 
 /** Answers one operation. */
@@ -33,7 +33,7 @@ export interface ServiceDefinition {
   guard(
     headers: IncomingHttpHeaders,
     context: SandboxContext,
-    operation: Operation,
+    operation: OperationModel,
   ): Reply | undefined;
   /**
    * By operationId, for what a spec cannot say; every other operation is answered from its

@@ -1,15 +1,14 @@
+import type { OperationModel, PagingModel } from '@partner-apis/spec-model';
 import { GeneratedCollection } from '../data/collection.js';
 import { generate, withExamples, type ArrayLengths } from '../data/generate.js';
 import { recordKey, recordWriter, type Reference } from '../data/records.js';
 import { hash, hashString } from '../data/random.js';
 import { json, jsonText, type Reply } from '../http/reply.js';
-import type { Operation } from '../spec/operations.js';
-import { pagingOf, type Paging } from '../spec/paging.js';
 import type { Route } from '../spec/router.js';
 import type { Handler, ServiceDefinition } from './service.js';
 
 /** The schema prepared for the generator, and the bodies generated, of each operation. */
-const prepared = new WeakMap<Operation, { schema: unknown; bodies: Map<string, string> }>();
+const prepared = new WeakMap<OperationModel, { schema: unknown; bodies: Map<string, string> }>();
 // Generating a body costs about a millisecond; the bodies of this many keys per operation are
 // kept, so a test that asks for the same resource again and again is not slowed down.
 const CACHED_BODIES = 1000;
@@ -22,7 +21,7 @@ const CACHED_BODIES = 1000;
  * specBody(getApprovals, seed, hashString('100234'), { minItems: 1, maxItems: 3 });
  */
 export function specBody(
-  operation: Operation,
+  operation: OperationModel,
   seed: number,
   key: number,
   arrays?: ArrayLengths,
@@ -47,7 +46,7 @@ export function specBody(
 
 function pagedHandler(
   route: Route<ServiceDefinition>,
-  paging: Paging,
+  paging: PagingModel,
   collection: GeneratedCollection,
   seed: number,
 ): Handler {
@@ -55,26 +54,28 @@ function pagedHandler(
   const status = operation.success!.status;
   // The envelope's other fields are the same on every page; those named as a paging parameter
   // say the page answered.
+  const { records: recordsProperty, watermark } = paging;
   const envelope =
-    paging.recordsProperty === undefined
+    recordsProperty === null
       ? undefined
       : (specBody(operation, seed, 0) as Record<string, unknown>);
   return ({ query }) => {
-    const limit = (query[paging.limit] as number | undefined) ?? paging.defaultLimit;
+    const limit = (query[paging.limit] as number | undefined) ?? paging.defaultPageSize;
     const { name, base, unit } = paging.position;
     const position = (query[name] as number | undefined) ?? base;
     const records = collection.page({
-      since: paging.watermark && (query[paging.watermark.parameter] as string | undefined),
+      // Records are filtered only where the spec shows the field the watermark reads.
+      since: watermark?.field && (query[watermark.parameter] as string | undefined),
       limit,
       offset: (position - base) * (unit === 'page' ? limit : 1),
     });
     if (envelope === undefined) return jsonText(status, records);
     const head: Record<string, unknown> = { ...envelope };
-    delete head[paging.recordsProperty!];
+    delete head[recordsProperty!];
     if (paging.limit in head) head[paging.limit] = limit;
     if (name in head) head[name] = position;
     const text = JSON.stringify(head);
-    const field = `${JSON.stringify(paging.recordsProperty)}:${records}`;
+    const field = `${JSON.stringify(recordsProperty)}:${records}`;
     return jsonText(status, text === '{}' ? `{${field}}` : `${text.slice(0, -1)},${field}}`);
   };
 }
@@ -101,7 +102,7 @@ export function specHandlers(
       route.service.handlers[route.operation.operationId] === undefined,
   );
   const paged = generic.flatMap((route) => {
-    const paging = pagingOf(route.operation);
+    const { paging } = route.operation;
     return paging ? [{ route, paging }] : [];
   });
   // A field named as the key of another collection of the service points at its records.
@@ -112,13 +113,13 @@ export function specHandlers(
       if (other.route === route || other.route.service !== route.service || key === undefined) {
         continue;
       }
-      references.set(other.paging.key!, { size: sizeOf(other.route.id), key });
+      references.set(other.paging.recordKey!, { size: sizeOf(other.route.id), key });
     }
     return references;
   };
   for (const { route, paging } of paged) {
     const references = referencesOf(route);
-    references.delete(paging.key ?? '');
+    references.delete(paging.recordKey ?? '');
     const write = recordWriter(paging, seed, hashString(route.id), references);
     const collection = new GeneratedCollection(sizeOf(route.id), write);
     handlers.set(route.id, pagedHandler(route, paging, collection, seed));

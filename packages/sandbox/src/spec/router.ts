@@ -1,11 +1,11 @@
-import type { Operation } from './operations.js';
+import type { OperationModel } from '@partner-apis/spec-model';
 
 /** An operation served under a base path, e.g. `/approvals/v1` + `/approvals`. */
 export interface Route<Service = string> {
   /** `service.operationId`, e.g. `approvals.getApprovals`: how faults and stats name the route. */
   readonly id: string;
   readonly service: Service;
-  readonly operation: Operation;
+  readonly operation: OperationModel;
   /** Base path + spec path template. */
   readonly fullPath: string;
 }

@@ -1,6 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
-import type { OpenApiDocument, Operation, OperationParameter } from './operations.js';
+import type { OperationModel, ParameterModel } from '@partner-apis/spec-model';
 
 /** One cause of a refused request or of a response that breaks the spec. */
 export interface ValidationCause {
@@ -29,36 +29,6 @@ const parameterAjv = new Ajv2020({
 const bodyAjv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(parameterAjv);
 addFormats(bodyAjv);
-
-const addedDocuments = new WeakMap<OpenApiDocument, string>();
-let documentCount = 0;
-
-/** Registers the document once per process and returns the id its schemas are reached by. */
-function documentId(document: OpenApiDocument): string {
-  let id = addedDocuments.get(document);
-  if (id === undefined) {
-    id = `sandbox-spec-${++documentCount}`;
-    const schemaRoot = { $id: id, components: document.components ?? {} };
-    parameterAjv.addSchema(schemaRoot);
-    bodyAjv.addSchema(schemaRoot);
-    addedDocuments.set(document, id);
-  }
-  return id;
-}
-
-/** Makes the document's local `$ref`s absolute, so a schema taken out of it still resolves. */
-function anchorRefs(value: unknown, id: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => anchorRefs(item, id));
-  if (typeof value !== 'object' || value === null) return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    copy[key] =
-      key === '$ref' && typeof inner === 'string' && inner.startsWith('#')
-        ? `${id}${inner}`
-        : anchorRefs(inner, id);
-  }
-  return copy;
-}
 
 function escapePointerToken(token: string): string {
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
@@ -110,52 +80,42 @@ export interface OperationValidators {
   response(schema: unknown): Validator;
 }
 
-function parameterSchema(id: string, parameters: readonly OperationParameter[]): unknown {
+function parameterSchema(parameters: readonly ParameterModel[]): object {
   return {
     type: 'object',
-    properties: Object.fromEntries(parameters.map((p) => [p.name, anchorRefs(p.schema, id)])),
+    properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema])),
     required: parameters.filter((p) => p.required).map((p) => p.name),
   };
 }
 
-const compiled = new WeakMap<Operation, OperationValidators>();
+const compiled = new WeakMap<OperationModel, OperationValidators>();
 
 /**
- * The validators of an operation of `document`, compiled once per process.
+ * The validators of an operation, compiled once per process. Its schemas stand alone: the
+ * sandbox describes its specs with every `$ref` inlined.
  *
  * @example
- * const validators = validatorsFor(openapiDocument, operation);
+ * const validators = validatorsFor(operation);
  * const query = { limit: '2000' };
  * validators.query(query); // [{ code: 'maximum', field: '/limit', message: 'limit must be <= 1024' }]
  */
-export function validatorsFor(
-  document: OpenApiDocument,
-  operation: Operation,
-): OperationValidators {
+export function validatorsFor(operation: OperationModel): OperationValidators {
   const existing = compiled.get(operation);
   if (existing) return existing;
-  const id = documentId(document);
-  const byLocation = (location: OperationParameter['in']) =>
+  const byLocation = (location: ParameterModel['in']) =>
     wrap(
-      parameterAjv.compile(
-        parameterSchema(
-          id,
-          operation.parameters.filter((p) => p.in === location),
-        ) as object,
-      ),
+      parameterAjv.compile(parameterSchema(operation.parameters.filter((p) => p.in === location))),
     );
   const responseValidators = new Map<unknown, Validator>();
   const validators: OperationValidators = {
     query: byLocation('query'),
     header: byLocation('header'),
     path: byLocation('path'),
-    body: operation.requestBody
-      ? wrap(bodyAjv.compile(anchorRefs(operation.requestBody.schema, id) as object))
-      : undefined,
+    body: operation.body ? wrap(bodyAjv.compile(operation.body.schema as object)) : undefined,
     response(schema) {
       let validator = responseValidators.get(schema);
       if (!validator) {
-        validator = wrap(bodyAjv.compile(anchorRefs(schema ?? {}, id) as object));
+        validator = wrap(bodyAjv.compile((schema ?? {}) as object));
         responseValidators.set(schema, validator);
       }
       return validator;
