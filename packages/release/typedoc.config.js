@@ -1,5 +1,5 @@
 // @ts-check
-// `pnpm docs`: the TypeDoc reference of every public package, into docs/api/ at the repository
+// `pnpm docs:api`: the TypeDoc reference of every public package, into docs/api/ at the repository
 // root (not committed). The packages are found as the release checks find them, so a new
 // public package appears without a change here.
 import { join } from 'node:path';

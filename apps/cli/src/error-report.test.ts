@@ -97,7 +97,7 @@ describe('reportError', () => {
     });
     expect(report(connection)).toEqual({
       code: 1,
-      text: 'error: ConnectionError: GET http://127.0.0.1:9/approvals?[redacted]: connection failed (ECONNREFUSED)\n',
+      text: 'error: ConnectionError: GET http://127.0.0.1:9/approvals?employeeNumber=1: connection failed (ECONNREFUSED)\n',
     });
   });
 

@@ -12,16 +12,16 @@ export type {
   PipelineReply,
   RetryBudget,
 } from './pipeline/call.js';
-export { createServiceClient, expectData, withData } from './client/service-client.js';
+export { createServiceClient } from './client/service-client.js';
+export { expectData, withData } from './client/call-answer.js';
+export type { CallResult } from './client/call-answer.js';
+export type { CallArguments } from './client/operation-call.js';
+export type { TracingHeaderName, WithoutTracingHeaders } from './client/raw-client-types.js';
 export type {
-  CallArguments,
-  CallResult,
   ClientOptions,
   ResourceClient,
   ServiceClient,
   ServiceWiring,
-  TracingHeaderName,
-  WithoutTracingHeaders,
 } from './client/service-client.js';
 export { oauth2Service } from './client/oauth2-service-client.js';
 export type {
@@ -30,7 +30,11 @@ export type {
   SubscriptionKeys,
 } from './client/oauth2-service-client.js';
 export { isHeaderValue } from './operations/call-options.js';
-export type { CallOptions, CallRetryOptions, CallTimeoutOptions } from './operations/call-options.js';
+export type {
+  CallOptions,
+  CallRetryOptions,
+  CallTimeoutOptions,
+} from './operations/call-options.js';
 export { apiPromise } from './operations/api-promise.js';
 export type { ApiPromise, ResponseMeta, WithResponse } from './operations/api-promise.js';
 export type {
@@ -42,7 +46,13 @@ export type {
 } from './operations/operation.js';
 export { operationMethod, pagedRead } from './operations/resource-methods.js';
 export { createSyncRun } from './paging/sync.js';
-export type { SyncCheckpoint, SyncContext, SyncOptions, SyncRun, SyncSource } from './paging/sync.js';
+export type {
+  SyncCheckpoint,
+  SyncContext,
+  SyncOptions,
+  SyncRun,
+  SyncSource,
+} from './paging/sync.js';
 export type {
   CallQuery,
   PagedRead,
@@ -51,7 +61,13 @@ export type {
   RequestBodyOf,
 } from './operations/resource-methods.js';
 export { paginate } from './paging/paginate.js';
-export type { Page, PageContents, PageRequest, PaginateOptions, Paginated } from './paging/paginate.js';
+export type {
+  Page,
+  PageContents,
+  PageRequest,
+  PaginateOptions,
+  Paginated,
+} from './paging/paginate.js';
 export { createOffsetCollection } from './paging/offset-collection.js';
 export { PAGING_OPTION_NAMES } from './client/unknown-options.js';
 export type {

@@ -36,10 +36,15 @@ describe('ApiError.fromResponseText (kept for clients built on 0.1)', () => {
     expect(error.message).toContain('employeeNumber must not be empty.');
   });
 
-  it('redacts the query string of the URL', () => {
-    const error = ApiError.fromResponseText(response(500), '', request);
-    expect(error.url).toBe('https://api.test/v1/approvals?[redacted]');
-    expect(error.message).not.toContain('employeeNumber=42');
+  it('keeps the filters of the URL readable and redacts a key in it', () => {
+    const error = ApiError.fromResponseText(response(500), '', {
+      ...request,
+      url: `${request.url}&subscription-key=k-123`,
+    });
+    expect(error.url).toBe(
+      'https://api.test/v1/approvals?employeeNumber=42&subscription-key=[redacted]',
+    );
+    expect(error.message).not.toContain('k-123');
   });
 
   it('gives a plain ApiError for an HTML page from a gateway, with the raw text cut short', () => {
@@ -57,7 +62,7 @@ describe('ApiError.fromResponseText (kept for clients built on 0.1)', () => {
     expect(error.status).toBe(502);
     expect(error.code).toBe('unexpected_response');
     expect(error.message).toBe(
-      'HTTP 502 Bad Gateway from GET https://api.test/v1/approvals?[redacted] with a body that is not an error body (text/html)',
+      'HTTP 502 Bad Gateway from GET https://api.test/v1/approvals?employeeNumber=42 with a body that is not an error body (text/html)',
     );
     expect(error.rawBody).toHaveLength(MAX_RAW_BODY_LENGTH);
   });

@@ -147,7 +147,7 @@ describe('an echoed secret leaves no trace in the error', () => {
 
 describe('redactUrl', () => {
   it.each([
-    ['https://u:p@ss@host.test/path?q=1', 'https://host.test/path?[redacted]'],
+    ['https://u:p@ss@host.test/path?q=1', 'https://host.test/path?q=1'],
     ['https://u:p@ss@host.test', 'https://host.test'],
     ['https://u@x:p@@host.test/a@b', 'https://host.test/a@b'],
     ['https://u:p/ss@host.test/x', 'https://host.test/x'],

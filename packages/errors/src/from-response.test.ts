@@ -77,12 +77,12 @@ describe('apiErrorFromResponse', () => {
       requestId: 'r-1',
       conversationId: 'c-1',
       method: 'POST',
-      url: 'https://api.test/v1/quotes?[redacted]',
+      url: 'https://api.test/v1/quotes?sellerId=42',
       source: { name: 'liability', layer: 'experience' },
     });
     expect(error.message).toBe(
       'data_validation happened. (/declarations/0/value: not allowed) ' +
-        '(HTTP 400 from POST https://api.test/v1/quotes?[redacted])',
+        '(HTTP 400 from POST https://api.test/v1/quotes?sellerId=42)',
     );
     expect(error.causes).toEqual([
       {
@@ -124,7 +124,7 @@ describe('apiErrorFromResponse', () => {
     expect(error).toBeInstanceOf(BadGatewayError);
     expect(error.code).toBe('unexpected_response');
     expect(error.message).toBe(
-      'HTTP 502 Bad Gateway from GET https://api.test/v1/approvals?[redacted] with a body that is not an error body (text/html)',
+      'HTTP 502 Bad Gateway from GET https://api.test/v1/approvals?employeeNumber=42 with a body that is not an error body (text/html)',
     );
     expect(error.rawBody).toHaveLength(MAX_RAW_BODY_LENGTH);
   });
@@ -271,7 +271,7 @@ describe('apiErrorFromResponse of a body cut at the size limit', () => {
       mayHaveTakenEffect: true,
     });
     expect(error.message).toBe(
-      'HTTP 500 Internal Server Error from POST https://api.test/v1/quotes?[redacted] with a ' +
+      'HTTP 500 Internal Server Error from POST https://api.test/v1/quotes?sellerId=42 with a ' +
         'body (application/json) larger than maxResponseBytes (1000 bytes), cut there',
     );
     expect(error.rawBody).toMatch(/^\{"code":"internal_server_error"/);
@@ -287,7 +287,7 @@ describe('apiErrorFromResponse of a body cut at the size limit', () => {
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error.code).toBe('internal_server_error');
     expect(error.message).toBe(
-      'internal_server_error happened. (HTTP 500 from POST https://api.test/v1/quotes?[redacted]; ' +
+      'internal_server_error happened. (HTTP 500 from POST https://api.test/v1/quotes?sellerId=42; ' +
         'the body was larger than maxResponseBytes (1000 bytes), cut there)',
     );
   });

@@ -4,18 +4,55 @@ export const REDACTED = '[redacted]';
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /**
- * A URL fit for messages and logs: user info is dropped and the query string and fragment are
- * replaced by `[redacted]`, since filters and identifiers of the caller's data sit there.
- * Never throws; a value that is not a URL is redacted from its first `?` or `#` likewise.
+ * Query parameters whose values are credentials, by name: a gateway may take a key, a token or
+ * a signature in the query.
+ */
+const SECRET_PARAMETER = /key|token|secret|passw|pwd|signature|^sig$|^code$|auth|credential|session/i;
+
+function decodedName(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The query with the values of secret parameters replaced; the others stay readable. */
+function redactQuery(query: string, secretParameters: readonly string[]): string {
+  const extra = new Set(secretParameters.map((name) => name.toLowerCase()));
+  return query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const raw = eq === -1 ? pair : pair.slice(0, eq);
+      const name = decodedName(raw);
+      if (name === undefined) return REDACTED;
+      const secret = SECRET_PARAMETER.test(name) || extra.has(name.toLowerCase());
+      return secret && eq !== -1 ? `${raw}=${REDACTED}` : pair;
+    })
+    .join('&');
+}
+
+/**
+ * A URL fit for messages and logs: user info is dropped, the fragment is replaced by
+ * `[redacted]`, and so are the values of query parameters that carry credentials (a name like
+ * `key`, `token`, `secret`, `signature`, or one of `secretParameters`, e.g. the subscription key
+ * parameter a spec names); paging and filters stay readable. Never throws; a value that is not a
+ * URL is treated likewise.
  *
  * @example
- * redactUrl('https://user:pw@api.test/v1/approvals?employeeNumber=42');
- * // → 'https://api.test/v1/approvals?[redacted]'
+ * redactUrl('https://user:pw@api.test/v1/approvals?employeeNumber=42&subscription-key=k');
+ * // → 'https://api.test/v1/approvals?employeeNumber=42&subscription-key=[redacted]'
  */
-export function redactUrl(url: string): string {
-  const cut = url.search(/[?#]/);
-  const head = cut === -1 ? url : url.slice(0, cut);
-  const tail = cut === -1 ? '' : `${url[cut]}${REDACTED}`;
+export function redactUrl(url: string, secretParameters: readonly string[] = []): string {
+  const hash = url.indexOf('#');
+  const beforeHash = hash === -1 ? url : url.slice(0, hash);
+  const fragment = hash === -1 ? '' : `#${REDACTED}`;
+  const question = beforeHash.indexOf('?');
+  const head = question === -1 ? beforeHash : beforeHash.slice(0, question);
+  const query =
+    question === -1 ? '' : `?${redactQuery(beforeHash.slice(question + 1), secretParameters)}`;
+  const tail = query + fragment;
   const scheme = SCHEME.exec(head)?.[0];
   if (scheme === undefined) return head + tail;
   const rest = head.slice(scheme.length);

@@ -101,7 +101,7 @@ describe('no credential in any rendering of an error', () => {
     expect(error.toJSON()).toMatchObject({
       name: 'AuthenticationError',
       status: 401,
-      url: 'https://api.test/v1/quotes?[redacted]',
+      url: 'https://api.test/v1/quotes?client_secret=[redacted]&key=[redacted]#[redacted]',
       causes: [{ message: 'secret [redacted]', field: '/clientSecret', pointer: ['clientSecret'] }],
     });
   });

@@ -28,6 +28,11 @@ const HINTS: Readonly<Record<string, string>> = {
   unsupported_grant_type: 'the endpoint does not accept the client credentials grant',
 };
 
+/** A refusal whose description names the subscription key is about the key, not the client. */
+const SUBSCRIPTION_KEY = /subscription[\s_-]?key/i;
+const KEY_HINT =
+  'check the subscription key of this API scope (primary or secondary) in the portal';
+
 /**
  * The token endpoint refused to issue a token (RFC 6749 §5.2), or answered with no usable
  * token. Not retried: the same request would be refused again. Never contains the secret.
@@ -54,7 +59,7 @@ export class TokenError extends PartnerApisError {
     const error = scrubSecrets(init.error, init.secrets);
     const errorUri =
       init.errorUri === undefined ? undefined : scrubSecrets(init.errorUri, init.secrets);
-    const hint = HINTS[error];
+    const hint = SUBSCRIPTION_KEY.test(description ?? '') ? KEY_HINT : HINTS[error];
     const tokenUrl = redactUrl(init.tokenUrl);
     super(
       `Token request to ${tokenUrl} refused with ${error} (HTTP ${init.status})` +

@@ -31,7 +31,9 @@ describe('createClientPipeline options', () => {
 
   it('refuses an http base URL without showing credentials in it', () => {
     const error = refused({ baseUrl: 'http://user:s3cr3t@example.com/v1?key=k3y' });
-    expect(error.message).toBe('baseUrl: must use https (got http://example.com/v1?[redacted])');
+    expect(error.message).toBe(
+      'baseUrl: must use https (got http://example.com/v1?key=[redacted])',
+    );
   });
 
   it.each([

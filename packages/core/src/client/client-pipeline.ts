@@ -9,6 +9,7 @@ import type { Execute, Step } from '../pipeline/call.js';
 import { credentialsStep, resolveCredentialsOptions } from '../pipeline/credentials.js';
 import { errorsStep } from '../pipeline/errors.js';
 import { callOfFetch, responseOf } from '../pipeline/fetch-shape.js';
+import { isHeaderValue } from '../operations/call-options.js';
 import { fn, section } from '../pipeline/options.js';
 import { createPipeline } from '../pipeline/pipeline.js';
 import {
@@ -42,6 +43,8 @@ export interface PipelineOptions
   extends TestHooks, AttemptOptions, RateLimitOptions, RequestIdOptions {
   /** The service address; `https:` only, except on loopback hosts. */
   baseUrl: string;
+  /** The `User-Agent` of every request, token requests included, unless a call sets its own. */
+  userAgent?: string | undefined;
   /** How requests are authenticated; none by default. */
   auth?: AuthScheme | undefined;
   retry?: RetryOptions | undefined;
@@ -163,6 +166,13 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     ]),
   ].map((name) => name.toLowerCase());
   const send = sender(options);
+  const { userAgent } = options;
+  if (userAgent !== undefined && !isHeaderValue(userAgent)) {
+    throw new ConfigurationError(
+      'userAgent',
+      'must be a non-empty string of Latin-1 characters without line breaks',
+    );
+  }
   const errorSettings = { secretHeaderNames, auth, clock };
   const attemptRuntime = {
     ...errorSettings,
@@ -183,6 +193,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
       retry: { ...retry, retryWrites: true },
       trustedPrefix: undefined,
       conversation: undefined,
+      userAgent,
       clock,
     },
     [
@@ -211,7 +222,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     steps.push(rateLimitStep(limiter, retry.maxRetryAfterMs, clock));
   }
   const dataExecute = createPipeline(
-    { attempt, retry, trustedPrefix: `${base.origin}/`, conversation, clock },
+    { attempt, retry, trustedPrefix: `${base.origin}/`, conversation, userAgent, clock },
     steps,
     sendAttempt(attempt, { ...attemptRuntime, send: tracing?.traceExchanges(send) ?? send }),
   );

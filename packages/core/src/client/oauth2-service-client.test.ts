@@ -74,6 +74,7 @@ describe('oauth2Service', () => {
     expect(data?.headers.authorization).toBe('Bearer token-1');
     expect(data?.headers['ocp-apim-subscription-key']).toBe('key-1');
     expect(data?.headers['user-agent']).toBe('claims-portal/2.3');
+    expect(token?.headers['user-agent']).toBe('claims-portal/2.3');
   });
 
   it('joins the scopes with the separator and sends the key in the header it is told', async () => {

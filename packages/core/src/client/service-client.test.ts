@@ -251,6 +251,25 @@ describe('ServiceClient.call', () => {
     expect(own?.headers['x-z-conversation-id']).toBe('flow-9');
   });
 
+  it('refuses a conversation id for an operation that declares none, before any request', async () => {
+    server = await startFaultServer([{ body: { n: 1 } }]);
+    const c = client(server.url);
+    const call = c.call(
+      getApprovals,
+      { query: { employeeNumber: '42' } },
+      { conversationId: 'flow-9' },
+      'approvals.list',
+    );
+    await expect(call).rejects.toThrow(
+      new InvalidArgumentError(
+        'options.conversationId',
+        'is not sent: the spec declares no X-Z-Conversation-Id header for this operation',
+        'approvals.list',
+      ),
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("refuses a path parameter that would leave the operation's path", async () => {
     server = await startFaultServer([{ body: {} }]);
     const c = client(server.url);
@@ -325,6 +344,7 @@ describe('per-call options and withResponse()', () => {
     expect(result.correlationId).toBe('corr-42');
     expect(result.requestId).toBe(server.requests[1]?.headers['x-z-request-id']);
     expect(result.response.status).toBe(200);
+    expect(result.headers.get('x-correlation-id')).toBe('corr-42');
   });
 
   it('an ApiPromise resolves to the data, and a failure reaches both ways of asking', async () => {

@@ -66,7 +66,7 @@ describe('events and logging', () => {
     const [, request] = seen[0] as [string, RequestEvent];
     expect(request).toMatchObject({
       method: 'GET',
-      url: `${server.url}/items?[redacted]`,
+      url: `${server.url}/items?employeeNumber=42`,
       attempt: 1,
       headers: {
         accept: 'application/json',

@@ -4,6 +4,7 @@ import { apiPromise, type WithResponse } from './api-promise.js';
 const answer = <T>(data: T): WithResponse<T> => ({
   data,
   response: new Response(null, { status: 200 }),
+  headers: new Headers(),
   requestId: 'req-1',
   correlationId: undefined,
   conversationId: undefined,

@@ -2,6 +2,8 @@
 export interface ResponseMeta {
   /** The response, its body already read. */
   readonly response: Response;
+  /** The response's headers, without making the `Response`. */
+  readonly headers: Headers;
   /** The `X-Z-Request-Id` of the attempt that answered. */
   readonly requestId: string | undefined;
   /** The service's correlation id of the answer, from its headers, when it sent one. */

@@ -83,12 +83,15 @@ export interface OperationDescription {
  */
 export type AssumptionPolicy = 'warn' | 'refuse' | 'off';
 
-/** How the checks of one call report. */
+/** Process warning codes: a value breaking an assumption, and an option the client ignores. */
+export type WarningCode = 'PARTNER_APIS_ASSUMPTION' | 'PARTNER_APIS_UNKNOWN_OPTION';
+
+/** How one call's parameters are checked, and where what does not fail the call is told. */
 export interface ParameterCheck {
   /** The method the caller called, e.g. `locations.list`, for messages. */
   readonly operation: string;
   readonly assumptions: AssumptionPolicy;
-  readonly warn: (message: string) => void;
+  readonly warn: (message: string, code?: WarningCode) => void;
 }
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -10,7 +10,8 @@ import {
   type WithDates,
 } from '../paging/offset-collection.js';
 import { isRecord, type OperationDescription, type ParameterDescription } from './operation.js';
-import { expectData, withData, type ResourceClient } from '../client/service-client.js';
+import { expectData, withData } from '../client/call-answer.js';
+import type { ResourceClient } from '../client/service-client.js';
 import { createSyncRun, type SyncOptions, type SyncRun } from '../paging/sync.js';
 
 /** The JSON request body of an operation of openapi-typescript's `operations`. */

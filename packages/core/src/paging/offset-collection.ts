@@ -9,7 +9,8 @@ import {
   type ParameterDescription,
 } from '../operations/operation.js';
 import { paginate, type Paginated } from './paginate.js';
-import { withData, type ResourceClient } from '../client/service-client.js';
+import { withData } from '../client/call-answer.js';
+import type { ResourceClient } from '../client/service-client.js';
 
 /**
  * Pages `list` requests at once by default. Four keeps a slow link busy (about 4× the

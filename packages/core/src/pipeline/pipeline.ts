@@ -14,6 +14,8 @@ export interface PipelineSettings {
   readonly trustedPrefix: string | undefined;
   /** The client's conversation id; undefined also for pipelines that send no tracing ids. */
   readonly conversation: ResolvedConversation;
+  /** Sent by every call that does not set its own. */
+  readonly userAgent: string | undefined;
   readonly clock: () => number;
 }
 
@@ -37,6 +39,9 @@ export function createPipeline(s: PipelineSettings, steps: readonly Step[], send
   return async function execute(call) {
     const { method, url, headers, overrides } = call;
     assertSecure(url, s.trustedPrefix);
+    if (s.userAgent !== undefined && !headers.has('user-agent')) {
+      headers.set('user-agent', s.userAgent);
+    }
     const attempts = overrides?.attempts ?? s.retry.attempts;
     const scope = new CallScope(
       call.signal,

@@ -101,7 +101,7 @@ describe('retries', () => {
       code: 'internal_server_error',
       correlationId: 'c-503',
       method: 'GET',
-      url: `${server.url}/items?[redacted]`,
+      url: `${server.url}/items?secret=[redacted]`,
     });
     expect(server.requests).toHaveLength(3);
     expect((error as ApiError).requestId).toBe(server.requests[2]?.headers['x-z-request-id']);
