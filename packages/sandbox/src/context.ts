@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { OperationModel } from '@partner-apis/spec-model';
 import type { SlidingWindowLimit } from './auth/rate-limit.js';
 import type { TokenStore } from './auth/token-store.js';
 import type { PortalCredentials, SandboxCredentials } from './credentials.js';
@@ -31,13 +33,25 @@ export function portalClient(
   return undefined;
 }
 
-/** Whether a subscription key is one of the pair and not revoked. */
-export function isActiveKey(
+/**
+ * Whether a request carries an active subscription key of `credentials` (one of the pair, not
+ * revoked) where its operation's security puts it: the header or query parameter its `apiKey`
+ * scheme names. An operation whose spec asks for no key passes.
+ *
+ * @example
+ * carriesActiveKey(context, credentials.exposure, listLocations, request.headers, query);
+ */
+export function carriesActiveKey(
   context: SandboxContext,
   credentials: PortalCredentials,
-  key: string | undefined,
+  operation: OperationModel,
+  headers: IncomingHttpHeaders,
+  query: URLSearchParams,
 ): boolean {
-  if (key === undefined || context.revokedKeys.has(key)) return false;
+  const [scheme] = operation.security.apiKeys;
+  if (scheme === undefined) return true;
+  const key = scheme.in === 'query' ? query.get(scheme.name) : headers[scheme.name.toLowerCase()];
+  if (typeof key !== 'string' || context.revokedKeys.has(key)) return false;
   return (
     key === credentials.subscriptionKeys.primary || key === credentials.subscriptionKeys.secondary
   );

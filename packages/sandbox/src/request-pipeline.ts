@@ -155,7 +155,7 @@ export class RequestPipeline {
   ): Promise<Reply> {
     const { service, operation } = route;
     const { context } = this.#options;
-    const refused = service.guard(request.headers, context, operation);
+    const refused = service.guard(request.headers, context, operation, new URLSearchParams(search));
     if (refused) return refused;
     if (!acceptsJson(request.headers.accept)) {
       return serviceError(service, 406, 'Only application/json responses are available.');

@@ -215,6 +215,33 @@ describe('a served read whose page size has no default', () => {
   });
 });
 
+describe('a served spec whose subscription key goes in the query', () => {
+  it('takes the key from the query parameter its apiKey scheme names, not the header', async () => {
+    const document = specWithSurveys() as {
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    document.components.securitySchemes.subscriptionKey = {
+      type: 'apiKey',
+      in: 'query',
+      name: 'subscription-key',
+    };
+    const keyInQuery = await startSandbox({ specs: { riskEngineering: document } });
+    try {
+      const key = keyInQuery.credentials.riskEngineering.subscriptionKeys.primary;
+      const inHeader = await portalGet(keyInQuery, 'riskEngineering', `${SURVEYS_PATH}?limit=1`);
+      expect(inHeader.status).toBe(401);
+      const inQuery = await portalGet(
+        keyInQuery,
+        'riskEngineering',
+        `${SURVEYS_PATH}?limit=1&subscription-key=${key}`,
+      );
+      expect(inQuery.status).toBe(200);
+    } finally {
+      await keyInQuery.close();
+    }
+  });
+});
+
 describe('options of served specs', () => {
   it('refuses a spec the operation model cannot read, naming the operation', async () => {
     const document = specWithSurveys() as {

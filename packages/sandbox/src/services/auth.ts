@@ -1,5 +1,5 @@
 import { parseBasic } from '../auth/authorization-header.js';
-import { isActiveKey, portalClient, type SandboxContext } from '../context.js';
+import { carriesActiveKey, portalClient, type SandboxContext } from '../context.js';
 import { json, oauthErrorReply } from '../http/reply.js';
 import { openapiDocument } from '../generated/auth.document.js';
 import type { ServiceDefinition } from './service.js';
@@ -19,22 +19,13 @@ function clientOf(headers: IncomingHttpHeaders, context: SandboxContext) {
   return client;
 }
 
-function hasActiveKey(
-  headers: IncomingHttpHeaders,
-  context: SandboxContext,
-  client: NonNullable<ReturnType<typeof clientOf>>,
-): boolean {
-  const key = headers['ocp-apim-subscription-key'];
-  return isActiveKey(context, client.credentials, typeof key === 'string' ? key : undefined);
-}
-
 /** The token endpoint (`specs/auth`): OAuth 2.0 client credentials for the portal services. */
 export const authService: ServiceDefinition = {
   name: 'auth',
   basePath: '/auth',
   document: openapiDocument,
   errorStyle: 'oauth',
-  guard(headers, context) {
+  guard(headers, context, operation, query) {
     const client = clientOf(headers, context);
     if (client === undefined) {
       // One answer for every credential failure, so it does not tell which part was wrong.
@@ -42,7 +33,7 @@ export const authService: ServiceDefinition = {
         'www-authenticate': 'Basic realm="token"',
       });
     }
-    if (hasActiveKey(headers, context, client)) return undefined;
+    if (carriesActiveKey(context, client.credentials, operation, headers, query)) return undefined;
     // How the upstream refuses a key is not shown; the only 401 body the spec of this endpoint
     // allows is RFC 6749's, so a refused key is an `invalid_client` like any refused credential.
     return oauthErrorReply(

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { OperationModel } from '@partner-apis/spec-model';
 import { parseBearer } from '../auth/authorization-header.js';
-import { isActiveKey, type SandboxContext } from '../context.js';
+import { carriesActiveKey, type SandboxContext } from '../context.js';
 import type { PortalCredentials } from '../credentials.js';
 import { errorReply, json, type Reply } from '../http/reply.js';
 import { openapiDocument as exposureDocument } from '../generated/exposure.document.js';
@@ -23,10 +23,10 @@ function guardPortal(
   headers: IncomingHttpHeaders,
   context: SandboxContext,
   operation: OperationModel,
+  query: URLSearchParams,
   credentials: PortalCredentials,
 ): Reply | undefined {
-  const key = headers['ocp-apim-subscription-key'];
-  if (!isActiveKey(context, credentials, typeof key === 'string' ? key : undefined)) {
+  if (!carriesActiveKey(context, credentials, operation, headers, query)) {
     return refuse('The subscription key is missing or not valid for this API.');
   }
   const token = parseBearer(headers.authorization);
@@ -47,8 +47,8 @@ export const exposureService: ServiceDefinition = {
   basePath: PORTAL_BASE_PATH,
   document: exposureDocument,
   errorStyle: 'common',
-  guard: (headers, context, operation) =>
-    guardPortal(headers, context, operation, context.credentials.exposure),
+  guard: (headers, context, operation, query) =>
+    guardPortal(headers, context, operation, query, context.credentials.exposure),
   handlers: {
     submitStatementOfValues({ body }) {
       const { locations } = body as { locations: unknown[] };
@@ -68,7 +68,7 @@ export const riskEngineeringService: ServiceDefinition = {
   basePath: PORTAL_BASE_PATH,
   document: riskEngineeringDocument,
   errorStyle: 'common',
-  guard: (headers, context, operation) =>
-    guardPortal(headers, context, operation, context.credentials.riskEngineering),
+  guard: (headers, context, operation, query) =>
+    guardPortal(headers, context, operation, query, context.credentials.riskEngineering),
   handlers: {},
 };

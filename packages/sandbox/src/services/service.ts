@@ -34,6 +34,7 @@ export interface ServiceDefinition {
     headers: IncomingHttpHeaders,
     context: SandboxContext,
     operation: OperationModel,
+    query: URLSearchParams,
   ): Reply | undefined;
   /**
    * By operationId, for what a spec cannot say; every other operation is answered from its
