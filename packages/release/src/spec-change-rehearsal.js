@@ -74,7 +74,7 @@ export async function copyWorkspace(services, apps = []) {
   for (const file of ['package.json', 'pnpm-workspace.yaml', 'tsconfig.base.json', 'specs']) {
     await copy(file);
   }
-  for (const pkg of ['codegen', 'build', ...RUNTIME_PACKAGES, ...services]) {
+  for (const pkg of ['codegen', 'spec-model', 'build', ...RUNTIME_PACKAGES, ...services]) {
     await copy(`packages/${pkg}`);
   }
   for (const app of apps) await copy(`apps/${app}`);
