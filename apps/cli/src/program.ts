@@ -24,6 +24,7 @@ import { registerSandboxCommands } from './commands/sandbox.js';
 import { registerSyncCommands } from './commands/sync.js';
 import { registerVerifyCommand } from './commands/verify.js';
 import { registerConfigCommands } from './commands/config.js';
+import { registerMcpCommand } from './mcp/command.js';
 import { reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
@@ -61,6 +62,7 @@ const COMMANDS: readonly ((program: Command, context: CommandContext) => void)[]
   registerDemoCommand,
   registerSandboxCommands,
   registerVerifyCommand,
+  registerMcpCommand,
   registerCompletionCommand,
 ];
 

@@ -1,0 +1,145 @@
+import type { Operation, OperationService, Parameter } from '../commands/operations.js';
+
+/** The most records one call of a listing returns when `maxItems` is not given. */
+export const DEFAULT_MAX_ITEMS = 100;
+/** The most records one call may ask for, so that no answer floods the model's context. */
+export const MAX_MAX_ITEMS = 1000;
+
+/** A JSON Schema, as a tool's `inputSchema` holds it. */
+type JsonSchema = Record<string, unknown>;
+
+/** One tool of the server: an operation of a service, and what the model is told of it. */
+export interface McpTool {
+  /** `<service>_<resource>_<verb>`: `exposure_locations_list`, `liability_sellers_create`. */
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema & { type: 'object' };
+  readonly annotations: { readOnlyHint: boolean; destructiveHint: boolean; title: string };
+  readonly service: OperationService;
+  readonly operation: Operation;
+  /** A read whose answer is a list of records: it takes `maxItems` and `cursor`. */
+  readonly listing: boolean;
+  /** Paged with `x-paging`: read with the client's `list()`. */
+  readonly paged: boolean;
+}
+
+/** `statementOfValues` → `statement_of_values`. */
+function snake(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/** What an operation changes nothing with: a GET. Every other method is a write. */
+export function isWrite(operation: Operation): boolean {
+  return operation.method !== 'GET';
+}
+
+/** The parameters a caller gives: path and query, but not the paging ones, which `cursor` replaces. */
+export function toolParameters(operation: Operation): Parameter[] {
+  return operation.parameters.filter(
+    (p) => (p.in === 'path' || p.in === 'query') && p.paging === undefined,
+  );
+}
+
+/** The JSON Schema of one parameter, with the constraints and words the spec gives it. */
+function parameterSchema(parameter: Parameter): JsonSchema {
+  const { type, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum } = parameter;
+  const { minLength, maxLength, pattern, default: fallback, description } = parameter;
+  const schema: JsonSchema = {
+    type: type ?? 'string',
+    format,
+    enum: parameter.enum,
+    minimum,
+    maximum,
+    exclusiveMinimum,
+    exclusiveMaximum,
+    minLength,
+    maxLength,
+    pattern,
+    default: fallback,
+    description: description?.replace(/\s+/g, ' ').trim(),
+  };
+  return Object.fromEntries(Object.entries(schema).filter(([, value]) => value !== undefined));
+}
+
+/** The input schema of an operation: its parameters, its body, and paging for a listing. */
+function inputSchema(operation: Operation, listing: boolean): McpTool['inputSchema'] {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const parameter of toolParameters(operation)) {
+    properties[parameter.name] = parameterSchema(parameter);
+    if (parameter.required) required.push(parameter.name);
+  }
+  const { body } = operation;
+  if (body !== undefined) {
+    properties.body = {
+      type: body.type ?? 'object',
+      description: `The request body (${body.mediaType}), as the spec of ${operation.operationId} defines it; the client checks it before sending.`,
+    };
+    if (body.required) required.push('body');
+  }
+  if (listing) {
+    properties.maxItems = {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_MAX_ITEMS,
+      default: DEFAULT_MAX_ITEMS,
+      description: 'The most records this call returns.',
+    };
+    properties.cursor = {
+      type: 'string',
+      description:
+        'The nextCursor of an earlier answer, to get the records after it; give it with maxItems alone (it holds the other arguments).',
+    };
+  }
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+/** The description of a tool: the spec's summary and description, what it calls, and whether it writes. */
+function toolDescription(operation: Operation, listing: boolean): string {
+  const parts = [
+    operation.summary,
+    operation.description?.replace(/\s+/g, ' ').trim(),
+    `Calls ${operation.method} ${operation.path}.`,
+    listing
+      ? `Returns at most maxItems records (${DEFAULT_MAX_ITEMS} by default) and, when more may follow, a nextCursor to ask for them.`
+      : undefined,
+    isWrite(operation)
+      ? 'Changes data: the server refuses it unless started with --allow-writes or with this tool in --allow-tools.'
+      : undefined,
+  ];
+  return parts.filter((part) => part !== undefined && part !== '').join('\n\n');
+}
+
+/**
+ * One tool per operation of every service, from the operation tables of the service packages,
+ * so an operation added to a spec is a tool after `pnpm generate` and a build, with no edit here.
+ *
+ * @example
+ * const tools = mcpTools(operationServices(context));
+ * tools.map((tool) => tool.name); // ['exposure_locations_list', …]
+ */
+export function mcpTools(services: readonly OperationService[]): McpTool[] {
+  return services.flatMap((service) =>
+    Object.values(service.operations).map((operation): McpTool => {
+      const paged = operation.parameters.some((p) => p.paging !== undefined);
+      const listing = paged || (!isWrite(operation) && operation.response.type === 'array');
+      const title = operation.summary ?? operation.operationId;
+      return {
+        name: `${service.name}_${snake(operation.resource)}_${snake(operation.verb)}`,
+        title,
+        description: toolDescription(operation, listing),
+        inputSchema: inputSchema(operation, listing),
+        annotations: {
+          title,
+          readOnlyHint: !isWrite(operation),
+          destructiveHint: operation.method === 'DELETE',
+        },
+        service,
+        operation,
+        listing,
+        paged,
+      };
+    }),
+  );
+}
