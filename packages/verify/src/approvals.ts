@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { at, mediaSchema, validate } from './documents.js';
-import { Exchanger, callsPerSecond } from './exchange.js';
-import { tiersOf } from './portal.js';
 import { recordFieldsFinding } from './records.js';
 import type { Run } from './run.js';
+import type { Answer, Failed } from './send.js';
 import type { ApprovalsTarget, Finding } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -37,10 +35,7 @@ export async function checkApprovals(
   secrets: Set<string>,
 ): Promise<void> {
   const document = run.documents.approvals as Json;
-  const exchanger = new Exchanger(
-    callsPerSecond(target.tier ?? 'bronze', tiersOf(run)),
-    run.signal,
-  );
+  const sender = run.sender(target.baseUrl, target.tier);
   secrets.add(target.credentials.clientSecret);
   const schemes = at(document, 'components', 'securitySchemes');
   const idHeader = String(at(schemes, 'clientId').name ?? 'client_id');
@@ -48,7 +43,7 @@ export async function checkApprovals(
   const baseUrl = target.baseUrl.replace(/\/+$/, '');
   const get = (query: string, why: string, judged?: (status: number) => boolean) =>
     run.call(
-      exchanger,
+      sender,
       OPERATION,
       {
         method: 'GET',
@@ -56,7 +51,6 @@ export async function checkApprovals(
         headers: {
           [idHeader]: target.credentials.clientId,
           [secretHeader]: target.credentials.clientSecret,
-          'x-z-request-id': randomUUID(),
           accept: 'application/json',
         },
       },
@@ -64,21 +58,22 @@ export async function checkApprovals(
       (a) => judged?.(a.status) ?? false,
     );
 
+  run.progress('approvals: an omitted employeeNumber, and the approvals of an employee');
   const omitted = await get(
     '',
     'approvals without employeeNumber (deliberately incomplete)',
     (s) => s < 300,
   );
-  run.add(omittedFinding(omitted));
-
   if (target.employeeNumber === undefined) {
+    run.add(omittedFinding(omitted, false));
     const evidence = 'approvals: no employeeNumber given, so no approvals were read';
-    run.add({
-      spec: 'approvals',
-      pointer: `${RESULT}/x-upstream-gap`,
-      status: 'unobserved',
-      evidence,
-    });
+    for (const marker of [RESULT, ITEM])
+      run.add({
+        spec: 'approvals',
+        pointer: `${marker}/x-upstream-gap`,
+        status: 'skipped',
+        evidence,
+      });
     return;
   }
   const answer = await get(
@@ -86,14 +81,20 @@ export async function checkApprovals(
     'approvals of the given employee',
     (s) => s < 300,
   );
+  // An answer without employeeNumber that is the employee's, word for word, tells nothing.
+  const same = !('failed' in omitted) && !('failed' in answer) && omitted.text === answer.text;
+  run.add(omittedFinding(omitted, same));
+  if (same) run.indiscriminate('approvals', ['no employeeNumber']);
   if ('failed' in answer || answer.status >= 300 || !answer.isJson) {
-    const seen = 'failed' in answer ? answer.failed : `answered ${answer.status}`;
-    run.add({
-      spec: 'approvals',
-      pointer: `${RESULT}/x-upstream-gap`,
-      status: 'unobserved',
-      evidence: `approvals of the given employee: ${seen}`,
-    });
+    const seen = 'failed' in answer ? `: ${answer.failed}` : ` answered ${answer.status}`;
+    for (const marker of [RESULT, ITEM]) {
+      run.add({
+        spec: 'approvals',
+        pointer: `${marker}/x-upstream-gap`,
+        status: 'unobserved',
+        evidence: `approvals of the given employee${seen}`,
+      });
+    }
     return;
   }
   const schema = mediaSchema(document, at(document, 'paths', PATH, 'get', 'responses', '200'));
@@ -143,9 +144,22 @@ export async function checkApprovals(
   for (const finding of findings) run.add(finding);
 }
 
-function omittedFinding(answer: Awaited<ReturnType<Run['call']>>): Finding {
+function omittedFinding(answer: Answer | Failed, same: boolean): Finding {
   const base = { spec: 'approvals' as const, pointer: EMPLOYEE_MARKER };
-  if ('failed' in answer) return { ...base, status: 'unobserved', evidence: answer.failed };
+  if ('failed' in answer) {
+    return {
+      ...base,
+      status: 'unobserved',
+      evidence: `approvals without employeeNumber: ${answer.failed}`,
+    };
+  }
+  if (same) {
+    return {
+      ...base,
+      status: 'unobserved',
+      evidence: `approvals without employeeNumber was answered ${answer.status}, word for word as with one, so the parameter is not told apart`,
+    };
+  }
   if (
     answer.status >= 400 &&
     answer.status < 500 &&

@@ -4,12 +4,13 @@
  * @example
  * import { formatFindings, verifyUpstream, writeSpecEdits } from '@partner-apis/verify';
  *
- * const { findings } = await verifyUpstream({ exposure: { baseUrl, tokenUrl, credentials } });
- * process.stdout.write(formatFindings(findings));
+ * const { findings, notes } = await verifyUpstream({ exposure: { baseUrl, tokenUrl, credentials } });
+ * process.stdout.write(formatFindings(findings, { notes }));
  * await writeSpecEdits('specs', findings);
  */
 export { verifyUpstream } from './verify.js';
 export { formatFindings } from './report.js';
+export type { ReportOptions } from './report.js';
 export { applySpecEdits, writeSpecEdits } from './spec-edits.js';
 export { isTestAddress } from './liability.js';
 export type {

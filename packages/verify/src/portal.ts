@@ -1,7 +1,7 @@
 import { at, pointer, resolve } from './documents.js';
-import { Exchanger, callsPerSecond, type Answer } from './exchange.js';
 import { observedPlace, recordFieldsFinding, recordsPlaceFinding, specPlace } from './records.js';
 import type { Run } from './run.js';
+import type { Answer, Failed } from './send.js';
 import { KEY_HEADERS, WRONG_KEY, checkToken } from './token.js';
 import type { Finding, PortalTarget } from './types.js';
 
@@ -11,19 +11,6 @@ type PortalSpec = 'exposure' | 'riskengineering';
 const OFFSET = '/components/parameters/Offset';
 const LIMIT = '/components/parameters/Limit';
 const KEY_NAME = '/components/securitySchemes/SubscriptionKey/name';
-
-/**
- * The tiers of the platform, as the approvals spec gives them (`x-rate-limit-tiers`).
- *
- * @example
- * tiersOf(run).silver; // 10
- */
-export function tiersOf(run: Run): Readonly<Record<string, number>> {
-  return at(run.documents.approvals as Json, 'info', 'x-rate-limit-tiers') as Record<
-    string,
-    number
-  >;
-}
 
 /** A paged read of a spec: its path and the parameters that page it. */
 interface PagedRead {
@@ -66,7 +53,7 @@ function describePaging(unit: 'record' | 'page', base: number): string {
   return `a ${base === 0 ? 'zero' : base === 1 ? 'one' : `${base}`}-based ${unit === 'record' ? 'record' : 'page'} index`;
 }
 
-function recordsOf(answer: Answer | { failed: string } | undefined): string[] | undefined {
+function recordsOf(answer: Answer | Failed | undefined): string[] | undefined {
   if (answer === undefined || 'failed' in answer || answer.status >= 300 || !answer.isJson)
     return undefined;
   const place = observedPlace(answer.json);
@@ -84,7 +71,7 @@ type Probe = (
   why: string,
   header?: string,
   key?: string,
-) => Promise<Answer | { failed: string }>;
+) => Promise<Answer | Failed>;
 
 /**
  * Checks the token request and every paged read of the exposure or the risk engineering
@@ -101,10 +88,7 @@ export async function checkPortal(
 ): Promise<void> {
   const service = spec === 'exposure' ? 'exposure' : 'risk engineering';
   const document = run.documents[spec] as Json;
-  const exchanger = new Exchanger(
-    callsPerSecond(target.rateLimit ?? 'bronze', tiersOf(run)),
-    run.signal,
-  );
+  const sender = run.sender(target.baseUrl, target.rateLimit);
   const { credentials } = target;
   secrets.add(credentials.clientSecret);
   secrets.add(credentials.subscriptionKeys.primary);
@@ -112,11 +96,13 @@ export async function checkPortal(
   const security = (Array.isArray(document.security) ? document.security[0] : {}) as Json;
   const scopes = (Object.values(security).find((s) => Array.isArray(s) && s.length > 0) ??
     []) as string[];
-  const { token, why } = await checkToken(run, exchanger, service, target, scopes, secrets);
+  run.progress(`${service}: the token endpoint (key header, scopes, token response)`);
+  const { token, why, accepted } = await checkToken(run, sender, service, target, scopes, secrets);
   const reads = pagedReads(document);
   if (token === undefined) {
     for (const read of reads)
-      for (const finding of unobservedRead(spec, read, why)) run.add(finding);
+      for (const finding of unobservedRead(document, spec, read, why)) run.add(finding);
+    run.indiscriminate(service, accepted);
     return;
   }
   const keyScheme = at(document, 'components', 'securitySchemes', 'subscriptionKey');
@@ -131,7 +117,7 @@ export async function checkPortal(
       key = credentials.subscriptionKeys.primary,
     ) =>
       run.call(
-        exchanger,
+        sender,
         { spec, path: read.path, method: 'get' },
         {
           method: 'GET',
@@ -141,36 +127,48 @@ export async function checkPortal(
         `${what} ${why}`,
         (a) => a.status < 300,
       );
+    run.progress(`${what}: records, paging, page cap, error body`);
     if (index === 0) {
-      keyHeader = await checkDataKey(
+      const data = await checkDataKey(
         run,
         service,
         keyHeader,
         credentials.subscriptionKeys.primary,
         (header, key, why) => get({ [read.limit.name]: 1 }, why, header, key),
       );
+      keyHeader = data.header;
+      if (data.wrongKeyAccepted) accepted.push('a wrong key on reads');
     }
-    await checkRead(run, spec, read, what, get);
+    if (await checkRead(run, spec, read, what, get)) accepted.push(`any ${read.position.name}`);
   }
+  run.indiscriminate(service, accepted);
 }
 
-/** The finding on the subscription key header of data requests; the header that works. */
+/**
+ * The finding on the subscription key header of data requests; the header that works, and
+ * whether a wrong key there was answered like the right one.
+ */
 async function checkDataKey(
   run: Run,
   service: string,
   specHeader: string,
   key: string,
-  probe: (header: string, key: string, why: string) => Promise<Answer | { failed: string }>,
-): Promise<string> {
+  probe: (header: string, key: string, why: string) => Promise<Answer | Failed>,
+): Promise<{ header: string; wrongKeyAccepted: boolean }> {
   const base = { spec: 'common' as const, pointer: KEY_NAME };
+  const kept = { header: specHeader, wrongKeyAccepted: false };
   const answer = await probe(specHeader, key, `with the key in ${specHeader}`);
   if ('failed' in answer) {
     run.add({ ...base, status: 'unobserved', evidence: `${service}: ${answer.failed}` });
-    return specHeader;
+    return kept;
   }
   if (answer.status < 300) {
     const wrong = await probe(specHeader, WRONG_KEY, `with a wrong key in ${specHeader}`);
-    const refused = !('failed' in wrong) && (wrong.status === 401 || wrong.status === 403);
+    if ('failed' in wrong) {
+      run.add({ ...base, status: 'unobserved', evidence: `${service}: ${wrong.failed}` });
+      return kept;
+    }
+    const refused = wrong.status === 401 || wrong.status === 403;
     run.add(
       refused
         ? {
@@ -181,10 +179,10 @@ async function checkDataKey(
         : {
             ...base,
             status: 'unobserved',
-            evidence: `${service}: a read with a wrong key in ${specHeader} was not refused, so the service does not read the key there`,
+            evidence: `${service}: a read with a wrong key in ${specHeader} was answered ${wrong.status}, so whether the service reads the key there cannot be told`,
           },
     );
-    return specHeader;
+    return { header: specHeader, wrongKeyAccepted: wrong.status < 300 };
   }
   if (answer.status === 401 || answer.status === 403) {
     for (const other of KEY_HEADERS.filter((h) => h.toLowerCase() !== specHeader.toLowerCase())) {
@@ -203,7 +201,7 @@ async function checkDataKey(
             },
           ],
         });
-        return other;
+        return { header: other, wrongKeyAccepted: false };
       }
     }
   }
@@ -212,30 +210,39 @@ async function checkDataKey(
     status: 'unobserved',
     evidence: `${service}: a read with the key in ${specHeader} was answered ${answer.status}, and no other header worked`,
   });
-  return specHeader;
+  return kept;
 }
 
-function unobservedRead(spec: PortalSpec, read: PagedRead, why: string): Finding[] {
+/** Every finding of a read, unobserved for the one reason it was not read. */
+function unobservedRead(document: Json, spec: PortalSpec, read: PagedRead, why: string): Finding[] {
   const evidence = `${read.operationId}: not read, as ${why}`;
-  return [
-    {
-      spec,
-      pointer: pointer('paths', read.path, 'get', 'responses', '200', 'x-upstream-gap'),
-      status: 'unobserved',
-      evidence,
-    },
-    { spec: 'common', pointer: `${OFFSET}/x-upstream-gap`, status: 'unobserved', evidence },
+  const { responsePointer, itemRef } = readPointers(document, read);
+  const pointers: [PortalSpec | 'common', string][] = [
+    [spec, `${responsePointer}/x-upstream-gap`],
+    [spec, `${itemRef}/x-upstream-gap`],
+    ['common', `${OFFSET}/x-upstream-gap`],
+    ['common', `${LIMIT}/schema/maximum`],
+    ['common', KEY_NAME],
   ];
+  return pointers.map(([where, pointer]) => ({
+    spec: where,
+    pointer,
+    status: 'unobserved',
+    evidence,
+  }));
 }
 
-/** The records place, their fields, the position's unit and base, the page cap, an error body. */
+/**
+ * The records place, their fields, the position's unit and base, the page cap, an error body;
+ * true when the read answered the same records at every position, so none was told apart.
+ */
 async function checkRead(
   run: Run,
   spec: PortalSpec,
   read: PagedRead,
   what: string,
   get: Probe,
-): Promise<void> {
+): Promise<boolean> {
   const document = run.documents[spec] as Json;
   const { position, limit } = read;
   const page = (at: number, size: number) =>
@@ -244,7 +251,7 @@ async function checkRead(
       `${position.name}=${at}, ${limit.name}=${size}`,
     );
   const answers: Answer[] = [];
-  const keep = (answer: Answer | { failed: string }) => {
+  const keep = (answer: Answer | Failed) => {
     if (!('failed' in answer) && answer.status < 300 && answer.isJson) answers.push(answer);
     return answer;
   };
@@ -255,11 +262,21 @@ async function checkRead(
   const [r0, r1, r2] = [recordsOf(at0), recordsOf(at1), recordsOf(at2)];
   const full = (records: string[] | undefined): records is string[] =>
     records !== undefined && records.length === 2;
-  let base: number | undefined;
-  if (full(r0) && full(r1) && !same(r0, r1)) base = 0;
-  else if (full(r1) && (r0 === undefined || same(r0, r1))) base = 1;
+  const failed = [at0, at1, at2].find((answer) => 'failed' in answer);
+  const everywhere = r0 !== undefined && r0.length > 0 && same(r0, r1) && same(r1, r2);
+  const base = everywhere
+    ? undefined
+    : full(r0) && full(r1) && !same(r0, r1)
+      ? 0
+      : full(r1) && (r0 === undefined || same(r0, r1))
+        ? 1
+        : undefined;
   let unit: 'record' | 'page' | undefined;
-  let pagingEvidence = `${what}: pages of 2 at ${position.name} 0, 1 and 2 did not all hold records`;
+  let pagingEvidence = everywhere
+    ? `${what}: ${position.name} 0, 1 and 2 answered the same ${r0.length} records, so the position is not told apart`
+    : failed === undefined
+      ? `${what}: pages of 2 at ${position.name} 0, 1 and 2 did not all hold records`
+      : `${what}: ${failed.failed}`;
   if (base !== undefined) {
     const wide = recordsOf(keep(await page(base, 4)));
     const next = base === 0 ? r1 : r2;
@@ -281,7 +298,14 @@ async function checkRead(
   run.add(pagingFinding(position, unit, base, pagingEvidence));
 
   // A page cap below the largest limit: fewer records than asked while more exist.
-  if (unit !== undefined && base !== undefined) {
+  if (unit === undefined || base === undefined) {
+    run.add({
+      spec: 'common',
+      pointer: `${LIMIT}/schema/maximum`,
+      status: 'unobserved',
+      evidence: `${what}: not judged, as the position was not`,
+    });
+  } else {
     const largest = keep(await page(base, limit.maximum));
     const count = recordsOf(largest)?.length;
     if (count !== undefined && count > 0 && count < limit.maximum) {
@@ -289,12 +313,12 @@ async function checkRead(
         keep(unit === 'record' ? await page(base + count, 1) : await page(base + 1, limit.maximum)),
       );
       run.add(capFinding(what, limit, count, more !== undefined && more.length > 0));
-    } else if (count === limit.maximum) {
+    } else {
       run.add({
         spec: 'common',
         pointer: `${LIMIT}/schema/maximum`,
-        status: 'confirmed',
-        evidence: `${what}: ${limit.name}=${limit.maximum} answered ${count} records`,
+        status: count === limit.maximum ? 'confirmed' : 'unobserved',
+        evidence: `${what}: ${limit.name}=${limit.maximum} answered ${count ?? 'no'} records`,
       });
     }
   }
@@ -305,21 +329,7 @@ async function checkRead(
     'with modifiedSince=not-a-date (deliberately bad)',
   );
 
-  const operation = at(document, 'paths', read.path, 'get');
-  const responses = at(operation, 'responses');
-  const successKey = Object.keys(responses).find((key) => key.startsWith('2')) ?? '200';
-  const responsePointer = pointer('paths', read.path, 'get', 'responses', successKey);
-  const schemaPointer = `${responsePointer}/content/application~1json/schema`;
-  const media = at(
-    document,
-    'paths',
-    read.path,
-    'get',
-    'responses',
-    successKey,
-    'content',
-    'application/json',
-  );
+  const { responsePointer, schemaPointer, media, itemRef } = readPointers(document, read);
   const expected = specPlace(document, media.schema);
   const { finding, records } = recordsPlaceFinding(
     {
@@ -338,18 +348,38 @@ async function checkRead(
     what,
   );
   run.add(finding);
-  const items = expected.items as Json | undefined;
-  const itemRef =
-    typeof items?.$ref === 'string' ? items.$ref.replace(/^#/, '') : `${schemaPointer}/items`;
   run.add(
     recordFieldsFinding(
       document,
       { spec, marker: `${itemRef}/x-upstream-gap`, schema: itemRef },
-      items,
+      expected.items,
       records,
       what,
     ),
   );
+  return everywhere;
+}
+
+/** Where a read's answer is in the spec as written: its response, schema, media and record. */
+function readPointers(document: Json, read: PagedRead) {
+  const responses = at(document, 'paths', read.path, 'get', 'responses');
+  const successKey = Object.keys(responses).find((key) => key.startsWith('2')) ?? '200';
+  const responsePointer = pointer('paths', read.path, 'get', 'responses', successKey);
+  const schemaPointer = `${responsePointer}/content/application~1json/schema`;
+  const media = at(
+    document,
+    'paths',
+    read.path,
+    'get',
+    'responses',
+    successKey,
+    'content',
+    'application/json',
+  );
+  const items = specPlace(document, media.schema).items as Json | undefined;
+  const itemRef =
+    typeof items?.$ref === 'string' ? items.$ref.replace(/^#/, '') : `${schemaPointer}/items`;
+  return { responsePointer, schemaPointer, media, itemRef };
 }
 
 function pagingFinding(

@@ -15,7 +15,7 @@ describe('formatFindings', () => {
     ]);
     expect(report).toBe(
       [
-        '2 findings: 1 contradicted, 0 unobserved, 1 confirmed',
+        '2 findings: 1 contradicted, 0 unobserved, 1 confirmed, 0 skipped',
         '',
         'contradicted  common  /components/parameters/Offset/x-upstream-gap',
         '  exposure: a page index',
@@ -27,5 +27,30 @@ describe('formatFindings', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('names the notes under the counts, and wraps every line at spaces to the width given', () => {
+    const report = formatFindings(
+      [
+        {
+          spec: 'auth',
+          pointer: '/components/schemas/TokenRequest/properties/scope/x-upstream-gap',
+          status: 'unobserved',
+          evidence:
+            'exposure: the token endpoint grants a token to anything, so the scopes it takes cannot be told',
+        },
+      ],
+      { notes: ['exposure answered a wrong key as it answered the real requests'], width: 40 },
+    );
+    const lines = report.trimEnd().split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      '1 findings: 0 contradicted, 1',
+      'unobserved, 0 confirmed, 0 skipped',
+      'note: exposure answered a wrong key as',
+      '  it answered the real requests',
+    ]);
+    // The pointer is one word: it is never cut.
+    expect(lines).toContain('  /components/schemas/TokenRequest/properties/scope/x-upstream-gap');
+    expect(lines.filter((line) => line.length > 40 && line.includes(' ', 2))).toEqual([]);
   });
 });

@@ -1,8 +1,15 @@
 import { at, mediaSchema, pointer, responseKey, validate } from './documents.js';
 import type { SpecDocuments } from './documents.js';
-import type { Answer, Exchanger, Sent } from './exchange.js';
+import {
+  createSender,
+  type Answer,
+  type Failed,
+  type Sender,
+  type Sent,
+  type Transport,
+} from './send.js';
 import { inferSchema } from './infer.js';
-import type { Finding, SpecEdit, SpecName } from './types.js';
+import type { Finding, Pace, SpecEdit, SpecName, VerifyOptions } from './types.js';
 
 type Json = Record<string, unknown>;
 type OperationSpec = Exclude<SpecName, 'common'>;
@@ -20,20 +27,46 @@ interface Observation {
  * The findings of one `verifyUpstream` run, and the answers still to be checked.
  *
  * @example
- * const run = new Run(DOCUMENTS, signal);
- * const answer = await run.call(exchanger, { spec: 'exposure', path, method: 'get' }, request, 'a page');
+ * const run = new Run(DOCUMENTS, { signal });
+ * const answer = await run.call(sender, { spec: 'exposure', path, method: 'get' }, request, 'a page');
  * const findings = [...run.findings, ...run.answerFindings()];
  */
 export class Run {
   readonly findings: Finding[] = [];
+  /** What the answers say of the environment as a whole, one line each. */
+  readonly notes: string[] = [];
   readonly #observations: Observation[] = [];
-  readonly signal: AbortSignal | undefined;
+  readonly #options: Pick<VerifyOptions, 'signal' | 'onProgress'> & Transport;
   /** The specs the answers are checked against. */
   readonly documents: SpecDocuments;
 
-  constructor(documents: SpecDocuments, signal: AbortSignal | undefined) {
+  constructor(
+    documents: SpecDocuments,
+    options: Pick<VerifyOptions, 'signal' | 'onProgress'> & Transport,
+  ) {
     this.documents = documents;
-    this.signal = signal;
+    this.#options = options;
+  }
+
+  /** The sender of one service's requests (`baseUrl` is its address), at `pace`. */
+  sender(baseUrl: string, pace: Pace | undefined): Sender {
+    return createSender(baseUrl, pace ?? 'bronze', this.#options, this.#options.signal);
+  }
+
+  /** Tells the caller which check begins (`onProgress`). */
+  progress(check: string): void {
+    this.#options.onProgress?.(check);
+  }
+
+  /**
+   * Names a service that answered requests sent to be refused or told apart (`signs`: a wrong
+   * key, any offset, …) as it answered the real ones.
+   */
+  indiscriminate(service: string, signs: readonly string[]): void {
+    if (signs.length === 0) return;
+    this.notes.push(
+      `${service} answered ${signs.join(', ')} as it answered the real requests, as a mocking service does: nothing it could not tell apart is confirmed`,
+    );
   }
 
   add(finding: Finding): void {
@@ -42,26 +75,19 @@ export class Run {
 
   /**
    * Sends a request of an operation and keeps its answer for the check of every answer against
-   * the spec, unless `judged` says a dedicated check judges it; a failed exchange is `undefined`
-   * and `failed` tells why.
+   * the spec, unless `judged` says a dedicated check judges it; a request without an answer
+   * gives why, in one line, without the name of the request (the caller's to add).
    */
   async call(
-    exchanger: Exchanger,
+    sender: Sender,
     operation: { spec: OperationSpec; path: string; method: string },
     request: Sent,
     why: string,
     judged: (answer: Answer) => boolean = () => false,
-  ): Promise<Answer | { failed: string }> {
-    let answer: Answer;
-    try {
-      answer = await exchanger.send(request);
-    } catch (error) {
-      this.signal?.throwIfAborted();
-      return {
-        failed: `${why}: no answer (${error instanceof Error ? error.message : String(error)})`,
-      };
-    }
-    if (!judged(answer)) this.#observations.push({ ...operation, why, answer });
+  ): Promise<Answer | Failed> {
+    const answer = await sender.send(request);
+    if (!('failed' in answer) && !judged(answer))
+      this.#observations.push({ ...operation, why, answer });
     return answer;
   }
 
@@ -91,7 +117,6 @@ function seen(group: readonly Observation[]): string {
   return group.map((o) => `${o.answer.status} to ${o.why}`).join('; ');
 }
 
-/** The edit that documents what `group` (answers of one status) showed, as its own response. */
 /** The name of the error body schema an edit adds to each spec: `*ErrorBody`, as the lint asks. */
 const ERROR_BODY_NAMES: Readonly<Record<OperationSpec, string>> = {
   auth: 'TokenErrorBody',

@@ -1,6 +1,7 @@
+import { basicAuthorization, parseTokenErrorBody } from '@partner-apis/auth';
 import { at, mediaSchema, pointer, validate } from './documents.js';
-import type { Answer, Exchanger } from './exchange.js';
 import type { Run } from './run.js';
+import type { Answer, Failed, Sender } from './send.js';
 import type { Finding, PortalCredentials } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -8,7 +9,7 @@ type Json = Record<string, unknown>;
 const TOKEN_PATH = '/login/connect/token';
 const TOKEN = { spec: 'auth', path: TOKEN_PATH, method: 'post' } as const;
 const FORM = 'application/x-www-form-urlencoded';
-const ENCODING_POINTER = pointer(
+const ENCODING_TOKENS = [
   'paths',
   TOKEN_PATH,
   'post',
@@ -17,9 +18,12 @@ const ENCODING_POINTER = pointer(
   FORM,
   'encoding',
   'scope',
-);
+] as const;
 const SCOPE_MARKER = '/components/schemas/TokenRequest/properties/scope/x-upstream-gap';
 const KEY_MARKER = '/components/securitySchemes/subscriptionKey/x-upstream-gap';
+const FIELDS_MARKER = '/components/schemas/TokenResponse/x-upstream-gap';
+const LIFETIME_MARKER = '/components/schemas/TokenResponse/properties/expires_in/x-upstream-gap';
+const GRANTED_MARKER = '/components/schemas/TokenResponse/properties/scope/x-upstream-gap';
 
 /** The OpenAPI encodings of a list in one form field, and the separator each joins with. */
 const SCOPE_ENCODINGS = [
@@ -43,33 +47,8 @@ export const KEY_HEADERS = [
   'Api-Key',
 ];
 
-function formEncode(value: string): string {
-  return new URLSearchParams([['', value]]).toString().slice(1);
-}
-
-/**
- * `Basic base64(urlencode(id):urlencode(secret))`, as RFC 6749 §2.3.1 asks of a token request.
- *
- * @example
- * tokenBasic({ clientId: 'app', clientSecret: 'a b' }); // 'Basic YXBwOmErYg=='
- */
-export function tokenBasic(credentials: { clientId: string; clientSecret: string }): string {
-  const pair = `${formEncode(credentials.clientId)}:${formEncode(credentials.clientSecret)}`;
-  return `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
-}
-
 function specEncoding(auth: Json): ScopeEncoding {
-  const encoding = at(
-    auth,
-    'paths',
-    TOKEN_PATH,
-    'post',
-    'requestBody',
-    'content',
-    FORM,
-    'encoding',
-    'scope',
-  );
+  const encoding = at(auth, ...ENCODING_TOKENS);
   return (
     SCOPE_ENCODINGS.find(
       (e) => e.style === encoding.style && (encoding.explode ?? e.explode) === e.explode,
@@ -77,28 +56,37 @@ function specEncoding(auth: Json): ScopeEncoding {
   );
 }
 
-function oauthError(answer: Answer): string | undefined {
-  const body = answer.json as Json | undefined;
-  return typeof body?.error === 'string' ? body.error : undefined;
+function oauthError(answer: Answer | Failed): string | undefined {
+  return 'failed' in answer ? undefined : parseTokenErrorBody(answer.text)?.error;
+}
+
+/** An answer that grants what it was asked for. */
+function granted(answer: Answer | Failed): boolean {
+  return !('failed' in answer) && answer.status < 300;
 }
 
 /** An access token of a portal service, found with the checks of the token endpoint's guesses. */
 export interface TokenOutcome {
   token: string | undefined;
+  /** Why there is no token, in one line. */
   why: string;
+  /** What the token endpoint granted that it should have refused: `a wrong key`, … */
+  accepted: string[];
 }
 
 /**
  * Requests a token of `scopes` the way the auth spec says, and checks its guesses on the way:
- * the scope separator, the subscription key header, the response's fields and lifetime, the
- * granted scope's separator, and an error body.
+ * the scope separator, the subscription key header (a wrong key must be refused), the
+ * response's fields and lifetime, the granted scope's separator, and the error body of a grant
+ * type it must refuse. What it granted although it should have refused it is in `accepted`;
+ * the guesses it could not tell apart stay unobserved.
  *
  * @example
- * const { token } = await checkToken(run, exchanger, 'exposure', target, ['Portal.Api', 'Portal.Api.Exposure'], secrets);
+ * const { token } = await checkToken(run, sender, 'exposure', target, ['Portal.Api', 'Portal.Api.Exposure'], secrets);
  */
 export async function checkToken(
   run: Run,
-  exchanger: Exchanger,
+  sender: Sender,
   service: string,
   target: { tokenUrl: string; credentials: PortalCredentials },
   scopes: readonly string[],
@@ -108,53 +96,52 @@ export async function checkToken(
   const auth = run.documents.auth as Json;
   const keyScheme = at(auth, 'components', 'securitySchemes', 'subscriptionKey');
   const specHeader = typeof keyScheme.name === 'string' ? keyScheme.name : KEY_HEADERS[0]!;
-  const basic = tokenBasic(credentials);
+  const basic = basicAuthorization(
+    credentials.clientId,
+    credentials.clientSecret,
+    'form-urlencoded',
+  );
   // The header, its base64 and the pair it encodes: a server may echo any of them.
-  secrets.add(basic);
-  secrets.add(basic.slice(6));
-  secrets.add(Buffer.from(basic.slice(6), 'base64').toString('utf8'));
-  // The secret as the pair carries it, form-encoded.
-  secrets.add(formEncode(credentials.clientSecret));
-  const request = (
+  const pair = Buffer.from(basic.slice(6), 'base64').toString('utf8');
+  for (const secret of [basic, basic.slice(6), pair, pair.slice(pair.indexOf(':') + 1)])
+    secrets.add(secret);
+  const send = (
     encoding: ScopeEncoding,
     header: string,
-    key: string,
-    grant = 'client_credentials',
-  ) => ({
-    method: 'POST',
-    url: tokenUrl,
-    headers: {
-      authorization: basic,
-      'content-type': FORM,
-      accept: 'application/json',
-      [header]: key,
-    },
-    body: new URLSearchParams({
-      grant_type: grant,
-      scope: scopes.join(encoding.separator),
-    }).toString(),
-  });
-  const preferred = specEncoding(auth);
-  const send = (encoding: ScopeEncoding, header: string, why: string) =>
+    why: string,
+    { key = credentials.subscriptionKeys.primary, grant = 'client_credentials' } = {},
+  ) =>
     run.call(
-      exchanger,
+      sender,
       TOKEN,
-      request(encoding, header, credentials.subscriptionKeys.primary),
-      why,
-      (a) => a.status === 200,
+      {
+        method: 'POST',
+        url: tokenUrl,
+        headers: {
+          authorization: basic,
+          'content-type': FORM,
+          accept: 'application/json',
+          [header]: key,
+        },
+        body: new URLSearchParams({
+          grant_type: grant,
+          scope: scopes.join(encoding.separator),
+        }).toString(),
+      },
+      `${service}'s token request${why}`,
+      // A grant is judged by the checks below; one to a request sent to be refused is no
+      // evidence of the documented 200.
+      (a) => a.status < 300,
     );
+  const preferred = specEncoding(auth);
 
   // 1. The key header: the spec's, else the first a gateway commonly reads that works.
   let header = specHeader;
-  let answer = await send(preferred, header, `${service}'s token request`);
-  if ('failed' in answer) return unreachable(run, answer.failed);
+  let answer = await send(preferred, header, '');
+  if ('failed' in answer) return unreachable(run, service, answer.failed);
   if (answer.status === 401) {
     for (const other of KEY_HEADERS.filter((h) => h.toLowerCase() !== specHeader.toLowerCase())) {
-      const retry = await send(
-        preferred,
-        other,
-        `${service}'s token request with the key in ${other}`,
-      );
+      const retry = await send(preferred, other, ` with the key in ${other}`);
       if (!('failed' in retry) && retry.status !== 401) {
         header = other;
         answer = retry;
@@ -168,11 +155,7 @@ export async function checkToken(
   if (refusedScopes) {
     encoding = undefined;
     for (const other of SCOPE_ENCODINGS.filter((e) => e !== preferred)) {
-      const retry = await send(
-        other,
-        header,
-        `${service}'s token request with the scopes joined by ${other.words}`,
-      );
+      const retry = await send(other, header, ` with the scopes joined by ${other.words}`);
       if (!('failed' in retry) && retry.status === 200) {
         encoding = other;
         answer = retry;
@@ -191,84 +174,99 @@ export async function checkToken(
     secrets.add(`Bearer ${token}`);
   }
 
-  run.add(keyHeaderFinding(service, specHeader, header, answer.status));
-  run.add(
-    scopeFinding(service, preferred, encoding, refusedScopes, answer.status, oauthError(answer)),
-  );
+  // 3. Requests it must refuse: a wrong key in that header, a grant type it does not offer.
+  let wrongKey: Answer | Failed | undefined;
+  const accepted: string[] = [];
+  if (ok) {
+    wrongKey = await send(encoding ?? preferred, header, ` with a wrong key in ${header}`, {
+      key: WRONG_KEY,
+    });
+    const password = await send(
+      encoding ?? preferred,
+      header,
+      ' with grant_type password (deliberately refused)',
+      { grant: 'password' },
+    );
+    if (granted(wrongKey)) accepted.push('a wrong key');
+    if (granted(password)) accepted.push('grant_type password');
+  }
+
+  run.add(keyHeaderFinding(service, specHeader, header, answer, wrongKey));
+  run.add(scopeFinding(service, preferred, encoding, refusedScopes, answer, accepted.length === 2));
   for (const finding of tokenResponseFindings(auth, service, ok ? body : undefined, scopes))
     run.add(finding);
-
-  if (ok) {
-    // 3. Does the token endpoint read the key from that header at all? A wrong key tells.
-    const wrong = await run.call(
-      exchanger,
-      TOKEN,
-      request(encoding ?? preferred, header, WRONG_KEY),
-      `${service}'s token request with a wrong key in ${header}`,
-    );
-    if (!('failed' in wrong) && wrong.status < 300) {
-      run.add({
-        spec: 'auth',
-        pointer: KEY_MARKER,
-        status: 'unobserved',
-        evidence: `${service}: the token endpoint granted a token with a wrong key in ${header}, so it does not check a key there`,
-      });
-    }
-    // 4. The error body of a deliberate bad request: a grant type the endpoint does not offer.
-    await run.call(
-      exchanger,
-      TOKEN,
-      request(encoding ?? preferred, header, credentials.subscriptionKeys.primary, 'password'),
-      `${service}'s token request with grant_type password (deliberately refused)`,
-    );
-  }
   return {
     token,
     why:
       token === undefined
         ? `the token endpoint answered ${answer.status} to ${service}'s token request`
         : '',
+    accepted,
   };
 }
 
-function unreachable(run: Run, why: string): TokenOutcome {
-  run.add({ spec: 'auth', pointer: SCOPE_MARKER, status: 'unobserved', evidence: why });
-  return { token: undefined, why };
+/** Every guess of the token endpoint, unobserved for the one reason there was no answer. */
+function unreachable(run: Run, service: string, why: string): TokenOutcome {
+  for (const pointer of [
+    KEY_MARKER,
+    SCOPE_MARKER,
+    FIELDS_MARKER,
+    LIFETIME_MARKER,
+    GRANTED_MARKER,
+  ]) {
+    run.add({ spec: 'auth', pointer, status: 'unobserved', evidence: `${service}: ${why}` });
+  }
+  return { token: undefined, why, accepted: [] };
 }
 
 function keyHeaderFinding(
   service: string,
   specHeader: string,
   header: string,
-  status: number,
+  answer: Answer,
+  wrongKey: Answer | Failed | undefined,
 ): Finding {
   const base = { spec: 'auth' as const, pointer: KEY_MARKER };
-  if (status === 401) {
+  if (answer.status === 401) {
     return {
       ...base,
       status: 'unobserved',
       evidence: `${service}: the token endpoint refused the credentials with the key in each of ${KEY_HEADERS.join(', ')}: the client ID, secret or key may be wrong`,
     };
   }
-  if (header === specHeader) {
+  if (header !== specHeader) {
     return {
       ...base,
-      status: 'confirmed',
-      evidence: `${service}: the token endpoint accepted the key in ${header} (answered ${status})`,
+      status: 'contradicted',
+      evidence: `${service}: the token endpoint refused the key in ${specHeader} (401) and accepted it in ${header}`,
+      edit: [
+        { op: 'replace', path: '/components/securitySchemes/subscriptionKey/name', value: header },
+        {
+          op: 'replace',
+          path: KEY_MARKER,
+          value: `The document does not name the header of the subscription key on the token request; observed: ${header}.`,
+        },
+      ],
+    };
+  }
+  if (wrongKey === undefined || 'failed' in wrongKey) {
+    const why =
+      wrongKey === undefined
+        ? `answered ${answer.status}${oauthError(answer) ? ` (${oauthError(answer)})` : ''} without a token`
+        : `did not answer a wrong key there (${wrongKey.failed})`;
+    return { ...base, status: 'unobserved', evidence: `${service}: the token endpoint ${why}` };
+  }
+  if (wrongKey.status < 300) {
+    return {
+      ...base,
+      status: 'unobserved',
+      evidence: `${service}: the token endpoint granted a token with a wrong key in ${header} too, so whether it reads the key there cannot be told`,
     };
   }
   return {
     ...base,
-    status: 'contradicted',
-    evidence: `${service}: the token endpoint refused the key in ${specHeader} (401) and accepted it in ${header}`,
-    edit: [
-      { op: 'replace', path: '/components/securitySchemes/subscriptionKey/name', value: header },
-      {
-        op: 'replace',
-        path: KEY_MARKER,
-        value: `The document does not name the header of the subscription key on the token request; observed: ${header}.`,
-      },
-    ],
+    status: 'confirmed',
+    evidence: `${service}: the token endpoint granted a token with the key in ${header} and refused a wrong key there (${wrongKey.status})`,
   };
 }
 
@@ -277,8 +275,8 @@ function scopeFinding(
   preferred: ScopeEncoding,
   found: ScopeEncoding | undefined,
   refused: boolean,
-  status: number,
-  error: string | undefined,
+  answer: Answer,
+  indiscriminate: boolean,
 ): Finding {
   const base = { spec: 'auth' as const, pointer: SCOPE_MARKER };
   if (found === undefined) {
@@ -288,11 +286,19 @@ function scopeFinding(
       evidence: `${service}: the token endpoint refused the scopes joined by each of ${SCOPE_ENCODINGS.map((e) => e.words).join(', ')} with invalid_scope: the client may not be registered for them`,
     };
   }
-  if (status !== 200) {
+  if (answer.status !== 200) {
+    const error = oauthError(answer);
     return {
       ...base,
       status: 'unobserved',
-      evidence: `${service}: the token endpoint answered ${status}${error ? ` (${error})` : ''}, so the scopes were not judged`,
+      evidence: `${service}: the token endpoint answered ${answer.status}${error ? ` (${error})` : ''}, so the scopes were not judged`,
+    };
+  }
+  if (indiscriminate) {
+    return {
+      ...base,
+      status: 'unobserved',
+      evidence: `${service}: the token endpoint grants a token to anything, so the scopes it takes cannot be told`,
     };
   }
   if (!refused) {
@@ -309,7 +315,7 @@ function scopeFinding(
     edit: [
       {
         op: 'replace',
-        path: ENCODING_POINTER,
+        path: pointer(...ENCODING_TOKENS),
         value: { style: found.style, explode: found.explode },
       },
       {
@@ -327,18 +333,9 @@ function tokenResponseFindings(
   body: Json | undefined,
   scopes: readonly string[],
 ): Finding[] {
-  const fields = {
-    spec: 'auth' as const,
-    pointer: '/components/schemas/TokenResponse/x-upstream-gap',
-  };
-  const lifetime = {
-    spec: 'auth' as const,
-    pointer: '/components/schemas/TokenResponse/properties/expires_in/x-upstream-gap',
-  };
-  const granted = {
-    spec: 'auth' as const,
-    pointer: '/components/schemas/TokenResponse/properties/scope/x-upstream-gap',
-  };
+  const fields = { spec: 'auth' as const, pointer: FIELDS_MARKER };
+  const lifetime = { spec: 'auth' as const, pointer: LIFETIME_MARKER };
+  const granted = { spec: 'auth' as const, pointer: GRANTED_MARKER };
   if (body === undefined) {
     const evidence = `${service}: no token was granted`;
     return [

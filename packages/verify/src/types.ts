@@ -1,9 +1,15 @@
+import type { HttpAgentLike } from '@partner-apis/core';
+
 /** A spec of `specs/`: `specs/<spec>/openapi.yaml`. */
 export type SpecName =
   'auth' | 'common' | 'exposure' | 'riskengineering' | 'liability' | 'approvals';
 
-/** What the answers say about one guess or statement of a spec. */
-export type FindingStatus = 'confirmed' | 'contradicted' | 'unobserved';
+/**
+ * What the answers say about one guess or statement of a spec: `confirmed`, `contradicted`,
+ * `unobserved` (the check ran, and its evidence says why it could not tell), or `skipped` (not
+ * asked for: writes not allowed, no employee given).
+ */
+export type FindingStatus = 'confirmed' | 'contradicted' | 'unobserved' | 'skipped';
 
 /**
  * One change of a spec, in the manner of a JSON Patch (RFC 6902) operation: `path` is a JSON
@@ -100,9 +106,26 @@ export interface VerifyOptions {
     Partial<Record<Exclude<SpecName, 'common'>, Readonly<Record<string, unknown>>>> | undefined;
   /** Stops the checks; `verifyUpstream` then rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
+  /**
+   * The `http.Agent` or `https.Agent` every request is sent through (a proxy agent, say), as
+   * the clients of the SDK take it.
+   */
+  agent?: HttpAgentLike | undefined;
+  /** The `fetch` every request is sent with instead of the default transport; not with `agent`. */
+  fetch?: typeof globalThis.fetch | undefined;
+  /** Your product token, sent first in `User-Agent` (e.g. `acme-ci/2.1`). */
+  userAgent?: string | undefined;
+  /** Told as each check begins, e.g. `exposure listLocations: records, paging, page cap`. */
+  onProgress?: ((check: string) => void) | undefined;
 }
 
-/** What `verifyUpstream` found, in the order the checks ran. */
+/** What `verifyUpstream` found. */
 export interface VerifyResult {
+  /** One finding per spec and pointer, in the order the checks ran. */
   findings: Finding[];
+  /**
+   * What the answers say of the environment as a whole, one line each: a service that answers
+   * the same whatever it is sent (a mocking service) is named here.
+   */
+  notes: string[];
 }

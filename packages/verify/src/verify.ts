@@ -4,31 +4,42 @@ import { checkPortal } from './portal.js';
 import { DOCUMENTS } from './documents.js';
 import { createRedactor, redactValue } from './redact.js';
 import { Run } from './run.js';
-import type { Finding, VerifyOptions, VerifyResult } from './types.js';
+import type { Finding, SpecEdit, VerifyOptions, VerifyResult } from './types.js';
 
-/** Findings with the same spec, pointer, status and edit become one, their evidence joined. */
+const PRECEDENCE = ['contradicted', 'confirmed', 'unobserved', 'skipped'] as const;
+
+/**
+ * One finding per spec and pointer, however many checks observed it: contradicted if any
+ * check contradicts it (with the edits of each, one per path), else confirmed if any confirms
+ * it, else unobserved, else skipped; the evidence of each check a line of its own.
+ */
 function merge(findings: readonly Finding[]): Finding[] {
-  const merged = new Map<string, Finding>();
+  const merged = new Map<string, Finding[]>();
   for (const finding of findings) {
-    const key = JSON.stringify([
-      finding.spec,
-      finding.pointer,
-      finding.status,
-      finding.edit ?? null,
-    ]);
-    const existing = merged.get(key);
-    if (existing === undefined) merged.set(key, { ...finding });
-    else if (!existing.evidence.split('\n').includes(finding.evidence))
-      existing.evidence += `\n${finding.evidence}`;
+    const key = `${finding.spec} ${finding.pointer}`;
+    merged.set(key, [...(merged.get(key) ?? []), finding]);
   }
-  return [...merged.values()];
+  return [...merged.values()].map((group) => {
+    const status = PRECEDENCE.find((s) => group.some((f) => f.status === s))!;
+    const evidence = [...new Set(group.flatMap((f) => f.evidence.split('\n')))].join('\n');
+    const edits = new Map<string, SpecEdit>();
+    for (const edit of group.filter((f) => f.status === status).flatMap((f) => f.edit ?? []))
+      if (!edits.has(edit.path)) edits.set(edit.path, edit);
+    const [{ spec, pointer }] = group as [Finding];
+    return edits.size === 0
+      ? { spec, pointer, status, evidence }
+      : { spec, pointer, status, evidence, edit: [...edits.values()] };
+  });
 }
 
 /**
  * Checks the guesses of the specs (every `x-upstream-gap` an answer can show) and every answer
- * against the spec, for the services given, with raw HTTP requests: a token, small reads, a
- * search, a few deliberately bad requests, and writes only with `allowWrites` on a test address.
- * Each service's calls are spaced to its tier (the lowest, `bronze`, unless told). No finding
+ * against the spec, for the services given: a token, small reads, a search, a few deliberately
+ * bad requests, and writes only with `allowWrites` on a test address. The requests are built by
+ * hand (so no guess of a client can hide a finding) and sent through the SDK's client pipeline
+ * (`agent`, `fetch`, timeouts, retries, typed causes), each service's at its tier (the lowest,
+ * `bronze`, unless told). A service that answers alike what it should tell apart (a mocking
+ * service) is named in `notes`, and nothing it could not tell apart is confirmed. No finding
  * holds a credential or a token, in any encoding.
  *
  * @example
@@ -39,7 +50,7 @@ function merge(findings: readonly Finding[]): Finding[] {
  * for (const f of findings) console.log(f.status, f.spec, f.pointer);
  */
 export async function verifyUpstream(options: VerifyOptions): Promise<VerifyResult> {
-  const run = new Run({ ...DOCUMENTS, ...options.documents }, options.signal);
+  const run = new Run({ ...DOCUMENTS, ...options.documents }, options);
   const secrets = new Set<string>();
   options.signal?.throwIfAborted();
   if (options.exposure) await checkPortal(run, 'exposure', options.exposure, secrets);
@@ -51,5 +62,5 @@ export async function verifyUpstream(options: VerifyOptions): Promise<VerifyResu
   const findings = merge([...run.findings, ...run.answerFindings()]).map(
     (finding) => redactValue(finding, redact) as Finding,
   );
-  return { findings };
+  return { findings, notes: run.notes.map(redact) };
 }

@@ -36,7 +36,15 @@ export async function copyWorkspace(packages: readonly string[]): Promise<Worksp
     });
   for (const file of ['package.json', 'pnpm-workspace.yaml', 'tsconfig.base.json', 'specs'])
     await copy(file);
-  for (const pkg of ['codegen', 'build', ...packages]) await copy(`packages/${pkg}`);
+  // The generator's own workspace packages (its operation model) come along with it.
+  const generator = JSON.parse(
+    await readFile(join(ROOT, 'packages/codegen/package.json'), 'utf8'),
+  ) as { dependencies?: Record<string, string> };
+  const itsOwn = Object.keys(generator.dependencies ?? {})
+    .filter((name) => name.startsWith('@partner-apis/'))
+    .map((name) => name.slice('@partner-apis/'.length));
+  for (const pkg of new Set(['codegen', 'build', ...itsOwn, ...packages]))
+    await copy(`packages/${pkg}`);
   await symlink(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
   return {
     root,

@@ -1,0 +1,147 @@
+import { once } from 'node:events';
+import { Agent, createServer, type ClientRequestArgs, type IncomingMessage } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { startSandbox } from '@partner-apis/sandbox';
+import { refusedUrl, startHostileUpstream } from '@partner-apis/testing';
+import { describe, expect, it } from 'vitest';
+import { verifyUpstream } from './verify.js';
+
+/** A forward proxy on 127.0.0.1 that tunnels what it is asked to with CONNECT, and says where. */
+async function startConnectProxy() {
+  const tunnels: string[] = [];
+  const proxy = createServer((_, answer) => answer.writeHead(405).end());
+  proxy.on('connect', (request: IncomingMessage, client: Socket, head: Buffer) => {
+    tunnels.push(request.url ?? '');
+    const [host = '', port = ''] = (request.url ?? '').split(':');
+    const upstream = connect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client).pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  proxy.listen(0, '127.0.0.1');
+  await once(proxy, 'listening');
+  const { port } = proxy.address() as AddressInfo;
+  return { port, tunnels, close: () => proxy.close() };
+}
+
+/** An `http.Agent` that opens each connection through the CONNECT tunnel of a proxy. */
+class TunnelAgent extends Agent {
+  constructor(private readonly proxyPort: number) {
+    super({ keepAlive: false });
+  }
+
+  override createConnection(
+    options: ClientRequestArgs,
+    done?: (error: Error | null, socket: Duplex) => void,
+  ): undefined {
+    const socket = connect(this.proxyPort, '127.0.0.1', () => {
+      socket.write(`CONNECT ${options.host}:${options.port} HTTP/1.1\r\n\r\n`);
+      socket.once('data', (reply: Buffer) =>
+        /^HTTP\/1\.1 200/.test(reply.toString())
+          ? done?.(null, socket)
+          : done?.(new Error('the proxy refused the tunnel'), socket),
+      );
+    });
+    socket.once('error', (error) => done?.(error, socket));
+    return undefined;
+  }
+}
+
+describe('the way to the network', () => {
+  it('sends through the agent it is given: a CONNECT proxy reaches the sandbox behind it', async () => {
+    const sb = await startSandbox();
+    const proxy = await startConnectProxy();
+    try {
+      const { findings } = await verifyUpstream({
+        approvals: {
+          baseUrl: sb.urls.approvals,
+          credentials: sb.credentials.approvals,
+          tier: 'gold',
+          employeeNumber: sb.fixtures.employeeWithApprovals,
+        },
+        agent: new TunnelAgent(proxy.port),
+      });
+      expect(proxy.tunnels).toContain(new URL(sb.urls.approvals).host);
+      expect(findings.filter((f) => f.status !== 'confirmed')).toEqual([]);
+    } finally {
+      proxy.close();
+      await sb.close();
+    }
+  });
+
+  it('names the refused connection in each unobserved finding, and sends nothing more to it', async () => {
+    const url = await refusedUrl();
+    const checks: string[] = [];
+    const { findings } = await verifyUpstream({
+      approvals: {
+        baseUrl: `${url}/v1`,
+        credentials: { clientId: 'c', clientSecret: 'secret-1' },
+        tier: 'gold',
+        employeeNumber: '1',
+      },
+      onProgress: (check) => checks.push(check),
+    });
+    expect(checks).toEqual([
+      'approvals: an omitted employeeNumber, and the approvals of an employee',
+    ]);
+    expect(findings.map((f) => f.status)).toEqual(['unobserved', 'unobserved', 'unobserved']);
+    expect(findings[0]!.evidence).toBe(
+      `approvals without employeeNumber: no answer: GET ${url}/v1/approvals: connection refused (ECONNREFUSED)`,
+    );
+    expect(findings[1]!.evidence).toBe(
+      `approvals of the given employee: not sent, as no answer: GET ${url}/v1/approvals: connection refused (ECONNREFUSED)`,
+    );
+  });
+
+  it('keeps to the tier: at bronze never two calls of a client in one second', async () => {
+    const upstream = await startHostileUpstream({
+      '/approvals': (request, response) => {
+        const status = request.query.has('employeeNumber') ? 200 : 400;
+        response
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(
+            JSON.stringify(
+              status === 200
+                ? { employeeNumber: '1' }
+                : { code: 'data_validation', message: 'x', correlationId: 'c' },
+            ),
+          );
+      },
+    });
+    try {
+      await verifyUpstream({
+        approvals: {
+          baseUrl: upstream.url,
+          credentials: { clientId: 'paced', clientSecret: 'secret-0' },
+          tier: 'bronze',
+          employeeNumber: '1',
+        },
+        userAgent: 'acme-ci/2.1',
+      });
+      expect(upstream.rate.arrivals('paced')).toHaveLength(2);
+      expect(upstream.rate.maxInAnyWindow('paced')).toBe(1);
+      // The SDK's User-Agent, after the caller's own product.
+      expect(upstream.requests[0]!.headers['user-agent']).toMatch(
+        /^acme-ci\/2\.1 partner-apis-verify(\/\S+)? node\/\d+\.\d+$/,
+      );
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('refuses a pace that is no tier, naming the option', async () => {
+    await expect(
+      verifyUpstream({
+        approvals: {
+          baseUrl: 'http://127.0.0.1:9/v1',
+          credentials: { clientId: 'c', clientSecret: 'secret-1' },
+          tier: 'platinum' as 'gold',
+        },
+      }),
+    ).rejects.toThrow(/rateLimit: must be bronze, silver, gold or \{ requestsPerSecond \}/);
+  });
+});

@@ -1,0 +1,161 @@
+import { createClientPipeline, type ClientPipeline, type HttpAgentLike } from '@partner-apis/core';
+import { ApiError, ConfigurationError, ConnectionError, TimeoutError } from '@partner-apis/errors';
+import type { Pace } from './types.js';
+
+declare const __PACKAGE_VERSION__: string | undefined;
+
+/** How the requests reach the network, as every client of the SDK takes it. */
+export interface Transport {
+  /** The `http.Agent` or `https.Agent` to send through, e.g. a proxy agent. */
+  agent?: HttpAgentLike | undefined;
+  /** The `fetch` to send with instead of the default transport; not together with `agent`. */
+  fetch?: typeof globalThis.fetch | undefined;
+  /** The caller's product token, sent first in `User-Agent`, e.g. `acme-ci/2.1`. */
+  userAgent?: string | undefined;
+}
+
+/** One request as verify sends it: its credentials are headers of its own. */
+export interface Sent {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | undefined;
+}
+
+/** One answer, read whole. */
+export interface Answer {
+  status: number;
+  text: string;
+  /** The parsed body when it is JSON; `undefined` otherwise. */
+  json: unknown;
+  /** Whether the body parsed as JSON. */
+  isJson: boolean;
+}
+
+/** Why a request got no answer, in one line. */
+export interface Failed {
+  failed: string;
+}
+
+/** `partner-apis-verify/1.2.3 node/20.19`, after the caller's own token. */
+function userAgent(own: string | undefined): string {
+  const version = typeof __PACKAGE_VERSION__ === 'string' ? `/${__PACKAGE_VERSION__}` : '';
+  const node = /^(\d+\.\d+)/.exec(process.versions.node)?.[1];
+  return [own?.trim() || undefined, `partner-apis-verify${version}`, node && `node/${node}`]
+    .filter(Boolean)
+    .join(' ');
+}
+
+function parsed(text: string): Pick<Answer, 'json' | 'isJson'> {
+  try {
+    return { json: JSON.parse(text), isJson: true };
+  } catch {
+    return { json: undefined, isJson: false };
+  }
+}
+
+/**
+ * The body of an answer the pipeline turned into an `ApiError`: the start of any body that is
+ * not the common error body, else the common error body's fields, its message without what the
+ * error added to it (the status and request, and a 400's first cause).
+ */
+function bodyOf(error: ApiError): string {
+  if (error.rawBody !== undefined) return error.rawBody;
+  if (error.code === 'unexpected_response' || error.code === 'malformed_response') return '';
+  let message = error.message;
+  const added = message.lastIndexOf(` (HTTP ${error.status}`);
+  if (added !== -1) message = message.slice(0, added);
+  const first = error.causes[0];
+  if (error.status === 400 && first !== undefined) {
+    const note = message.lastIndexOf(` (${first.field ? `${first.field}: ` : ''}${first.message}`);
+    if (note !== -1) message = message.slice(0, note);
+  }
+  const causes = error.causes.map(({ pointer: _p, value: _v, ...cause }) => cause);
+  return JSON.stringify({
+    code: error.code,
+    message,
+    correlationId: error.correlationId ?? '',
+    ...(causes.length > 0 ? { causes } : {}),
+    ...(error.source === undefined ? {} : { source: error.source }),
+  });
+}
+
+/**
+ * Why a request got no answer, in one line: the pipeline's error, which names the request and
+ * its cause (`ECONNREFUSED`, `ENOTFOUND`), and when it names none, the causes below it (a TLS
+ * error, say).
+ */
+export function describeFailure(error: unknown): string {
+  if (error instanceof ConnectionError && error.systemCode !== undefined) return error.message;
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    const text =
+      typeof code === 'string' && !current.message.includes(code)
+        ? `${current.message} (${code})`
+        : current.message;
+    // `fetch failed` says nothing its cause does not say better.
+    if (text !== 'fetch failed' && !parts.some((part) => part.includes(text))) parts.push(text);
+    current = current.cause;
+  }
+  return parts.join(': ') || String(error);
+}
+
+/** Sends the requests of one service. */
+export interface Sender {
+  send(request: Sent): Promise<Answer | Failed>;
+}
+
+/**
+ * Sends the requests of one service through the client pipeline every command of the SDK uses
+ * (its transport, proxy agent, timeouts, retries, redirects and typed errors), paced at the
+ * service's tier. An HTTP error is an answer like any other; once the service cannot be reached,
+ * its later requests are not sent and fail for the same reason.
+ *
+ * @example
+ * const sender = createSender('https://api.example.com/v1', 'bronze', {}, signal);
+ * const answer = await sender.send({ method: 'GET', url, headers: {} });
+ */
+export function createSender(
+  baseUrl: string,
+  pace: Pace,
+  transport: Transport,
+  signal: AbortSignal | undefined,
+): Sender {
+  const pipeline: ClientPipeline = createClientPipeline({
+    baseUrl,
+    rateLimit: pace,
+    agent: transport.agent,
+    fetch: transport.fetch,
+  });
+  const agent = userAgent(transport.userAgent);
+  let unreachable: string | undefined;
+  return {
+    async send(request) {
+      signal?.throwIfAborted();
+      if (unreachable !== undefined) return { failed: `not sent, as ${unreachable}` };
+      try {
+        const reply = await pipeline.execute({
+          method: request.method,
+          url: request.url,
+          headers: new Headers({ ...request.headers, 'user-agent': agent }),
+          body: request.body,
+          signal,
+        });
+        const text = new TextDecoder().decode(reply.answer.bytes);
+        return { status: reply.status, text, ...parsed(text) };
+      } catch (error) {
+        signal?.throwIfAborted();
+        if (error instanceof ApiError) {
+          const text = bodyOf(error);
+          return { status: error.status, text, ...parsed(text) };
+        }
+        if (error instanceof ConfigurationError) throw error;
+        const why = `no answer: ${describeFailure(error)}`;
+        if (error instanceof ConnectionError || error instanceof TimeoutError) unreachable = why;
+        return { failed: why };
+      }
+    },
+  };
+}
