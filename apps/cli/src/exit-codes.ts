@@ -6,6 +6,8 @@ export const ExitCode = {
   failure: 1,
   /** The command line or the configuration is wrong; nothing was sent. */
   usage: 2,
+  /** `verify`: nothing was contradicted, but some guesses could not be observed. */
+  unobserved: 3,
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
