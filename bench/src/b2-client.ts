@@ -1,5 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
-import type * as Core from '@partner-apis/core';
+import type * as Core from '@partner-apis/core/internal';
 import type * as Exposure from '@partner-apis/exposure';
 import type { PortalCredentials } from '@partner-apis/sandbox';
 import type * as TransportUndici from '@partner-apis/transport-undici';
@@ -116,7 +116,7 @@ async function* bareRecords(input: B2ClientInput): AsyncGenerator<LocationRecord
 async function paginatedRecords(
   input: B2ClientInput,
 ): Promise<AsyncIterable<LocationRecord> | string> {
-  const core = await loadOptional<CoreModule>('@partner-apis/core');
+  const core = await loadOptional<CoreModule>('@partner-apis/core/internal');
   if (typeof core === 'string') return core;
   const fetchPage = await bareFetchPage(input);
   return core.paginate<LocationRecord>({

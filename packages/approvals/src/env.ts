@@ -1,4 +1,5 @@
-import { readEnvVariable, readServiceEnv, type Env } from '@partner-apis/core';
+import { readServiceEnv, type Env } from '@partner-apis/core';
+import { readEnvVariable } from '@partner-apis/core/internal';
 import { ConfigurationError } from '@partner-apis/errors';
 import type { ApprovalsClientOptions, ApprovalsTier, ApprovalsTierName } from './client.js';
 import { rateLimitTiers } from './generated/operations.js';

@@ -13,7 +13,6 @@ export type {
   RetryBudget,
 } from './pipeline/call.js';
 export { createServiceClient } from './client/service-client.js';
-export { expectData, withData } from './client/call-answer.js';
 export type { CallResult } from './client/call-answer.js';
 export type { CallArguments } from './client/operation-call.js';
 export type { TracingHeaderName, WithoutTracingHeaders } from './client/raw-client-types.js';
@@ -29,13 +28,11 @@ export type {
   OAuth2ServiceCredentials,
   SubscriptionKeys,
 } from './client/oauth2-service-client.js';
-export { isHeaderValue } from './operations/call-options.js';
 export type {
   CallOptions,
   CallRetryOptions,
   CallTimeoutOptions,
 } from './operations/call-options.js';
-export { apiPromise } from './operations/api-promise.js';
 export type { ApiPromise, ResponseMeta, WithResponse } from './operations/api-promise.js';
 export type {
   ApiKeyDescription,
@@ -45,14 +42,7 @@ export type {
   ParameterDescription,
 } from './operations/operation.js';
 export { operationMethod, pagedRead } from './operations/resource-methods.js';
-export { createSyncRun } from './paging/sync.js';
-export type {
-  SyncCheckpoint,
-  SyncContext,
-  SyncOptions,
-  SyncRun,
-  SyncSource,
-} from './paging/sync.js';
+export type { SyncCheckpoint, SyncOptions, SyncRun } from './paging/sync.js';
 export type {
   CallQuery,
   PagedRead,
@@ -60,18 +50,8 @@ export type {
   RecordOf,
   RequestBodyOf,
 } from './operations/resource-methods.js';
-export { paginate } from './paging/paginate.js';
+export type { Page, Paginated } from './paging/paginate.js';
 export type {
-  Page,
-  PageContents,
-  PageRequest,
-  PaginateOptions,
-  Paginated,
-} from './paging/paginate.js';
-export { createOffsetCollection } from './paging/offset-collection.js';
-export { PAGING_OPTION_NAMES } from './client/unknown-options.js';
-export type {
-  DescribedQuery,
   EnvelopeOf,
   ListOptions,
   OffsetCollection,
@@ -95,6 +75,5 @@ export type {
   ResponseEvent,
   RetryEvent,
 } from './observe/observer.js';
-export { DEFAULT_LOGGED_HEADERS } from './observe/header-redactor.js';
-export { readEnvVariable, readServiceEnv } from './client/service-env.js';
+export { readServiceEnv } from './client/service-env.js';
 export type { Env, OAuth2ServiceEnv, ServiceEnv, ServiceEnvName } from './client/service-env.js';

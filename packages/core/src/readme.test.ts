@@ -1,12 +1,8 @@
 import { clientIdHeaders, type ClientCredentials } from '@partner-apis/auth';
 import { startFaultServer, type FaultServer, type RecordedRequest } from '@partner-apis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createOffsetCollection,
-  createServiceClient,
-  expectData,
-  type OperationDescription,
-} from './index.js';
+import { createServiceClient, type OperationDescription } from './index.js';
+import { createOffsetCollection, expectData } from './internal.js';
 
 /** The two operations the README example calls, as openapi-typescript would generate them. */
 interface paths {

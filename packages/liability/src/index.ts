@@ -6,7 +6,7 @@ export type {
   LiabilityRaw,
   Sellers,
 } from './client.js';
-export type { AssumptionPolicy, CallOptions } from '@partner-apis/core';
+export type { ApiPromise, AssumptionPolicy, CallOptions, WithResponse } from '@partner-apis/core';
 /** Options of every liability call: `signal` and `conversationId`. */
 export type { CallOptions as LiabilityCallOptions } from '@partner-apis/core';
 export type { CreateQuoteOptions, Quotes } from './quotes.js';

@@ -1,12 +1,12 @@
 import {
   createServiceClient,
-  PAGING_OPTION_NAMES,
   oauth2Service,
   type OAuth2ServiceClientOptions,
   type PagingOptions,
   type QueryOf,
   type ServiceClient,
 } from '@partner-apis/core';
+import { PAGING_OPTION_NAMES } from '@partner-apis/core/internal';
 import type { components, operations as Operations, paths } from './generated/openapi.js';
 import { oauth2Scopes, operations } from './generated/operations.js';
 import { createResources, type Resources } from './generated/resources.js';

@@ -22,6 +22,7 @@ export type {
 } from './client.js';
 export { fromEnv } from './env.js';
 export type {
+  ApiPromise,
   AssumptionPolicy,
   CallOptions,
   Env,
@@ -34,6 +35,10 @@ export type {
   PagingOptions,
   RecordsPage,
   SubscriptionKeys,
+  SyncCheckpoint,
+  SyncOptions,
+  SyncRun,
+  WithResponse,
 } from '@partner-apis/core';
 export type { components, operations, paths } from './generated/openapi.js';
 export type { Resources } from './generated/resources.js';

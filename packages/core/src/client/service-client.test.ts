@@ -10,17 +10,14 @@ import { getEventListeners } from 'node:events';
 import { startFaultServer, type FaultServer } from '@partner-apis/testing';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import {
-  apiPromise,
   createClientPipeline,
   createServiceClient,
-  expectData,
-  isHeaderValue,
-  withData,
   type ClientOptions,
   type OperationDescription,
   type ServiceWiring,
   type WithoutTracingHeaders,
 } from '../index.js';
+import { apiPromise, expectData, isHeaderValue, withData } from '../internal.js';
 import { withOptionNames } from './service-client.js';
 
 /** The shape openapi-typescript generates, with the tracing headers marked required. */

@@ -1,6 +1,7 @@
 import { ConfigurationError } from '@partner-apis/errors';
 import { describe, expect, it } from 'vitest';
-import { readEnvVariable, readServiceEnv } from '../index.js';
+import { readServiceEnv } from '../index.js';
+import { readEnvVariable } from '../internal.js';
 import { requireEnvVariable } from './service-env.js';
 
 const liability = {

@@ -1,7 +1,8 @@
 import { clientIdHeaders } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createServiceClient, oauth2Service, PAGING_OPTION_NAMES } from '../index.js';
+import { createServiceClient, oauth2Service } from '../index.js';
+import { PAGING_OPTION_NAMES } from '../internal.js';
 import { CALL_OPTION_NAMES, clientOptionNames, unknownOptions } from './unknown-options.js';
 
 const credentials = { clientId: 'client-1', clientSecret: 'secret-1' };

@@ -2,12 +2,8 @@ import { ApiError, ConfigurationError, InvalidArgumentError } from '@partner-api
 import { startFaultServer, type FaultServer, type RecordedRequest } from '@partner-apis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PREFETCH } from './offset-collection.js';
-import {
-  createOffsetCollection,
-  createServiceClient,
-  type OperationDescription,
-  type PagingOptions,
-} from '../index.js';
+import { createServiceClient, type OperationDescription, type PagingOptions } from '../index.js';
+import { createOffsetCollection } from '../internal.js';
 
 interface Row {
   id: number;

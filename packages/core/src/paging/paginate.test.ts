@@ -7,7 +7,8 @@ import {
   type RecordedRequest,
 } from '@partner-apis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServiceClient, paginate, type PageRequest } from '../index.js';
+import { createServiceClient } from '../index.js';
+import { paginate, type PageRequest } from '../internal.js';
 import { withTestHooks } from '../testing.js';
 
 let server: FaultServer | undefined;

@@ -16,9 +16,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createClientPipeline,
   createServiceClient as createClient,
-  isHeaderValue,
   type PipelineOptions,
 } from '../index.js';
+import { isHeaderValue } from '../internal.js';
 
 /** A service client without auth, as the tests below need one. */
 function createServiceClient<Paths extends object>(options: { baseUrl: string }) {

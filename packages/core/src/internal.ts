@@ -1,0 +1,19 @@
+/**
+ * The plumbing the service packages and this repository's tools share: how a generated method
+ * pages, syncs and answers. Not an API for applications: it changes with the generated code.
+ *
+ * @example
+ * import { createOffsetCollection } from '@partner-apis/core/internal';
+ */
+export { expectData, withData } from './client/call-answer.js';
+export { readEnvVariable } from './client/service-env.js';
+export { PAGING_OPTION_NAMES } from './client/unknown-options.js';
+export { DEFAULT_LOGGED_HEADERS } from './observe/header-redactor.js';
+export { apiPromise } from './operations/api-promise.js';
+export { isHeaderValue } from './operations/call-options.js';
+export { createOffsetCollection } from './paging/offset-collection.js';
+export type { DescribedQuery } from './paging/offset-collection.js';
+export { paginate } from './paging/paginate.js';
+export type { PageContents, PageRequest, PaginateOptions } from './paging/paginate.js';
+export { createSyncRun } from './paging/sync.js';
+export type { SyncContext, SyncSource } from './paging/sync.js';
