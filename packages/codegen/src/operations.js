@@ -5,18 +5,10 @@
  * the spec. Service packages build their resources from it, so a spec edit reaches their
  * behaviour without hand-written changes.
  */
-import { describeSpec } from '@partner-apis/spec-model';
+import { describeSpec, isObject } from '@partner-apis/spec-model';
 
 /** @typedef {Record<string, unknown>} JsonObject */
 /** @typedef {import('@partner-apis/spec-model').OperationModel} OperationModel */
-
-/**
- * @param {unknown} value
- * @returns {value is JsonObject}
- */
-function isObject(value) {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The client member an operation is called through, or a clear error when the spec names none.
