@@ -37,7 +37,7 @@ export function runBuiltCli(
 }
 
 /**
- * The arguments of `liability seller create` for the seller every CLI test creates, printed as
+ * The arguments of `liability sellers create` for the seller every CLI test creates, printed as
  * JSON; `extra` arguments follow.
  *
  * @example
@@ -46,7 +46,7 @@ export function runBuiltCli(
 export function createSeller(...extra: string[]): string[] {
   return [
     'liability',
-    'seller',
+    'sellers',
     'create',
     '--name',
     'Nordlicht Home GmbH',

@@ -2,6 +2,8 @@ import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
@@ -67,21 +69,22 @@ describe('help', () => {
     [],
     ['exposure'],
     ['exposure', 'locations'],
-    ['exposure', 'sov'],
-    ['exposure', 'sov', 'validate'],
-    ['exposure', 'sov', 'submit'],
+    ['exposure', 'statement-of-values'],
+    ['exposure', 'statement-of-values', 'validate'],
+    ['exposure', 'statement-of-values', 'submit'],
     ['riskengineering'],
     ['riskengineering', 'gradings'],
     ['riskengineering', 'locations'],
     ['liability'],
-    ['liability', 'seller'],
-    ['liability', 'seller', 'create'],
-    ['liability', 'quote'],
-    ['liability', 'quote', 'create'],
+    ['liability', 'sellers'],
+    ['liability', 'sellers', 'create'],
+    ['liability', 'quotes'],
+    ['liability', 'quotes', 'create'],
     ['liability', 'quotes', 'get'],
     ['liability', 'quotes', 'search'],
     ['approvals'],
-    ['approvals', 'list'],
+    ['approvals', 'approvals'],
+    ['approvals', 'approvals', 'list'],
     ['credentials'],
     ['credentials', 'check'],
     ['config'],
@@ -92,6 +95,7 @@ describe('help', () => {
     ['sandbox', 'status'],
     ['sandbox', 'stop'],
     ['completion'],
+    ['version'],
   ];
 
   test('every command has --help with an example of itself, on stdout, exit code 0', async () => {
@@ -146,7 +150,7 @@ describe('like gh, aws and az', () => {
           {},
         );
       expect((await complete('partner-apis exposure lo')).stdout).toBe('locations\n');
-      expect((await complete('partner-apis liability quote create --territory ""')).stdout).toBe(
+      expect((await complete('partner-apis liability quotes create --territory ""')).stdout).toBe(
         'US\nNON-US\n',
       );
     },
@@ -200,7 +204,7 @@ describe('like gh, aws and az', () => {
   test('--debug with liability and approvals: Basic credentials and client_secret stay redacted', async () => {
     const [liability, approvals] = await Promise.all([
       run(['--debug', 'liability', 'quotes', 'search']),
-      run(['--debug', 'approvals', 'list', '--employee', '100234']),
+      run(['--debug', 'approvals', 'approvals', 'list', '--employee-number', '100234']),
     ]);
     expect(liability.code).toBe(0);
     expect(approvals.code).toBe(0);
@@ -314,12 +318,60 @@ describe('exposure locations', () => {
   });
 
   test('table with --columns', async () => {
-    const result = await run(['exposure', 'locations', '--columns', 'locationId,address.city']);
+    const result = await run([
+      'exposure',
+      'locations',
+      '--columns',
+      'locationId,address.city',
+      '-o',
+      'table',
+    ]);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^locationId\s+address\.city$/);
     expect(lines[2]).toMatch(/^LOC-0000001\s+\S/);
     expect(lines).toHaveLength(SIZES.exposureLocations + 2);
+  });
+
+  test('a table into a pipe is tab-separated columns with no header, as gh writes one', async () => {
+    const result = await run(['exposure', 'locations', '--columns', 'locationId,address.city']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(SIZES.exposureLocations);
+    expect(lines.every((line) => /^LOC-\d{7}\t[^\t]+$/.test(line))).toBe(true);
+  });
+
+  test('no records: --out gets an empty file, csv writes nothing; "No records." goes to stderr', async () => {
+    const none = ['exposure', 'locations', '--modified-since', '2999-01-01'];
+    const table = await run([...none, '--out', 'none.txt', '-o', 'table']);
+    expect(table).toMatchObject({ code: 0, stdout: '' });
+    expect(table.stderr).toContain('No records.\n');
+    expect(await readFile(join(dir, 'none.txt'), 'utf8')).toBe('');
+    const csv = await run([...none, '-o', 'csv']);
+    expect(csv).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  test('--limit and --max-items stop after N records and read no page past them', async () => {
+    const route = 'exposure.listLocations';
+    const before = sb.stats().routes[route]?.requests ?? 0;
+    const result = await run(['exposure', 'locations', '--limit', '3', '-o', 'ndjson']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(3);
+    expect((sb.stats().routes[route]?.requests ?? 0) - before).toBe(1);
+    const other = await run(['exposure', 'locations', '--max-items', '2', '-o', 'ndjson']);
+    expect(other.stdout.trim().split('\n')).toHaveLength(2);
+    const both = await run(['exposure', 'locations', '--limit', '3', '--max-items', '2']);
+    expect(both.code).toBe(2);
+  });
+
+  test('--query selects with JMESPath; a bad expression is a usage error before any request', async () => {
+    const ids = await run(['exposure', 'locations', '--limit', '2', '--query', '[].locationId']);
+    expect(ids).toMatchObject({ code: 0, stdout: 'LOC-0000001\nLOC-0000002\n' });
+    const count = await run(['exposure', 'locations', '--query', 'length(@)', '-o', 'json']);
+    expect(count.stdout).toBe(`${SIZES.exposureLocations}\n`);
+    const bad = await run(['exposure', 'locations', '--query', '[.']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: --query is not a JMESPath expression: /);
   });
 });
 
@@ -390,7 +442,10 @@ describe('output a terminal can trust', () => {
   });
 
   test('the table fits the width of the terminal (COLUMNS); cut cells end with an ellipsis', async () => {
-    const result = await run(['exposure', 'locations'], { ...sandboxEnv, COLUMNS: '60' });
+    const result = await run(['exposure', 'locations', '-o', 'table'], {
+      ...sandboxEnv,
+      COLUMNS: '60',
+    });
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(SIZES.exposureLocations + 2);
@@ -409,9 +464,10 @@ describe('output a terminal can trust', () => {
       validateResponses: false,
     });
     try {
-      const result = await run(['exposure', 'locations', '--columns', 'locationId,address.city'], {
-        ...sandboxVariables(big),
-      });
+      const result = await run(
+        ['exposure', 'locations', '--columns', 'locationId,address.city', '-o', 'table'],
+        { ...sandboxVariables(big) },
+      );
       expect(result).toMatchObject({ code: 0, stderr: '' });
       const lines = result.stdout.trimEnd().split('\n');
       expect(lines).toHaveLength(150_002);
@@ -449,7 +505,14 @@ describe('exposure sov', () => {
     const file = join(dir, 'good.csv');
     await writeFile(file, [header, ...goodRows].join('\n'));
     const before = requests('exposure.submitStatementOfValues');
-    const result = await run(['exposure', 'sov', 'validate', file, '--currency', 'EUR']);
+    const result = await run([
+      'exposure',
+      'statement-of-values',
+      'validate',
+      file,
+      '--currency',
+      'EUR',
+    ]);
     expect(result).toEqual({ code: 0, stdout: `${file}: 3 locations, no problems\n`, stderr: '' });
     expect(requests('exposure.submitStatementOfValues')).toBe(before);
   });
@@ -466,7 +529,14 @@ describe('exposure sov', () => {
         'LOC-4,Porto depot,Rua do Ouro 1,Porto,PT,Warehouse,Steel,19x8,-5,',
       ].join('\n'),
     );
-    const result = await run(['exposure', 'sov', 'validate', file, '--currency', 'EUR']);
+    const result = await run([
+      'exposure',
+      'statement-of-values',
+      'validate',
+      file,
+      '--currency',
+      'EUR',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('');
     const lines = result.stdout.trim().split('\n');
@@ -499,7 +569,14 @@ describe('exposure sov', () => {
       }),
     );
     const before = requests('exposure.submitStatementOfValues');
-    const result = await run(['exposure', 'sov', 'submit', file, '--format', 'json']);
+    const result = await run([
+      'exposure',
+      'statement-of-values',
+      'submit',
+      file,
+      '--format',
+      'json',
+    ]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toBeTypeOf('object');
     expect(requests('exposure.submitStatementOfValues')).toBe(before + 1);
@@ -509,7 +586,7 @@ describe('exposure sov', () => {
     const file = join(dir, 'no-currency.csv');
     await writeFile(file, [header, goodRows[0]].join('\n'));
     const before = requests('exposure.submitStatementOfValues');
-    const result = await run(['exposure', 'sov', 'submit', file]);
+    const result = await run(['exposure', 'statement-of-values', 'submit', file]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -524,7 +601,14 @@ describe('exposure sov', () => {
       file,
       '\uFEFF' + [header, ...goodRows].map((row) => row.replaceAll(',', ';')).join('\r\n'),
     );
-    const result = await run(['exposure', 'sov', 'validate', file, '--currency', 'EUR']);
+    const result = await run([
+      'exposure',
+      'statement-of-values',
+      'validate',
+      file,
+      '--currency',
+      'EUR',
+    ]);
     expect(result).toEqual({ code: 0, stdout: `${file}: 3 locations, no problems\n`, stderr: '' });
   });
 
@@ -535,7 +619,14 @@ describe('exposure sov', () => {
       [header, goodRows[0], 'LOC-2,"Lyon plant,x,Lyon,FR', goodRows[2]].join('\n'),
     );
     const before = requests('exposure.submitStatementOfValues');
-    const result = await run(['exposure', 'sov', 'submit', file, '--currency', 'EUR']);
+    const result = await run([
+      'exposure',
+      'statement-of-values',
+      'submit',
+      file,
+      '--currency',
+      'EUR',
+    ]);
     expect(result).toEqual({
       code: 1,
       stdout: '',
@@ -547,14 +638,26 @@ describe('exposure sov', () => {
   test('validate: escape sequences in a file are shown in its problems, never obeyed', async () => {
     const file = join(dir, 'escapes.csv');
     await writeFile(file, [`${header},\x1b]0;owned\x07`, `${goodRows[0]},x`].join('\n'));
-    const result = await run(['exposure', 'sov', 'validate', file, '--currency', 'EUR']);
+    const result = await run([
+      'exposure',
+      'statement-of-values',
+      'validate',
+      file,
+      '--currency',
+      'EUR',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stdout).not.toContain('\x1b');
     expect(result.stdout).toContain('column K (\\x1b]0;owned\\x07): unknown column');
   });
 
   test('a file that does not exist is a usage error', async () => {
-    const result = await run(['exposure', 'sov', 'validate', join(dir, 'missing.csv')]);
+    const result = await run([
+      'exposure',
+      'statement-of-values',
+      'validate',
+      join(dir, 'missing.csv'),
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: cannot read .*missing\.csv: it does not exist\n$/);
   });
@@ -579,7 +682,7 @@ describe('liability', () => {
   test('quote create: a price, or a referral when forced into manual review', async () => {
     const priced = await run([
       'liability',
-      'quote',
+      'quotes',
       'create',
       '--seller',
       sellerId,
@@ -588,7 +691,13 @@ describe('liability', () => {
       '--territory',
       'NON-US',
     ]);
-    expect(priced).toMatchObject({ code: 0, stderr: '' });
+    // Lists of records in a table are their count, never wrapped JSON.
+    expect(priced).toMatchObject({
+      code: 0,
+      stderr: 'note: policyLines, insureds are lists shown as a count; -o json shows every field\n',
+    });
+    expect(priced.stdout).not.toContain('{');
+    expect(priced.stdout).toMatch(/^policyLines\s+1 item$/m);
     expect(priced.stdout).toMatch(/^quoteId\s+QTE-\d{4}-\d+$/m);
     expect(priced.stdout).toMatch(/^status\s+quoted$/m);
     expect(priced.stdout).toMatch(/^price\.amount\s+\d+\.\d{2}$/m);
@@ -596,7 +705,7 @@ describe('liability', () => {
 
     const referred = await run([
       'liability',
-      'quote',
+      'quotes',
       'create',
       '--seller',
       sellerId,
@@ -648,7 +757,7 @@ describe('liability', () => {
     const before = requests('liability.createQuote');
     const result = await run([
       'liability',
-      'quote',
+      'quotes',
       'create',
       '--seller',
       sellerId,
@@ -680,8 +789,9 @@ describe('approvals', () => {
   test('list: the four groups as one list, oldest first', async () => {
     const result = await run([
       'approvals',
+      'approvals',
       'list',
-      '--employee',
+      '--employee-number',
       '100234',
       '--format',
       'json',
@@ -699,7 +809,15 @@ describe('approvals', () => {
   });
 
   test('the table shows the employee and a summary per approval', async () => {
-    const result = await run(['approvals', 'list', '--employee', '100234']);
+    const result = await run([
+      'approvals',
+      'approvals',
+      'list',
+      '--employee-number',
+      '100234',
+      '-o',
+      'table',
+    ]);
     expect(result.code).toBe(0);
     const [heading, blank, columns] = result.stdout.split('\n');
     expect(heading).toMatch(/^.+ \(100234\): \d+ outstanding approvals$/);
@@ -721,7 +839,7 @@ describe('approvals', () => {
         },
       ],
     });
-    const result = await run(['approvals', 'list', '--employee', '999999']);
+    const result = await run(['approvals', 'approvals', 'list', '--employee-number', '999999']);
     expect(result).toEqual({
       code: 1,
       stdout: '',
@@ -732,12 +850,56 @@ describe('approvals', () => {
   });
 
   test('a missing required option is a usage error', async () => {
-    const result = await run(['approvals', 'list']);
+    const result = await run(['approvals', 'approvals', 'list']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      "error: required option '--employee <number>' not specified\n(add --help for usage and examples)\n",
+      "error: required option '--employee-number <value>' not specified\n(add --help for usage and examples)\n",
     );
+  });
+});
+
+describe('former command names', () => {
+  test.each([
+    [
+      ['liability', 'quote', 'search', '-o', 'ndjson'],
+      'note: `partner-apis liability quote` is now `partner-apis liability quotes`.\n',
+    ],
+    [
+      ['approvals', 'list', '--employee', '100234', '--limit', '1', '-o', 'ndjson'],
+      'note: `partner-apis approvals list` is now `partner-apis approvals approvals list`, --employee is now --employee-number.\n',
+    ],
+    [
+      ['exposure', 'sov', 'validate', 'missing.csv'],
+      'note: `partner-apis exposure sov` is now `partner-apis exposure statement-of-values`.\n',
+    ],
+    [
+      [
+        '--env',
+        'sandbox',
+        'liability',
+        'seller',
+        'create',
+        '--name',
+        'Kettle & Co',
+        '--country',
+        'NL',
+      ],
+      'note: `partner-apis liability seller` is now `partner-apis liability sellers`.\n',
+    ],
+  ])('%j still works, with one line naming the new command', async (args, notice) => {
+    const result = await run(args);
+    expect(result.stderr.startsWith(notice)).toBe(true);
+    expect(result.stderr).not.toContain('unknown command');
+    expect(result.code).toBe(args.includes('missing.csv') ? 2 : 0);
+    const quiet = await run(['-q', ...args]);
+    expect(quiet.stderr).not.toContain('note:');
+  });
+
+  test('the former names are in no help', async () => {
+    const help = await run(['liability', '--help']);
+    expect(help.stdout).not.toMatch(/^\s+(seller|quote)\s/m);
+    expect(help.stdout).toMatch(/^\s+sellers\s/m);
   });
 });
 
@@ -785,9 +947,87 @@ describe('usage and configuration errors exit with 2', () => {
   });
 
   test('a production environment without settings', async () => {
-    const result = await run(['--env', 'production', 'approvals', 'list', '--employee', '1'], {});
+    const result = await run(
+      ['--env', 'production', 'approvals', 'approvals', 'list', '--employee-number', '1'],
+      {},
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: the production environment has no settings/);
+  });
+});
+
+describe("--env mock: the upstreams' mocking services", () => {
+  test('base URLs from the config file, no credentials asked, no token requested', async () => {
+    const seen: { path: string; authorization: string | undefined }[] = [];
+    // A stand-in of the mocking services: fixed dummy data, no authentication checked.
+    const server = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+      seen.push({ path: url.pathname, authorization: request.headers.authorization });
+      const first = (url.searchParams.get('offset') ?? '0') === '0';
+      const body = url.pathname.endsWith('/locations')
+        ? first
+          ? [{ locationId: 'MOCK-1' }, { locationId: 'MOCK-2' }]
+          : []
+        : {
+            employeeNumber: '1',
+            requisitions: [],
+            invoices: [],
+            expenseReports: [],
+            contracts: [],
+          };
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const cwd = await mkdtemp(join(tmpdir(), 'partner-apis-mock-'));
+      await writeFile(
+        join(cwd, 'partner-apis.config.json'),
+        JSON.stringify({
+          environments: {
+            mock: {
+              exposure: { baseUrl: `${origin}/portal` },
+              approvals: { baseUrl: `${origin}/approvals` },
+            },
+          },
+        }),
+      );
+      // Variables of another environment in the shell are not read.
+      const elsewhere = { PARTNER_APIS_EXPOSURE_BASE_URL: 'https://production.example.com' };
+      const locations = await run(
+        ['--env', 'mock', 'exposure', 'locations', '-o', 'ndjson'],
+        elsewhere,
+        cwd,
+      );
+      expect(locations).toMatchObject({ code: 0, stderr: '' });
+      expect(ndjson(locations.stdout)).toEqual([
+        { locationId: 'MOCK-1' },
+        { locationId: 'MOCK-2' },
+      ]);
+      const approvals = await run(
+        ['--env', 'mock', 'approvals', 'approvals', 'list', '--employee-number', '1', '-o', 'json'],
+        {},
+        cwd,
+      );
+      expect(approvals).toMatchObject({ code: 0, stdout: '[]\n' });
+      expect(seen.length).toBeGreaterThanOrEqual(2);
+      expect(seen.filter(({ path }) => /token/i.test(path))).toEqual([]);
+      const liability = await run(['--env', 'mock', 'liability', 'quotes', 'search'], {}, cwd);
+      expect(liability.code).toBe(2);
+      expect(liability.stderr).toContain('environments.mock.liability.baseUrl');
+    } finally {
+      server.close();
+    }
+  });
+
+  test('a mock environment with no settings names the setting to add', async () => {
+    const result = await run(['--env', 'mock', 'exposure', 'locations'], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^error: the mock environment has no settings: add environments\.mock\.<service>\.baseUrl/,
+    );
   });
 });
 
@@ -811,7 +1051,7 @@ describe('config file', () => {
       }),
     );
     const result = await run(
-      ['approvals', 'list', '--employee', '100234', '--format', 'ndjson'],
+      ['approvals', 'approvals', 'list', '--employee-number', '100234', '--format', 'ndjson'],
       {},
       cwd,
     );
@@ -841,14 +1081,27 @@ describe('profiles of the user config file', () => {
     const [locations, approvals] = await Promise.all([
       run(['--profile', 'local', 'exposure', 'locations', '--format', 'ndjson'], env),
       run(
-        ['approvals', 'list', '--employee', '100234', '--format', 'json', '--profile', 'local'],
+        [
+          'approvals',
+          'approvals',
+          'list',
+          '--employee-number',
+          '100234',
+          '--format',
+          'json',
+          '--profile',
+          'local',
+        ],
         env,
       ),
     ]);
     expect(locations).toMatchObject({ code: 0, stderr: '' });
     expect(ndjson(locations.stdout)).toHaveLength(SIZES.exposureLocations);
     expect(approvals).toMatchObject({ code: 0, stderr: '' });
-    const unknown = await run(['--profile', 'nope', 'approvals', 'list', '--employee', '1'], env);
+    const unknown = await run(
+      ['--profile', 'nope', 'approvals', 'approvals', 'list', '--employee-number', '1'],
+      env,
+    );
     expect(unknown).toEqual({
       code: 2,
       stdout: '',
@@ -896,7 +1149,7 @@ describe('sandbox start, status and stop', () => {
       const quote = await run(
         [
           'liability',
-          'quote',
+          'quotes',
           'create',
           '--seller',
           sellerId,
@@ -1063,8 +1316,8 @@ describe('credentials check', () => {
     const result = await run(['credentials', 'check'], {});
     expect(result).toEqual({
       code: 0,
-      stdout: 'No records.\n',
-      stderr: 'No credentials configured: the embedded sandbox needs none.\n',
+      stdout: '',
+      stderr: 'No credentials configured: the embedded sandbox needs none.\nNo records.\n',
     });
   });
 

@@ -1,5 +1,5 @@
 import type { ApprovalsClient } from '@partner-apis/approvals';
-import { isLoopbackHost } from '@partner-apis/auth';
+import { TokenCache, isLoopbackHost, type CachedToken } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import type { ExposureClient } from '@partner-apis/exposure';
 import type { LiabilityClient } from '@partner-apis/liability';
@@ -12,12 +12,58 @@ import {
   type ServiceName,
 } from './config/services.js';
 import { proxyFetch } from './proxy.js';
-import { settingName } from './config/settings.js';
+import { settingName, type Variables } from './config/settings.js';
 import type { LiabilityMajors } from './liability-majors.js';
 import type { ServiceSession } from './service-session.js';
 
 /** Sent as `User-Agent`, so the service teams can tell the CLI's calls apart. */
 const USER_AGENT = 'partner-apis-cli';
+
+/**
+ * What the clients send a mocking service (`--env mock`) for credentials: the documents say it
+ * checks none, so none are asked for. Long and plain, so no message is blanked for holding it.
+ */
+const MOCK_CREDENTIAL = 'not-checked-by-the-mocking-service';
+
+/**
+ * A token cache that holds a token for every client and never asks for one: the exposure and
+ * risk engineering mocking service never checks authentication, so no token is requested.
+ */
+class MockTokens extends TokenCache {
+  readonly #token: CachedToken = {
+    accessToken: MOCK_CREDENTIAL,
+    expiresAt: Number.MAX_SAFE_INTEGER,
+    refreshAt: Number.MAX_SAFE_INTEGER,
+    lifetimeSeconds: Number.MAX_SAFE_INTEGER,
+  };
+
+  override get(): CachedToken {
+    return this.#token;
+  }
+
+  override singleFlight(): Promise<CachedToken> {
+    return Promise.resolve(this.#token);
+  }
+}
+
+/**
+ * The variables a client of `service` is created from: the settings, and against a mocking
+ * service the credentials it does not check, where the settings give none.
+ */
+async function variablesOf(session: ServiceSession, service: ServiceName): Promise<Variables> {
+  const variables = await session.variables();
+  if (session.settings.environment !== 'mock') return variables;
+  const prefix = VARIABLE_PREFIX[service];
+  const baseUrl = variables[`${prefix}BASE_URL`];
+  return {
+    [`${prefix}CLIENT_ID`]: MOCK_CREDENTIAL,
+    [`${prefix}CLIENT_SECRET`]: MOCK_CREDENTIAL,
+    [`${prefix}SUBSCRIPTION_KEY`]: MOCK_CREDENTIAL,
+    // Never asked: the token cache holds a token.
+    ...(baseUrl === undefined ? {} : { [`${prefix}TOKEN_URL`]: baseUrl }),
+    ...variables,
+  };
+}
 
 /** Client options and the variable each is read from, for messages about a bad value. */
 const OPTION_VARIABLES: Readonly<Record<string, string>> = {
@@ -61,7 +107,11 @@ export function assumptionPolicy(
 async function common(session: ServiceSession, service: ServiceName) {
   const fetch = session.sandboxUrls === undefined ? await proxyFetch(session.env) : undefined;
   const baseUrl = (await session.variables())[`${VARIABLE_PREFIX[service]}BASE_URL`];
+  const mock = session.settings.environment === 'mock';
   return {
+    ...(mock && (service === 'exposure' || service === 'riskEngineering')
+      ? { tokenCache: new MockTokens() }
+      : {}),
     userAgent: USER_AGENT,
     logger: session.logger(`the ${SERVICE_TITLE[service]} client`, (message) =>
       /client secret/i.test(message)
@@ -139,7 +189,7 @@ function create<T>(
  */
 export async function exposureClient(session: ServiceSession): Promise<ExposureClient> {
   const { createExposureClient, fromEnv } = await import('@partner-apis/exposure');
-  const variables = await session.variables();
+  const variables = await variablesOf(session, 'exposure');
   const shared = await common(session, 'exposure');
   return create(session, 'exposure', () =>
     createExposureClient({ ...fromEnv(variables), ...shared }),
@@ -156,7 +206,7 @@ export async function riskEngineeringClient(
   session: ServiceSession,
 ): Promise<RiskEngineeringClient> {
   const { createRiskEngineeringClient, fromEnv } = await import('@partner-apis/riskengineering');
-  const variables = await session.variables();
+  const variables = await variablesOf(session, 'riskEngineering');
   const shared = await common(session, 'riskEngineering');
   return create(session, 'riskEngineering', () =>
     createRiskEngineeringClient({ ...fromEnv(variables), ...shared }),
@@ -176,7 +226,7 @@ export async function liabilityClient(
   major?: string,
 ): Promise<LiabilityClient> {
   const choice = chooseLiabilityMajor(Object.keys(majors).map(Number), major, session.settings);
-  const variables = await session.variables();
+  const variables = await variablesOf(session, 'liability');
   const endpoint = liabilityEndpoint(choice, variables, session.settings, session.sandboxUrls);
   const { createLiabilityClient, fromEnv } = await majors[choice.major]!();
   const shared = await common(session, 'liability');
@@ -204,7 +254,7 @@ export async function approvalsClient(
   tier?: 'bronze' | 'silver' | 'gold',
 ): Promise<ApprovalsClient> {
   const { createApprovalsClient, fromEnv } = await import('@partner-apis/approvals');
-  const variables = await session.variables();
+  const variables = await variablesOf(session, 'approvals');
   const shared = await common(session, 'approvals');
   return create(session, 'approvals', () =>
     createApprovalsClient({

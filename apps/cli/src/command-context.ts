@@ -1,10 +1,11 @@
 import { fstatSync } from 'node:fs';
+import { compile } from '@jmespath-community/jmespath';
 import { ApiError } from '@partner-apis/errors';
 import { Option, type Command } from 'commander';
 import type { CliIo } from './cli-io.js';
 import { ENVIRONMENTS } from './config/config-file.js';
 import { resolveSettings } from './config/settings.js';
-import { reportError } from './error-report.js';
+import { inColour, reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
 import { LIABILITY_MAJORS, type LiabilityMajors } from './liability-majors.js';
 import { openOutput, type OutputSink } from './output/output-sink.js';
@@ -23,6 +24,10 @@ export interface OutputOptions {
   out?: string;
   /** `--columns`, for table and csv. */
   columns?: string[];
+  /** `-o` (or `--format`) was given: a table then stays a table in a pipe. */
+  formatGiven?: boolean;
+  /** `--query`: a JMESPath expression selecting what is written. */
+  query?: string;
 }
 
 /** The options of the program itself, valid before or after the subcommand. */
@@ -163,7 +168,10 @@ export function createCommandContext(
       } catch (error) {
         clearProgress();
         context.exitCode = reportError(error, {
-          write: (text) => io.stderr.write(fitLines(text, terminalWidth(io, io.stderr))),
+          write: (text) =>
+            io.stderr.write(
+              inColour(fitLines(text, terminalWidth(io, io.stderr)), io.stderr, io.env),
+            ),
           secrets: session?.secrets() ?? [],
           debug: globals.debug,
           commandOf,
@@ -210,10 +218,13 @@ export function createCommandContext(
       io.stderr.write(`${fitLines(visibleText(text, '\n'), terminalWidth(io, io.stderr))}\n`);
     },
     writeOptions(options) {
+      const toTerminal = options.out === undefined && io.stdout.isTTY === true;
       return {
         warn: context.note,
         columns: options.columns,
         maxWidth: options.out === undefined ? terminalWidth(io) : undefined,
+        plain: !toTerminal && options.formatGiven !== true,
+        query: options.query,
       };
     },
   };
@@ -221,8 +232,10 @@ export function createCommandContext(
 }
 
 /**
- * Adds `-o/--output` (the format, as in aws and az), `--out` (the file) and `--columns` to a
- * command that prints data. `--format`, the older name of `--output`, still works.
+ * Adds `-o/--output` (the format, as in aws and az), `--out` (the file), `--query` (JMESPath)
+ * and `--columns` to a command that prints data. `--format`, the older name of `--output`,
+ * still works. A table (the default) on stdout that is not a terminal is plain tab-separated
+ * columns, as gh writes one; `-o table` keeps it a table.
  *
  * @example
  * withOutputOptions(program.command('locations'));
@@ -242,8 +255,21 @@ export function withOutputOptions(command: Command): Command {
         );
       }
       action.setOptionValue('format', format ?? output);
+      action.setOptionValue('formatGiven', outputGiven || format !== undefined);
+      const { query } = action.opts<{ query?: string }>();
+      if (query !== undefined) {
+        try {
+          compile(query);
+        } catch (error) {
+          throw new UsageError(`--query is not a JMESPath expression: ${(error as Error).message}`);
+        }
+      }
     })
     .option('--out <file>', 'write the data to this file instead of stdout')
+    .option(
+      '--query <expression>',
+      'a JMESPath expression (as in the aws CLI) choosing what is written, e.g. "[].locationId"',
+    )
     .option(
       '--columns <names>',
       'columns of table and csv, comma-separated; nested fields dotted (address.city)',

@@ -1,4 +1,4 @@
-import { scrubSecrets } from '@partner-apis/errors';
+import { scrub } from './error-report.js';
 import { visibleText } from './output/safe-text.js';
 
 /** What the clients' `logger` option takes (a `console`-like object). */
@@ -34,7 +34,7 @@ export interface ClientLogTarget {
  * const logger = createClientLogger({ write, secrets: () => ['s3cret'], debug: false, warn: note });
  */
 export function createClientLogger(target: ClientLogTarget): WireLogger {
-  const clean = (text: string) => visibleText(scrubSecrets(text, target.secrets()), '\n');
+  const clean = (text: string) => visibleText(scrub(text, target.secrets()), '\n');
   if (!target.debug) {
     const warn = (message: string, details?: Record<string, unknown>) => {
       // A retry carries its error; it is the client's own business unless --debug asks.

@@ -150,6 +150,49 @@ function describe(error: unknown, target: ErrorReportTarget): { lines: string[];
 }
 
 /**
+ * A secret shorter than this is blanked only where it stands alone: inside words (`b` in
+ * `liability`, and in the Base64 runs `scrubSecrets` also looks at) it would garble every
+ * message, and the blanks would spell the secret out.
+ */
+const SHORT_SECRET = 8;
+
+/**
+ * `text` with every secret blanked out, as `scrubSecrets` does; a short secret (a test value,
+ * a mistake) only where it stands alone.
+ *
+ * @example
+ * scrub('GET /liability: b', ['b']); // → 'GET /liability: [redacted]'
+ */
+export function scrub(text: string, secrets: readonly string[]): string {
+  const short = secrets.filter((secret) => secret !== '' && secret.length < SHORT_SECRET);
+  let result = scrubSecrets(
+    text,
+    secrets.filter((secret) => secret.length >= SHORT_SECRET),
+  );
+  for (const secret of short) {
+    const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    result = result.replace(new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`, 'g'), '[redacted]');
+  }
+  return result;
+}
+
+/**
+ * `text` of an error report with its `error:` marks in red, for a terminal that shows colours:
+ * not when `NO_COLOR` is set (no-color.org), nor for a pipe or a file.
+ *
+ * @example
+ * inColour('error: 404 not_found: …\n', process.stderr, process.env);
+ */
+export function inColour(
+  text: string,
+  stream: { readonly isTTY?: boolean | undefined },
+  env: NodeJS.ProcessEnv,
+): string {
+  if (stream.isTTY !== true || (env.NO_COLOR ?? '') !== '' || env.TERM === 'dumb') return text;
+  return text.replace(/^((?:configuration |internal )?error:)/gm, '\x1b[31m$1\x1b[39m');
+}
+
+/**
  * Prints an error the way every command does: status, code, message, correlation id and each
  * cause with its JSON Pointer; never a stack trace, never a credential. Returns the exit code.
  *
@@ -160,9 +203,9 @@ export function reportError(error: unknown, target: ErrorReportTarget): ExitCode
   const { lines, code } = describe(error, target);
   if (lines.length === 0) return code;
   // A server's message may carry terminal escape sequences: they are shown, never obeyed.
-  target.write(`${visibleText(scrubSecrets(lines.join('\n'), target.secrets), '\n')}\n`);
+  target.write(`${visibleText(scrub(lines.join('\n'), target.secrets), '\n')}\n`);
   if (target.debug === true && error instanceof Error && error.stack !== undefined) {
-    target.write(`${visibleText(scrubSecrets(error.stack, target.secrets), '\n')}\n`);
+    target.write(`${visibleText(scrub(error.stack, target.secrets), '\n')}\n`);
   }
   return code;
 }

@@ -128,8 +128,8 @@ export function helpSection(
 
 /**
  * How the help of every command reads: fitted to `width` (the terminal's, or `COLUMNS`), the
- * global options (`--env`, `--profile`, `--debug`, …) shown under each subcommand, and
- * required options marked.
+ * global options (`--env`, `--profile`, `--debug`, …) shown under each subcommand after its
+ * own commands and options, and required options marked.
  *
  * @example
  * configureHelp(program, 100);
@@ -140,6 +140,16 @@ export function configureHelp(program: Command, width: number): void {
     // Commander stops wrapping a column narrower than 40; a 60-column terminal needs it.
     minWidthToWrap: 10,
     showGlobalOptions: true,
+    formatHelp(this: Help, command: Command, helper: Help) {
+      // Sections are separated by a blank line; what a group offers comes before what all share.
+      const sections = Help.prototype.formatHelp
+        .call(this, command, helper)
+        .split(/\n\n(?=\S)/)
+        .map((section) => section.replace(/\n+$/, ''));
+      const global = sections.findIndex((section) => section.startsWith('Global Options:'));
+      if (global >= 0) sections.push(...sections.splice(global, 1));
+      return `${sections.join('\n\n')}\n`;
+    },
     optionDescription(this: Help, option: Option) {
       let description = Help.prototype.optionDescription.call(this, option);
       // A default that is not a value (`PARTNER_APIS_ENV, else …`) is shown from its description.

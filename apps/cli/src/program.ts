@@ -25,14 +25,21 @@ import { registerSyncCommands } from './commands/sync.js';
 import { registerVerifyCommand } from './commands/verify.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerMcpCommand } from './mcp/command.js';
-import { reportError } from './error-report.js';
+import { userConfigPath } from './config/config-file.js';
+import { inColour, reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
-import { DEFAULT_HELP_WIDTH, configureHelp, examples, helpSection } from './help-format.js';
+import {
+  DEFAULT_HELP_WIDTH,
+  configureHelp,
+  examples,
+  fitLines,
+  helpSection,
+} from './help-format.js';
 
 const CONFIGURATION_HELP = [
   'With no credentials configured, every command starts an embedded sandbox on 127.0.0.1 and says so on stderr.',
-  'To use a real environment, set PARTNER_APIS_<SERVICE>_* variables (SERVICE: EXPOSURE, RISKENGINEERING, LIABILITY, APPROVALS; e.g. _BASE_URL, _CLIENT_ID, _CLIENT_SECRET), or write partner-apis.config.json (in this folder or one above it) with environments production, uat and sandbox and pick one with --env or PARTNER_APIS_ENV, or keep named profiles in ~/.config/partner-apis/config.json and pick one with --profile. Variables win over files; `partner-apis config list` shows what is in effect.',
+  'To use a real environment, set PARTNER_APIS_<SERVICE>_* variables (SERVICE: EXPOSURE, RISKENGINEERING, LIABILITY, APPROVALS; e.g. _BASE_URL, _CLIENT_ID, _CLIENT_SECRET), or write partner-apis.config.json (in this folder or one above it) with environments production, uat, mock (the upstreams’ mocking services) and sandbox and pick one with --env or PARTNER_APIS_ENV, or keep named profiles in ~/.config/partner-apis/config.json and pick one with --profile. Variables win over files; `partner-apis config list` shows what is in effect.',
   'HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured.',
 ];
 
@@ -64,7 +71,83 @@ const COMMANDS: readonly ((program: Command, context: CommandContext) => void)[]
   registerVerifyCommand,
   registerMcpCommand,
   registerCompletionCommand,
+  registerVersionCommand,
 ];
+
+/** The line `--version` and `partner-apis version` print. */
+function versionLine(): string {
+  return `partner-apis ${cliVersion()} (node ${process.version}, ${process.platform}-${process.arch})`;
+}
+
+/** `partner-apis version`, as gh and az have it beside `--version`. */
+function registerVersionCommand(program: Command, context: CommandContext): void {
+  program
+    .command('version')
+    .description('print the version (as --version does)')
+    .addHelpText('after', examples(['partner-apis version']))
+    .action(() => {
+      context.io.stdout.write(`${versionLine()}\n`);
+    });
+}
+
+/** Global options that take a value, so the word after them is no command. */
+const GLOBAL_VALUE_OPTIONS = ['-e', '--env', '-p', '--profile', '-c', '--config'];
+
+/**
+ * Commands and options by their former names, each with its current one: the former still works,
+ * with a one-line notice, and is in no help nor completion.
+ */
+const RENAMED: readonly {
+  readonly from: readonly string[];
+  readonly to: readonly string[];
+  readonly options?: Readonly<Record<string, string>>;
+}[] = [
+  { from: ['liability', 'seller'], to: ['liability', 'sellers'] },
+  { from: ['liability', 'quote'], to: ['liability', 'quotes'] },
+  { from: ['exposure', 'sov'], to: ['exposure', 'statement-of-values'] },
+  {
+    from: ['approvals', 'list'],
+    to: ['approvals', 'approvals', 'list'],
+    options: { '--employee': '--employee-number' },
+  },
+];
+
+/**
+ * The command line with a former command name (and its former options) replaced by the
+ * current one, and the notice that says so; the command line as it is when it names none.
+ *
+ * @example
+ * withCurrentNames(['liability', 'quote', 'search']);
+ * // → { args: ['liability', 'quotes', 'search'], notice: 'note: `partner-apis liability quote` is now …' }
+ */
+export function withCurrentNames(args: readonly string[]): {
+  args: readonly string[];
+  notice?: string;
+} {
+  let at = 0;
+  // Bounded by the arguments: each turn moves past one or two.
+  while (at < args.length && args[at]!.startsWith('-')) {
+    at += GLOBAL_VALUE_OPTIONS.includes(args[at]!) ? 2 : 1;
+  }
+  if (args[at] === 'help') at += 1;
+  const rename = RENAMED.find(({ from }) => from.every((word, index) => args[at + index] === word));
+  if (rename === undefined) return { args };
+  const rest = args.slice(at + rename.from.length);
+  const names = [
+    `\`partner-apis ${rename.from.join(' ')}\` is now \`partner-apis ${rename.to.join(' ')}\``,
+  ];
+  const options = rest.map((arg) => {
+    const [flag, ...value] = arg.split('=');
+    const current = rename.options?.[flag!];
+    if (current === undefined) return arg;
+    names.push(`${flag} is now ${current}`);
+    return [current, ...value].join('=');
+  });
+  return {
+    args: [...args.slice(0, at), ...rename.to, ...options],
+    notice: `note: ${[...new Set(names)].join(', ')}.`,
+  };
+}
 
 /**
  * Builds the `partner-apis` program for one run.
@@ -84,6 +167,7 @@ export function createProgram(io: CliIo, dependencies: CliDependencies = {}) {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(inColour(text, io.stderr, io.env)),
       getOutHelpWidth: () => width,
       getErrHelpWidth: () => width,
     })
@@ -105,11 +189,7 @@ export function createProgram(io: CliIo, dependencies: CliDependencies = {}) {
       'log every request and response to stderr (credentials redacted), and where an internal error happened',
     )
     .option('-q, --quiet', 'print only data and errors: no notes, warnings nor progress')
-    .version(
-      `partner-apis ${cliVersion()} (node ${process.version}, ${process.platform}-${process.arch})`,
-      '-V, --version',
-      'print the version',
-    )
+    .version(versionLine(), '-V, --version', 'print the version')
     .exitOverride()
     .showHelpAfterError('(add --help for usage and examples)')
     .addHelpText(
@@ -127,6 +207,17 @@ export function createProgram(io: CliIo, dependencies: CliDependencies = {}) {
   configureHelp(program, width);
   for (const register of COMMANDS) register(program, context);
   return { program, context };
+}
+
+/** The profiles of the user's config file, for completion; none when it cannot be read. */
+function profileNames(env: NodeJS.ProcessEnv): string[] {
+  const path = userConfigPath(env);
+  try {
+    const config = JSON.parse(readFileSync(path ?? '', 'utf8')) as { profiles?: object };
+    return Object.keys(config.profiles ?? {});
+  } catch {
+    return [];
+  }
 }
 
 /** The command that `words` (the command line before its options) name, as far as they do. */
@@ -156,13 +247,20 @@ function leadingWords(args: readonly string[]): string[] {
  * });
  */
 export async function runCli(
-  args: readonly string[],
+  given: readonly string[],
   io: CliIo,
   dependencies: CliDependencies = {},
 ): Promise<number> {
   const { program, context } = createProgram(io, dependencies);
+  const { args, notice } =
+    given[0] === COMPLETE_COMMAND ? { args: given } : withCurrentNames(given);
+  if (notice !== undefined && !args.includes('-q') && !args.includes('--quiet')) {
+    io.stderr.write(`${fitLines(notice, terminalWidth(io, io.stderr))}\n`);
+  }
   if (args[0] === COMPLETE_COMMAND) {
-    const candidates = completeWords(program, args.slice(1));
+    const candidates = completeWords(program, args.slice(1), (option) =>
+      option.long === '--profile' ? profileNames(io.env) : [],
+    );
     io.stdout.write(candidates.map((candidate) => `${candidate}\n`).join(''));
     return ExitCode.ok;
   }
@@ -180,7 +278,7 @@ export async function runCli(
   }
   if (helpCommand && commandDepth(target) < named.length) {
     const unknown = named[commandDepth(target)]!;
-    const write = (text: string) => io.stderr.write(text);
+    const write = (text: string) => io.stderr.write(inColour(text, io.stderr, io.env));
     return reportError(new UsageError(`unknown command '${unknown}' (see partner-apis --help)`), {
       write,
       secrets: [],
@@ -192,7 +290,10 @@ export async function runCli(
     // Commander has already printed its message (or the help) to stderr.
     if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     // Outside a command's own error report: still a message and an exit code, never a stack.
-    return reportError(error, { write: (text) => io.stderr.write(text), secrets: [] });
+    return reportError(error, {
+      write: (text) => io.stderr.write(inColour(text, io.stderr, io.env)),
+      secrets: [],
+    });
   }
   return context.exitCode;
 }

@@ -108,7 +108,7 @@ describe('1. the examples of --help', () => {
   test("a server's hint names the command to type, not the HTTP operation", async () => {
     const result = await run([
       'liability',
-      'quote',
+      'quotes',
       'create',
       '--seller',
       'SEL-999999',
@@ -134,54 +134,56 @@ describe('2. tables fit the width', () => {
   });
 
   test('the approvals table fits 80 columns: one line per approval', async () => {
-    const result = await run(['approvals', 'list', '--employee', '100234'], {
-      ...sandboxEnv,
-      COLUMNS: '80',
-    });
-    expect(result.code).toBe(0);
-    expect(widest(result.stdout)).toBeLessThanOrEqual(80);
-    expect(result.stdout).toMatch(/^\S+\s+\w+\s+\d+\s+pending\b/m);
+    const { code, screen } = await inTerminal(
+      `${cli} approvals approvals list --employee-number 100234`,
+      80,
+    );
+    expect(code).toBe(0);
+    const text = screen.replace(/\r/g, '');
+    expect(widest(text)).toBeLessThanOrEqual(80);
+    expect(text).toMatch(/^\S+\s+\w+\s+\d+\s+pending\b/m);
+  });
+
+  test('piped to head, a table is tab-separated columns, no wider than its values', async () => {
+    const result = await shell(
+      `${cli} exposure locations --columns locationId,address.city | head -3`,
+      sandboxEnv,
+    );
+    expect(result.stdout.split('\n').slice(0, 3)).toEqual([
+      expect.stringMatching(/^LOC-0000001\t\S/),
+      expect.stringMatching(/^LOC-0000002\t\S/),
+      expect.stringMatching(/^LOC-0000003\t\S/),
+    ]);
   });
 });
 
 describe('3. ids are never cut nor left out', () => {
-  test('quote search at 60 columns: every quoteId whole, the JSON of policy lines left out', async () => {
+  test('quote search at 60 columns: every quoteId whole, lists of records as a count, no JSON', async () => {
     const seller = JSON.parse((await run(createSeller(), sandboxEnv)).stdout) as {
       sellerId: string;
     };
-    const quote = (...extra: string[]) =>
-      run(
-        [
-          'liability',
-          'quote',
-          'create',
-          '--seller',
-          seller.sellerId,
-          '--country-of-sales',
-          'US-CA-UK-IL-CL-AU',
-          '--territory',
-          'US',
-          ...extra,
-        ],
-        { ...sandboxEnv, COLUMNS: '60' },
-      );
-    const referred = await quote();
+    const create = `${cli} liability quotes create --seller ${seller.sellerId} --country-of-sales US-CA-UK-IL-CL-AU --territory US`;
+    const referred = await inTerminal(create, 60);
     expect(referred.code).toBe(0);
-    expect(widest(referred.stdout)).toBeLessThanOrEqual(60);
-    // A single record wraps its long values instead of cutting them.
-    expect(referred.stdout).not.toContain('…');
-    const ids = await quote('-o', 'json');
+    const record = referred.screen.replace(/\r/g, '');
+    expect(widest(record)).toBeLessThanOrEqual(60);
+    // A single record wraps its long values instead of cutting them, and shows no JSON.
+    expect(record).not.toContain('…');
+    expect(record).not.toMatch(/[{}"]/);
+    expect(record).toMatch(/^referrals\s+1 item/m);
+    const ids = await run([...create.split(' ').slice(3), '-o', 'json'], sandboxEnv);
     const { quoteId } = JSON.parse(ids.stdout) as { quoteId: string };
-    const search = await run(['liability', 'quotes', 'search', '--seller-id', seller.sellerId], {
-      ...sandboxEnv,
-      COLUMNS: '60',
-    });
+    const search = await inTerminal(
+      `${cli} liability quotes search --seller-id ${seller.sellerId}`,
+      60,
+    );
     expect(search.code).toBe(0);
-    expect(widest(search.stdout)).toBeLessThanOrEqual(60);
-    expect(search.stdout.split('\n')[0]).toMatch(/(^|\s)quoteId(\s|$)/);
-    expect(search.stdout).toContain(quoteId);
-    expect(search.stdout).not.toContain('policyLines');
-    expect(search.stderr.replace(/\s+/g, ' ')).toMatch(/are left out \(policyLines, /);
+    const table = search.screen.replace(/\r/g, '');
+    expect(widest(table)).toBeLessThanOrEqual(60);
+    expect(table.split('\n')[0]).toMatch(/(^|\s)quoteId(\s|$)/);
+    expect(table).toContain(quoteId);
+    expect(table).not.toMatch(/[{}"]/);
+    expect(table.replace(/\s+/g, ' ')).toMatch(/shown as a count; -o json shows every field/);
   });
 });
 
@@ -257,10 +259,13 @@ describe('5. -o is the format', () => {
 describe('6. no Node warning lines', () => {
   test("a secret about to expire is the CLI's own warning, with advice a person can follow", async () => {
     const created = new Date(Date.now() - 340 * 86_400_000).toISOString().slice(0, 10);
-    const result = await run(['approvals', 'list', '--employee', '100234', '-o', 'ndjson'], {
-      ...sandboxEnv,
-      PARTNER_APIS_APPROVALS_SECRET_CREATED_AT: created,
-    });
+    const result = await run(
+      ['approvals', 'approvals', 'list', '--employee-number', '100234', '-o', 'ndjson'],
+      {
+        ...sandboxEnv,
+        PARTNER_APIS_APPROVALS_SECRET_CREATED_AT: created,
+      },
+    );
     expect(result.code).toBe(0);
     expect(result.stderr).not.toContain('(node:');
     expect(result.stderr).not.toContain('assumptions');
@@ -269,7 +274,7 @@ describe('6. no Node warning lines', () => {
       'Then update PARTNER_APIS_APPROVALS_CLIENT_SECRET and PARTNER_APIS_APPROVALS_SECRET_CREATED_AT; `partner-apis credentials check` shows the date of every secret.',
     );
     const quiet = await run(
-      ['--quiet', 'approvals', 'list', '--employee', '100234', '-o', 'ndjson'],
+      ['--quiet', 'approvals', 'approvals', 'list', '--employee-number', '100234', '-o', 'ndjson'],
       {
         ...sandboxEnv,
         PARTNER_APIS_APPROVALS_SECRET_CREATED_AT: created,
@@ -321,18 +326,24 @@ describe('8. proxies and TLS', () => {
 
   test('HTTP_PROXY carries the requests; NO_PROXY exempts a host', async () => {
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    const through = await run(['approvals', 'list', '--employee', '100234', '-o', 'json'], {
-      ...sandboxEnv,
-      HTTP_PROXY: proxyUrl,
-    });
+    const through = await run(
+      ['approvals', 'approvals', 'list', '--employee-number', '100234', '-o', 'json'],
+      {
+        ...sandboxEnv,
+        HTTP_PROXY: proxyUrl,
+      },
+    );
     expect(through.code).toBe(0);
     expect(proxied).toContain(`CONNECT ${new URL(sb.urls.approvals).host}`);
     proxied.length = 0;
-    const around = await run(['approvals', 'list', '--employee', '100234', '-o', 'json'], {
-      ...sandboxEnv,
-      http_proxy: proxyUrl,
-      NO_PROXY: '127.0.0.1',
-    });
+    const around = await run(
+      ['approvals', 'approvals', 'list', '--employee-number', '100234', '-o', 'json'],
+      {
+        ...sandboxEnv,
+        http_proxy: proxyUrl,
+        NO_PROXY: '127.0.0.1',
+      },
+    );
     expect(around.code).toBe(0);
     expect(proxied).toEqual([]);
   });
@@ -357,10 +368,13 @@ describe('8. proxies and TLS', () => {
       server.listen(0, '127.0.0.1');
       await once(server, 'listening');
       try {
-        const result = await run(['approvals', 'list', '--employee', '100234'], {
-          ...sandboxEnv,
-          PARTNER_APIS_APPROVALS_BASE_URL: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        });
+        const result = await run(
+          ['approvals', 'approvals', 'list', '--employee-number', '100234'],
+          {
+            ...sandboxEnv,
+            PARTNER_APIS_APPROVALS_BASE_URL: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          },
+        );
         expect(result.code).toBe(1);
         expect(result.stderr).toContain("error: the server's TLS certificate");
         expect(result.stderr).toContain('(DEPTH_ZERO_SELF_SIGNED_CERT)');
@@ -394,7 +408,11 @@ describe('9. configuration', () => {
     const deep = join(project, 'reports', '2026');
     await mkdir(deep, { recursive: true });
     const before = requests('approvals.getApprovals');
-    const result = await run(['approvals', 'list', '--employee', '100234', '-o', 'json'], {}, deep);
+    const result = await run(
+      ['approvals', 'approvals', 'list', '--employee-number', '100234', '-o', 'json'],
+      {},
+      deep,
+    );
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(requests('approvals.getApprovals')).toBe(before + 1);
   });
@@ -409,9 +427,12 @@ describe('9. configuration', () => {
         profiles: { acme: { approvals: { baseUrl: sb.urls.approvals, clientId: 'acme' } } },
       }),
     );
-    const result = await run(['--profile', 'acme', 'approvals', 'list', '--employee', '100234'], {
-      XDG_CONFIG_HOME: xdg,
-    });
+    const result = await run(
+      ['--profile', 'acme', 'approvals', 'approvals', 'list', '--employee-number', '100234'],
+      {
+        XDG_CONFIG_HOME: xdg,
+      },
+    );
     expect(result).toEqual({
       code: 2,
       stdout: '',
@@ -461,12 +482,22 @@ describe('10. help', () => {
   });
 
   test('required options are marked; global options are shown under a subcommand', async () => {
-    const result = await run(['liability', 'seller', 'create', '--help']);
-    expect(result.stdout).toMatch(/--name <name>\s+legal name of the seller \(required\)/);
-    expect(result.stdout).not.toMatch(/--city <city>.*\(required\)/);
+    const result = await run(['approvals', 'approvals', 'list', '--help']);
+    expect(result.stdout).toMatch(/--employee-number <value>\s+The employee[^(]*\(required\)/);
+    expect(result.stdout).not.toMatch(/--tier <tier>[^-]*\(required\)/);
     expect(result.stdout).toContain('\nGlobal Options:\n');
     for (const flag of ['--env <name>', '--profile <name>', '--debug', '--quiet']) {
       expect(result.stdout).toContain(flag);
+    }
+  });
+
+  test("a group's help lists its commands before the global options", async () => {
+    for (const group of [['liability'], ['exposure'], ['liability', 'quotes']]) {
+      const help = (await run([...group, '--help'])).stdout;
+      const commands = help.indexOf('\nCommands:\n');
+      expect(commands, group.join(' ')).toBeGreaterThan(0);
+      expect(help.indexOf('\nGlobal Options:\n')).toBeGreaterThan(commands);
+      expect(help).not.toContain('\n\n\n');
     }
   });
 
@@ -474,7 +505,7 @@ describe('10. help', () => {
     const commands = [
       [],
       ['exposure', 'locations'],
-      ['liability', 'quote', 'create'],
+      ['liability', 'quotes', 'create'],
       ['liability', 'quotes', 'search'],
       ['sandbox', 'start'],
       ['config', 'list'],

@@ -1,15 +1,14 @@
-import { flattenApprovals, type ApprovalEntry } from '@partner-apis/approvals';
+import {
+  flattenApprovals,
+  type ApprovalEntry,
+  type ApprovalsResult,
+} from '@partner-apis/approvals';
 import { Option, type Command } from 'commander';
-import { approvalsClient } from '../clients.js';
-import { withOutputOptions, type CommandContext, type OutputOptions } from '../command-context.js';
+import type { CommandContext } from '../command-context.js';
 import { examples } from '../help-format.js';
 import { writeRecords } from '../output/record-writer.js';
 import { visibleText } from '../output/safe-text.js';
-
-interface ApprovalsOptions extends OutputOptions {
-  employee: string;
-  tier?: 'bronze' | 'silver' | 'gold';
-}
+import type { OperationExtension } from './operations.js';
 
 /** The columns of the summary table, in this order. */
 export const SUMMARY_COLUMNS = [
@@ -57,62 +56,82 @@ export function approvalSummary(entry: ApprovalEntry): Record<string, unknown> {
   };
 }
 
+/** The tiers of the approvals API, and their pace. */
+export type Tier = 'bronze' | 'silver' | 'gold';
+
 /**
- * `partner-apis approvals list`: the outstanding approvals of one employee, as one list.
+ * The convenience of `approvals approvals list`: `--tier`, and the four groups of the answer
+ * as one list, oldest first; the table shows a summary under a line naming the employee.
  *
  * @example
- * registerApprovalsCommands(program, context);
+ * registerOperationCommands(program, context); // with approvalsExtensions(context) in its services
  */
-export function registerApprovalsCommands(program: Command, context: CommandContext): void {
-  const approvals = program
+export function approvalsExtensions(context: CommandContext): Record<string, OperationExtension> {
+  return {
+    'approvals.list': {
+      configure(command) {
+        command
+          .addHelpText(
+            'after',
+            examples(
+              [
+                'partner-apis approvals approvals list --employee-number 100234 --tier silver -o json',
+              ],
+              [
+                'Requisitions, invoices, expense reports and contracts as one list, oldest first, each with its kind; the table shows a summary, the other formats every field.',
+              ],
+            ),
+          )
+          .addOption(
+            new Option(
+              '--tier <tier>',
+              "the client's tier (calls per second: bronze 1, silver 10, gold 100)",
+            ).choices(['bronze', 'silver', 'gold']),
+          );
+      },
+      async write(answer, options) {
+        const result = answer as ApprovalsResult;
+        const all = flattenApprovals(result);
+        const entries = options.limit === undefined ? all : all.slice(0, options.limit);
+        const writeOptions = context.writeOptions(options);
+        const summary =
+          options.format === 'table' &&
+          options.columns === undefined &&
+          options.query === undefined;
+        const sink = await context.output(options);
+        if (summary && writeOptions.plain !== true) {
+          const employee = result.employeeNumber ?? String(options.employeeNumber);
+          await sink.write(
+            visibleText(
+              `${result.userFullname ?? 'Employee'} (${employee}): ${all.length} outstanding approval${all.length === 1 ? '' : 's'}`,
+            ) + '\n\n',
+          );
+        }
+        await writeRecords(
+          entries.map((entry) => (summary ? approvalSummary(entry) : { ...entry })),
+          options.format,
+          sink,
+          { ...writeOptions, ...(summary ? { defaultColumns: SUMMARY_COLUMNS } : {}) },
+        );
+        await sink.close();
+      },
+    },
+  };
+}
+
+/**
+ * `partner-apis approvals`: its help; its command is the operation's (`operations.ts`),
+ * `approvals approvals list` with its convenience.
+ *
+ * @example
+ * registerApprovalsCommands(program);
+ */
+export function registerApprovalsCommands(program: Command): void {
+  program
     .command('approvals')
     .description('procurement approvals outstanding for an employee')
-    .addHelpText('after', examples(['partner-apis approvals list --employee 100234']));
-
-  withOutputOptions(
-    approvals
-      .command('list')
-      .description(
-        'requisitions, invoices, expense reports and contracts awaiting the employee, oldest first; the table shows a summary, the other formats every field',
-      )
-      .requiredOption('--employee <number>', 'the employee number')
-      .addOption(
-        new Option(
-          '--tier <tier>',
-          "the client's tier (calls per second: bronze 1, silver 10, gold 100)",
-        ).choices(['bronze', 'silver', 'gold']),
-      )
-      .addHelpText(
-        'after',
-        examples([
-          'partner-apis approvals list --employee 100234',
-          'partner-apis approvals list --employee 100234 --tier silver -o json',
-        ]),
-      ),
-  ).action(async (options: ApprovalsOptions, command: Command) => {
-    await context.run(command, async (session) => {
-      const client = await approvalsClient(session, options.tier);
-      const result = await client.approvals.list(options.employee);
-      const entries = flattenApprovals(result);
-      const summary = options.format === 'table' && options.columns === undefined;
-      const sink = await context.output(options);
-      if (options.format === 'table') {
-        await sink.write(
-          visibleText(
-            `${result.userFullname ?? 'Employee'} (${result.employeeNumber ?? options.employee}): ${entries.length} outstanding approval${entries.length === 1 ? '' : 's'}`,
-          ) + '\n\n',
-        );
-      }
-      await writeRecords(
-        entries.map((entry) => (summary ? approvalSummary(entry) : { ...entry })),
-        options.format,
-        sink,
-        {
-          ...context.writeOptions(options),
-          ...(summary ? { defaultColumns: SUMMARY_COLUMNS } : {}),
-        },
-      );
-      await sink.close();
-    });
-  });
+    .addHelpText(
+      'after',
+      examples(['partner-apis approvals approvals list --employee-number 100234']),
+    );
 }

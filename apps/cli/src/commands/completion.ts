@@ -84,18 +84,25 @@ function takesValue(option: Option): boolean {
 /**
  * What may come next on a `partner-apis` command line: `words` are the words after the program
  * name, the last one being the word under the cursor (possibly empty). Subcommands, options of
- * the command reached and its parents, or the choices of an option's value; nothing where a
- * free value or a file goes (the shell then completes file names).
+ * the command reached and its parents, or the values of an option: its choices, else what
+ * `valuesOf` knows (the profiles of `--profile`); nothing where a free value or a file goes
+ * (the shell then completes file names).
  *
  * @example
  * completeWords(program, ['exposure', 'lo']); // → ['locations']
  * completeWords(program, ['exposure', 'locations', '--output', '']); // → ['table', 'json', 'ndjson', 'csv']
  */
-export function completeWords(program: Command, words: readonly string[]): string[] {
-  const current = words.at(-1) ?? '';
+export function completeWords(
+  program: Command,
+  words: readonly string[],
+  valuesOf: (option: Option) => readonly string[] = () => [],
+): string[] {
+  let current = words.at(-1) ?? '';
   let command = program;
   let pendingValue: Option | undefined;
   for (const word of words.slice(0, -1)) {
+    // bash splits `--output=` into `--output` and `=`: the value still comes.
+    if (pendingValue !== undefined && word === '=') continue;
     if (pendingValue !== undefined) {
       pendingValue = undefined;
       continue;
@@ -108,9 +115,23 @@ export function completeWords(program: Command, words: readonly string[]): strin
     }
     command = visibleCommands(command).find((sub) => sub.name() === word) ?? command;
   }
+  let prefix = '';
+  // zsh and fish give `--output=js` as one word: its value is completed after the `=`.
+  const inline = /^(--[\w-]+=)(.*)$/.exec(current);
+  if (inline !== null) {
+    const option = findOption(defaultSubcommand(command) ?? command, inline[1]!.slice(0, -1));
+    if (option !== undefined && takesValue(option)) {
+      [prefix, current] = [inline[1]!, inline[2]!];
+      pendingValue = option;
+    }
+  }
   const starting = (candidates: readonly string[]) =>
-    candidates.filter((candidate) => candidate.startsWith(current));
-  if (pendingValue !== undefined) return starting(pendingValue.argChoices ?? []);
+    candidates
+      .filter((candidate) => candidate.startsWith(current))
+      .map((candidate) => `${prefix}${candidate}`);
+  if (pendingValue !== undefined) {
+    return starting(pendingValue.argChoices ?? valuesOf(pendingValue));
+  }
   if (current.startsWith('-')) {
     command = defaultSubcommand(command) ?? command;
     const flags = optionsAt(command).flatMap((option) => (option.long ? [option.long] : []));

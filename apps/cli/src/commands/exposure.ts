@@ -1,13 +1,17 @@
 import type { Command } from 'commander';
-import { exposureClient } from '../clients.js';
-import { withOutputOptions, type CommandContext, type OutputOptions } from '../command-context.js';
+import type { CommandContext } from '../command-context.js';
 import { examples } from '../help-format.js';
-import { writeRecord } from '../output/record-writer.js';
 import { checkStatementOfValues, type SovOptions } from '../sov/check-sov.js';
+import { UsageError } from '../usage-error.js';
+import type { OperationExtension, OperationOptions } from './operations.js';
 
-function withSovOptions(command: Command): Command {
+/** The CSV columns, for the help of the Statement of Values commands. */
+const SOV_COLUMNS =
+  'CSV columns (header row first, one location per row): locationId, name, street, city, postalCode, region, country, latitude, longitude, occupancy, construction, yearBuilt, numberOfStoreys, floorArea, sprinklered, buildings, contents, businessInterruption; and optionally portfolioName, policyReference, valuationDate, currency (same in every row).';
+
+function withSovOptions(command: Command, file: string): Command {
   return command
-    .argument('<file>', 'a CSV file (one location per row) or a JSON file')
+    .argument(file, 'a CSV file (one location per row) or a JSON file')
     .option('--currency <code>', 'ISO 4217 currency of the values (else the currency column)')
     .option('--portfolio-name <name>', 'name of the portfolio')
     .option('--policy-reference <reference>', 'the insurance contract of the portfolio')
@@ -15,8 +19,52 @@ function withSovOptions(command: Command): Command {
 }
 
 /**
- * `partner-apis exposure sov …`: the Statement of Values from a CSV or JSON file; the
- * operations of the spec are commands of their own (`operations.ts`).
+ * The convenience of `exposure statement-of-values submit FILE`: the portfolio read from a CSV
+ * or JSON file and checked locally first (instead of `--data`).
+ *
+ * @example
+ * registerOperationCommands(program, context); // with exposureExtensions(context) in its services
+ */
+export function exposureExtensions(context: CommandContext): Record<string, OperationExtension> {
+  return {
+    'statementOfValues.submit': {
+      configure(command) {
+        withSovOptions(command, '[file]').addHelpText(
+          'after',
+          examples(
+            [
+              'partner-apis exposure statement-of-values submit portfolio.csv --currency EUR --portfolio-name "Warehouses 2026"',
+            ],
+            [SOV_COLUMNS],
+          ),
+        );
+      },
+      async body(options: OperationOptions, command: Command) {
+        const file = command.processedArgs[0] as string | undefined;
+        if (file === undefined) {
+          if (options.data === undefined) {
+            throw new UsageError(
+              'give the Statement of Values: a FILE (CSV or JSON), or --data JSON',
+            );
+          }
+          return undefined;
+        }
+        if (options.data !== undefined) {
+          throw new UsageError(
+            `--data and ${file} both give the Statement of Values: give one of them`,
+          );
+        }
+        return (await checkStatementOfValues(file, options as SovOptions, context, 'stderr'))
+          .portfolio;
+      },
+    },
+  };
+}
+
+/**
+ * `partner-apis exposure` and its `statement-of-values validate FILE`, which checks a file
+ * locally; the operations of the spec are the other commands (`operations.ts`), `submit` on
+ * the same noun.
  *
  * @example
  * registerExposureCommands(program, context);
@@ -29,25 +77,13 @@ export function registerExposureCommands(program: Command, context: CommandConte
       'after',
       examples([
         'partner-apis exposure locations --modified-since 2025-06-01',
-        'partner-apis exposure sov validate portfolio.csv --currency EUR',
+        'partner-apis exposure statement-of-values validate portfolio.csv --currency EUR',
       ]),
     );
 
   const sov = exposure
-    .command('sov')
-    .description('Statement of Values: check a portfolio file locally, or submit it')
-    .addHelpText(
-      'after',
-      examples(
-        [
-          'partner-apis exposure sov validate portfolio.csv --currency EUR',
-          'partner-apis exposure sov submit portfolio.json',
-        ],
-        [
-          'CSV columns (header row first, one location per row): locationId, name, street, city, postalCode, region, country, latitude, longitude, occupancy, construction, yearBuilt, numberOfStoreys, floorArea, sprinklered, buildings, contents, businessInterruption; and optionally portfolioName, policyReference, valuationDate, currency (same in every row).',
-        ],
-      ),
-    );
+    .command('statement-of-values')
+    .description('Statement of Values: check a portfolio file locally (validate), or submit it');
 
   withSovOptions(
     sov
@@ -57,42 +93,21 @@ export function registerExposureCommands(program: Command, context: CommandConte
       )
       .addHelpText(
         'after',
-        examples([
-          'partner-apis exposure sov validate portfolio.csv --currency EUR',
-          'partner-apis exposure sov validate portfolio.json',
-        ]),
+        examples(
+          [
+            'partner-apis exposure statement-of-values validate portfolio.csv --currency EUR',
+            'partner-apis exposure statement-of-values validate portfolio.json',
+          ],
+          [SOV_COLUMNS],
+        ),
       ),
+    '<file>',
   ).action(async (file: string, options: SovOptions, command: Command) => {
     await context.run(command, async () => {
       const checked = await checkStatementOfValues(file, options, context, 'stdout');
       context.io.stdout.write(
         `${file}: ${checked.locationCount} location${checked.locationCount === 1 ? '' : 's'}, no problems\n`,
       );
-    });
-  });
-
-  withOutputOptions(
-    withSovOptions(
-      sov
-        .command('submit')
-        .description(
-          'check a Statement of Values, then submit it (provisional operation: the upstream has not published it)',
-        )
-        .addHelpText(
-          'after',
-          examples([
-            'partner-apis exposure sov submit portfolio.csv --currency EUR --portfolio-name "Warehouses 2026"',
-          ]),
-        ),
-    ),
-  ).action(async (file: string, options: SovOptions & OutputOptions, command: Command) => {
-    await context.run(command, async (session) => {
-      const { portfolio } = await checkStatementOfValues(file, options, context, 'stderr');
-      const client = await exposureClient(session);
-      const receipt = await client.statementOfValues.submit(portfolio);
-      const sink = await context.output(options);
-      await writeRecord(receipt, options.format, sink, context.writeOptions(options));
-      await sink.close();
     });
   });
 }

@@ -9,22 +9,15 @@ import {
   type TerritoryOfSales,
 } from '@partner-apis/liability';
 import { Option, type Command } from 'commander';
-import { liabilityClient } from '../clients.js';
-import { withOutputOptions, type CommandContext, type OutputOptions } from '../command-context.js';
 import { examples } from '../help-format.js';
 import type { LiabilityMajors } from '../liability-majors.js';
-import { writeRecord } from '../output/record-writer.js';
+import { UsageError } from '../usage-error.js';
+import type { OperationExtension, OperationOptions } from './operations.js';
 import { collect } from './option-parsers.js';
 
-/** The option every liability command has. */
-interface MajorOptions {
-  /** `--major`: the major version of the liability API to call. */
-  major?: string;
-}
-
-interface SellerOptions extends OutputOptions, MajorOptions {
-  name: string;
-  country: string;
+interface SellerOptions extends OperationOptions {
+  name?: string;
+  country?: string;
   street?: string;
   city?: string;
   postalCode?: string;
@@ -33,18 +26,18 @@ interface SellerOptions extends OutputOptions, MajorOptions {
   marketplace: string[];
 }
 
-interface QuoteOptions extends OutputOptions, MajorOptions {
-  seller: string[];
-  countryOfSales: CountryOfSales;
-  territory: TerritoryOfSales;
+interface QuoteOptions extends OperationOptions {
+  seller?: string[];
+  countryOfSales?: CountryOfSales;
+  territory?: TerritoryOfSales;
   forceManualReferral?: boolean;
-  productId: string;
+  productId?: string;
   agent?: string;
   agencyId?: string;
   agencyName?: string;
 }
 
-function sellerFrom(options: SellerOptions): Seller {
+function sellerFrom(options: SellerOptions & { name: string; country: string }): Seller {
   const address: Seller['address'] = { country: options.country };
   if (options.street !== undefined) address.street = options.street;
   if (options.city !== undefined) address.city = options.city;
@@ -58,9 +51,11 @@ function sellerFrom(options: SellerOptions): Seller {
   return seller;
 }
 
-function quoteFrom(options: QuoteOptions): QuoteRequest {
+function quoteFrom(
+  options: QuoteOptions & Required<Pick<QuoteOptions, 'seller' | 'countryOfSales' | 'territory'>>,
+): QuoteRequest {
   const quote: QuoteRequest = {
-    productId: options.productId,
+    productId: options.productId ?? THIRD_PARTY_LIABILITY_PRODUCT.productId,
     policyLines: [
       thirdPartyLiabilityPolicyLine({
         countryOfSales: options.countryOfSales,
@@ -95,122 +90,161 @@ export function majorOption(majors: LiabilityMajors): Option {
 }
 
 /**
- * `partner-apis liability seller create` and `liability quote create`: a seller and a quote
- * from a few options; every operation of the spec is a command of its own as well
- * (`operations.ts`), e.g. `liability quotes get` and `liability quotes search`.
+ * The body a convenience's options give: undefined when none of `flags` was given (then
+ * `--data` gives it), a usage error when `--data` is given too or a `required` one is missing.
+ */
+function bodyOf<T extends OperationOptions>(
+  options: T,
+  what: string,
+  flags: Readonly<Record<string, string>>,
+  required: readonly string[],
+  build: (options: T) => unknown,
+): unknown {
+  const given = Object.keys(flags).filter((key) => {
+    const value = options[key];
+    return Array.isArray(value) ? value.length > 0 : value !== undefined;
+  });
+  const names = required.map((key) => flags[key]).join(' and ');
+  if (given.length === 0) {
+    if (options.data === undefined) {
+      throw new UsageError(`give the ${what}: ${names}, or --data JSON`);
+    }
+    return undefined;
+  }
+  if (options.data !== undefined) {
+    throw new UsageError(`--data and ${flags[given[0]!]} both give the ${what}: give one of them`);
+  }
+  const missing = required.filter((key) => options[key] === undefined).map((key) => flags[key]);
+  if (missing.length > 0) {
+    throw new UsageError(`the ${what} also needs ${missing.join(' and ')} (or give --data JSON)`);
+  }
+  return build(options);
+}
+
+/** The option of each seller field, as `bodyOf` names them. */
+const SELLER_FLAGS = {
+  name: '--name',
+  country: '--country',
+  street: '--street',
+  city: '--city',
+  postalCode: '--postal-code',
+  registrationNumber: '--registration-number',
+  email: '--email',
+  marketplace: '--marketplace',
+};
+
+/** The option of each quote field, as `bodyOf` names them. */
+const QUOTE_FLAGS = {
+  seller: '--seller',
+  countryOfSales: '--country-of-sales',
+  territory: '--territory',
+  productId: '--product-id',
+  agent: '--agent',
+  agencyId: '--agency-id',
+  agencyName: '--agency-name',
+};
+
+/**
+ * The conveniences of `liability sellers create` (a seller from `--name`, `--country`, …) and
+ * `liability quotes create` (a third party liability quote from `--seller`,
+ * `--country-of-sales`, `--territory`, …), beside the spec's `--data`.
+ */
+export const LIABILITY_EXTENSIONS: Readonly<Record<string, OperationExtension>> = {
+  'sellers.create': {
+    configure(command) {
+      command
+        .option('--name <name>', 'legal name of the seller (with --country, instead of --data)')
+        .option('--country <code>', 'ISO 3166-1 alpha-2 country of the seller, e.g. DE')
+        .option('--street <street>', 'street and number')
+        .option('--city <city>', 'city')
+        .option('--postal-code <code>', 'postal code')
+        .option('--registration-number <number>', 'company registration number')
+        .option('--email <address>', 'contact e-mail address')
+        .option(
+          '--marketplace <name>',
+          'a marketplace the seller sells on; repeat for several',
+          collect,
+          [],
+        )
+        .addHelpText(
+          'after',
+          examples([
+            'partner-apis liability sellers create --name "Nordlicht Home GmbH" --country DE --city Hamburg --marketplace Amazon',
+          ]),
+        );
+    },
+    body: (options) =>
+      bodyOf(options as SellerOptions, 'seller', SELLER_FLAGS, ['name', 'country'], (given) =>
+        sellerFrom(given as SellerOptions & { name: string; country: string }),
+      ),
+  },
+  'quotes.create': {
+    configure(command) {
+      command
+        .option(
+          '--seller <sellerId>',
+          'the insured seller; repeat for several (with --country-of-sales and --territory, instead of --data)',
+          collect,
+        )
+        .addOption(
+          new Option('--country-of-sales <value>', 'declarative question countryOfSales').choices(
+            COUNTRIES_OF_SALES,
+          ),
+        )
+        .addOption(
+          new Option('--territory <value>', 'declarative question territoryOfSales').choices(
+            TERRITORIES_OF_SALES,
+          ),
+        )
+        .option(
+          '--force-manual-referral',
+          'pass the quote to manual underwriting whatever its risk',
+        )
+        .option(
+          '--product-id <id>',
+          `the commercial package (default: ${THIRD_PARTY_LIABILITY_PRODUCT.productId})`,
+        )
+        .option('--agent <username>', 'agent username in the underwriting system')
+        .option('--agency-id <id>', 'the agency for which the quote is created')
+        .option('--agency-name <name>', 'name of that agency')
+        .addHelpText(
+          'after',
+          examples([
+            'partner-apis liability quotes create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
+            'partner-apis liability quotes create --seller SEL-000001 --country-of-sales OTHERS --territory US --force-manual-referral -o json',
+          ]),
+        );
+    },
+    body: (options) =>
+      bodyOf(
+        options as QuoteOptions,
+        'quote',
+        QUOTE_FLAGS,
+        ['seller', 'countryOfSales', 'territory'],
+        (given) => quoteFrom(given as Parameters<typeof quoteFrom>[0]),
+      ),
+    callOptions: (options) =>
+      options.forceManualReferral === true ? { forceManualReferral: true } : {},
+  },
+};
+
+/**
+ * `partner-apis liability`: its help; its commands are those of the operations
+ * (`operations.ts`), `sellers create` and `quotes create` with their conveniences.
  *
  * @example
- * registerLiabilityCommands(program, context);
+ * registerLiabilityCommands(program);
  */
-export function registerLiabilityCommands(program: Command, context: CommandContext): void {
-  const liability = program
+export function registerLiabilityCommands(program: Command): void {
+  program
     .command('liability')
     .description('third party liability: sellers and quotes')
     .addHelpText(
       'after',
       examples([
-        'partner-apis liability seller create --name "Nordlicht Home GmbH" --country DE',
-        'partner-apis liability quote create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
+        'partner-apis liability sellers create --name "Nordlicht Home GmbH" --country DE',
+        'partner-apis liability quotes create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
         'partner-apis liability quotes search --seller-id SEL-000001',
       ]),
     );
-
-  const seller = liability
-    .command('seller')
-    .description('sellers, for which quotes are requested')
-    .addHelpText(
-      'after',
-      examples(['partner-apis liability seller create --name "Nordlicht Home GmbH" --country DE']),
-    );
-  withOutputOptions(
-    seller
-      .command('create')
-      .description('register a seller; prints it with its sellerId')
-      .requiredOption('--name <name>', 'legal name of the seller')
-      .requiredOption('--country <code>', 'ISO 3166-1 alpha-2 country of the seller, e.g. DE')
-      .option('--street <street>', 'street and number')
-      .option('--city <city>', 'city')
-      .option('--postal-code <code>', 'postal code')
-      .option('--registration-number <number>', 'company registration number')
-      .option('--email <address>', 'contact e-mail address')
-      .option(
-        '--marketplace <name>',
-        'a marketplace the seller sells on; repeat for several',
-        collect,
-        [],
-      )
-      .addOption(majorOption(context.liabilityMajors))
-      .addHelpText(
-        'after',
-        examples([
-          'partner-apis liability seller create --name "Nordlicht Home GmbH" --country DE --city Hamburg --marketplace Amazon',
-          'partner-apis liability seller create --name "Kettle & Co" --country NL -o json',
-        ]),
-      ),
-  ).action(async (options: SellerOptions, command: Command) => {
-    await context.run(command, async (session) => {
-      const client = await liabilityClient(session, context.liabilityMajors, options.major);
-      const created = await client.sellers.create(sellerFrom(options));
-      const sink = await context.output(options);
-      await writeRecord(created, options.format, sink, context.writeOptions(options));
-      await sink.close();
-    });
-  });
-
-  const quote = liability
-    .command('quote')
-    .description('third party liability quotes from a few options (quotes has every operation)')
-    .addHelpText(
-      'after',
-      examples([
-        'partner-apis liability quote create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
-        'partner-apis liability quotes get QTE-2026-0000001',
-      ]),
-    );
-
-  withOutputOptions(
-    quote
-      .command('create')
-      .description(
-        'request a quote: prints its price, or the referrals that send it to manual underwriting',
-      )
-      .requiredOption('--seller <sellerId>', 'the insured seller; repeat for several', collect)
-      .addOption(
-        new Option('--country-of-sales <value>', 'declarative question countryOfSales')
-          .choices(COUNTRIES_OF_SALES)
-          .makeOptionMandatory(),
-      )
-      .addOption(
-        new Option('--territory <value>', 'declarative question territoryOfSales')
-          .choices(TERRITORIES_OF_SALES)
-          .makeOptionMandatory(),
-      )
-      .option('--force-manual-referral', 'pass the quote to manual underwriting whatever its risk')
-      .option(
-        '--product-id <id>',
-        'the commercial package',
-        THIRD_PARTY_LIABILITY_PRODUCT.productId,
-      )
-      .option('--agent <username>', 'agent username in the underwriting system')
-      .option('--agency-id <id>', 'the agency for which the quote is created')
-      .option('--agency-name <name>', 'name of that agency')
-      .addOption(majorOption(context.liabilityMajors))
-      .addHelpText(
-        'after',
-        examples([
-          'partner-apis liability quote create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
-          'partner-apis liability quote create --seller SEL-000001 --country-of-sales OTHERS --territory US --force-manual-referral -o json',
-        ]),
-      ),
-  ).action(async (options: QuoteOptions, command: Command) => {
-    await context.run(command, async (session) => {
-      const client = await liabilityClient(session, context.liabilityMajors, options.major);
-      const created = await client.quotes.create(quoteFrom(options), {
-        ...(options.forceManualReferral === true ? { forceManualReferral: true } : {}),
-      });
-      const sink = await context.output(options);
-      await writeRecord(created, options.format, sink, context.writeOptions(options));
-      await sink.close();
-    });
-  });
 }

@@ -20,7 +20,9 @@ import { examples } from '../help-format.js';
 import { writeRecord, writeRecords } from '../output/record-writer.js';
 import type { ServiceSession } from '../service-session.js';
 import { UsageError } from '../usage-error.js';
-import { majorOption } from './liability.js';
+import { approvalsExtensions, type Tier } from './approvals.js';
+import { exposureExtensions } from './exposure.js';
+import { LIABILITY_EXTENSIONS, majorOption } from './liability.js';
 import { integerOption } from './option-parsers.js';
 import { writePaged, type PagedRecords } from './paged-output.js';
 
@@ -33,12 +35,43 @@ export type Parameter = ParameterDescription;
 /** A client as the operation commands call it: `client[resource][verb](…)`. */
 type AnyClient = Record<string, Record<string, (...args: unknown[]) => unknown>>;
 
+/** Options of an operation's command, as commander gives them. */
+export type OperationOptions = OutputOptions & {
+  data?: string;
+  major?: string;
+  pageSize?: number;
+  prefetch?: number;
+  /** `--limit` (or `--max-items`): the most records a listing writes. */
+  limit?: number;
+} & Record<string, unknown>;
+
+/**
+ * What a hand-written convenience adds to the command of one operation, so that one noun has
+ * one command: a request body from a few options (`liability sellers create --name … --country
+ * …`), call options, or its own way of writing the answer (`approvals approvals list`).
+ */
+export interface OperationExtension {
+  /** Adds its options and arguments to the command. */
+  configure(command: Command): void;
+  /**
+   * The request body its options give, or undefined for the body of `--data`. It throws a
+   * usage error for options that give no body and no `--data`, or both.
+   */
+  body?(options: OperationOptions, command: Command): unknown;
+  /** Options of the client's method beside the body (`forceManualReferral`). */
+  callOptions?(options: OperationOptions): object;
+  /** Writes the answer instead of the command writing it as a record or records. */
+  write?(answer: unknown, options: OperationOptions): Promise<void>;
+}
+
 /** A service of the command line: its operations and how a command run gets its client. */
 export interface OperationService {
   /** Its command, `partner-apis <name> …`. */
   readonly name: string;
   readonly operations: Readonly<Record<string, Operation>>;
-  client(session: ServiceSession, options: { major?: string }): Promise<unknown>;
+  client(session: ServiceSession, options: OperationOptions): Promise<unknown>;
+  /** Conveniences by `resource.verb` (`sellers.create`). */
+  readonly extensions?: Readonly<Record<string, OperationExtension>>;
   /** Its help, where no hand-written command has given it one. */
   readonly description: string;
   /** Liability takes `--major`. */
@@ -58,6 +91,7 @@ export function operationServices(context: CommandContext): OperationService[] {
       description: 'property exposure',
       operations: exposureOperations,
       client: (s) => exposureClient(s),
+      extensions: exposureExtensions(context),
     },
     {
       name: 'riskengineering',
@@ -71,12 +105,14 @@ export function operationServices(context: CommandContext): OperationService[] {
       operations: liabilityOperations,
       client: (s, options) => liabilityClient(s, context.liabilityMajors, options.major),
       majors: true,
+      extensions: LIABILITY_EXTENSIONS,
     },
     {
       name: 'approvals',
       description: 'procurement approvals',
       operations: approvalsOperations,
-      client: (s) => approvalsClient(s),
+      client: (s, options) => approvalsClient(s, options.tier as Tier | undefined),
+      extensions: approvalsExtensions(context),
     },
   ];
 }
@@ -195,22 +231,17 @@ function exampleOf(service: string, operation: Operation): string {
   return words.join(' ');
 }
 
-type OperationOptions = OutputOptions & {
-  data?: string;
-  major?: string;
-  pageSize?: number;
-  prefetch?: number;
-} & Record<string, unknown>;
-
 /** Runs one operation with the command line's arguments and writes its answer. */
 async function runOperation(
   context: CommandContext,
   service: OperationService,
   operation: Operation,
-  pathValues: readonly string[],
-  options: OperationOptions,
+  command: Command,
   session: ServiceSession,
 ): Promise<void> {
+  const options = command.opts<OperationOptions>();
+  const pathValues = command.processedArgs.slice(0, pathParameters(operation).length) as string[];
+  const extension = service.extensions?.[`${operation.resource}.${operation.verb}`];
   const query: Record<string, unknown> = {};
   for (const parameter of queryParameters(operation)) {
     if (parameter.paging !== undefined) continue;
@@ -218,24 +249,65 @@ async function runOperation(
     if (value !== undefined) query[parameter.name] = value;
   }
   // Read before the client exists: a bad --data is a usage error, and nothing is sent.
-  const body = options.data === undefined ? undefined : await readData(options.data, context);
+  const body =
+    (await extension?.body?.(options, command)) ??
+    (options.data === undefined ? undefined : await readData(options.data, context));
   const client = (await service.client(session, options)) as AnyClient;
   const resource = client[operation.resource];
+  const { limit } = options;
   if (isPaged(operation)) {
     const list = resource?.list as (query: object) => PagedRecords<Record<string, unknown>>;
     const label = `${service.name} ${kebab(operation.resource)}`;
-    const paging = { pageSize: options.pageSize, prefetch: options.prefetch };
+    // With a limit, pages are read one at a time and no larger than it: nothing past it is read.
+    const paging =
+      limit === undefined
+        ? { pageSize: options.pageSize, prefetch: options.prefetch }
+        : { pageSize: Math.min(options.pageSize ?? limit, limit), prefetch: 1 };
     await writePaged(context, label, list.call(resource, { ...query, ...paging }), options);
     return;
   }
   const args: unknown[] = [...pathValues];
   if (operation.body !== undefined) args.push(body);
   if (queryParameters(operation).length > 0) args.push(query);
+  const callOptions = extension?.callOptions?.(options);
+  if (callOptions !== undefined) args.push(callOptions);
   const answer = await resource![operation.verb]!.apply(resource, args);
+  if (extension?.write !== undefined) return extension.write(answer, options);
   const sink = await context.output(options);
-  const write = Array.isArray(answer) ? writeRecords : writeRecord;
-  await write(answer as never, options.format, sink, context.writeOptions(options));
+  if (Array.isArray(answer)) {
+    const records = limit === undefined ? answer : answer.slice(0, limit);
+    await writeRecords(records, options.format, sink, context.writeOptions(options));
+  } else {
+    await writeRecord(answer, options.format, sink, context.writeOptions(options));
+  }
   await sink.close();
+}
+
+/**
+ * `--limit N` and its other name `--max-items N` (as the aws CLI calls it) on a listing.
+ *
+ * @example
+ * withLimit(command);
+ */
+export function withLimit(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--limit <n>', 'write at most N records; no page past them is read').argParser(
+        integerOption(1, Number.MAX_SAFE_INTEGER),
+      ),
+    )
+    .addOption(
+      new Option('--max-items <n>').argParser(integerOption(1, Number.MAX_SAFE_INTEGER)).hideHelp(),
+    )
+    .hook('preAction', (_, action) => {
+      const { maxItems, limit } = action.opts<{ maxItems?: number; limit?: number }>();
+      if (maxItems !== undefined && limit !== undefined && maxItems !== limit) {
+        throw new UsageError(
+          `--limit ${limit} and --max-items ${maxItems} disagree: give one of them`,
+        );
+      }
+      if (maxItems !== undefined) action.setOptionValue('limit', maxItems);
+    });
 }
 
 /** The subcommand named `name` of `parent`, created with `description` when there is none. */
@@ -254,9 +326,11 @@ function operationCommand(
   operation: Operation,
 ): void {
   const paged = isPaged(operation);
+  const extension = service.extensions?.[`${operation.resource}.${operation.verb}`];
   // `exposure locations` alone lists, as it did before the resource had verbs.
   const command = resource.command(operation.verb, { isDefault: operation.verb === 'list' });
   command.description(operation.summary ?? operation.operationId);
+  extension?.configure(command);
   for (const parameter of pathParameters(operation)) {
     command.argument(`<${parameter.name}>`, parameter.description?.replace(/\s+/g, ' ') ?? '');
   }
@@ -268,8 +342,11 @@ function operationCommand(
       '--data <json>',
       'the request body: JSON, @file of JSON, or - for stdin',
     );
-    command.addOption(operation.body.required ? data.makeOptionMandatory() : data);
+    // A convenience that builds the body says itself what it needs instead of --data.
+    const required = operation.body.required && extension?.body === undefined;
+    command.addOption(required ? data.makeOptionMandatory() : data);
   }
+  if (paged || ['list', 'search'].includes(operation.verb)) withLimit(command);
   if (paged) {
     const limit = operation.parameters.find((p) => p.paging === 'limit');
     const min = limit?.minimum ?? 1;
@@ -297,10 +374,8 @@ function operationCommand(
   );
   withOutputOptions(command).action(async (...args: unknown[]) => {
     const invoked = args.at(-1) as Command;
-    const options = invoked.opts<OperationOptions>();
-    const pathValues = args.slice(0, pathParameters(operation).length) as string[];
     await context.run(invoked, (session) =>
-      runOperation(context, service, operation, pathValues, options, session),
+      runOperation(context, service, operation, invoked, session),
     );
   });
 }

@@ -138,6 +138,22 @@ describe('syncToOutput', () => {
     expect(state()).toEqual({ done: 2 });
   });
 
+  it.each([
+    ['missing/locations.state.json', 'its folder does not exist'],
+    ['.', 'it is a folder'],
+  ])(
+    '--state %s it cannot write: a usage error before the first request, nothing on stdout',
+    async (file, problem) => {
+      const { context, stdout } = contextWithStdout();
+      const { collection, given } = syncable([['A', 'B']]);
+      await expect(
+        syncToOutput(context, 'exposure locations', collection, options({ state: file })),
+      ).rejects.toThrow(new UsageError(`cannot write --state ${file}: ${problem}`));
+      expect(given).toEqual([]);
+      expect(stdout()).toBe('');
+    },
+  );
+
   it('refuses a state file that is not JSON', async () => {
     writeFileSync(join(cwd, 'locations.state.json'), '{"done":');
     const { context } = contextWithStdout();

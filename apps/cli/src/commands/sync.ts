@@ -1,9 +1,10 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { exposureClient, riskEngineeringClient } from '../clients.js';
 import type { CommandContext, OutputOptions } from '../command-context.js';
 import { examples } from '../help-format.js';
+import { writeProblem } from '../output/output-sink.js';
 import { writeRecords } from '../output/record-writer.js';
 import type { ServiceSession } from '../service-session.js';
 import { UsageError } from '../usage-error.js';
@@ -52,6 +53,26 @@ async function readState(file: string, cwd: string): Promise<unknown> {
 }
 
 /**
+ * Fails with a usage error unless the checkpoint can be saved to `file`: found before the first
+ * request, rather than after the first page of records went to stdout with no checkpoint kept.
+ */
+async function checkWritable(file: string, cwd: string): Promise<void> {
+  const target = resolve(cwd, file);
+  if ((await stat(target).catch(() => undefined))?.isDirectory() === true) {
+    throw new UsageError(`cannot write --state ${file}: it is a folder`);
+  }
+  const temporary = `${target}.partial`;
+  try {
+    await writeFile(temporary, '');
+  } catch (error) {
+    throw new UsageError(
+      `cannot write --state ${file}: ${writeProblem(error as NodeJS.ErrnoException)}`,
+    );
+  }
+  await unlink(temporary);
+}
+
+/**
  * Replaces `file` with the checkpoint in one step (a temporary file beside it, then a rename),
  * so a crash or Ctrl+C leaves the old state or the new one, never half of one.
  */
@@ -81,6 +102,7 @@ export async function syncToOutput(
   options: SyncCommandOptions,
 ): Promise<number> {
   const { cwd } = context.io;
+  await checkWritable(options.state, cwd);
   const saved = await readState(options.state, cwd);
   const everyPage = options.out === undefined && options.format !== 'csv';
   const progress = context.progress(label, options);

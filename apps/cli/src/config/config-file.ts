@@ -11,8 +11,11 @@ import {
   type SettingName,
 } from './services.js';
 
-/** The environments a config file can describe. */
-export const ENVIRONMENTS = ['production', 'uat', 'sandbox'] as const;
+/**
+ * The environments a config file can describe: the upstreams' production and UAT, their
+ * mocking services (`mock`: fixed dummy data, no credentials checked), and a sandbox.
+ */
+export const ENVIRONMENTS = ['production', 'uat', 'mock', 'sandbox'] as const;
 
 export type EnvironmentName = (typeof ENVIRONMENTS)[number];
 

@@ -104,7 +104,7 @@ describe('resolveSettings', () => {
     expect(settings.environment).toBe('uat');
     expect(settings.configuredServices).toEqual(['liability', 'approvals']);
     await expect(resolveSettings({ env: { PARTNER_APIS_ENV: 'staging' }, cwd })).rejects.toThrow(
-      'PARTNER_APIS_ENV must be one of production, uat, sandbox (got "staging")',
+      'PARTNER_APIS_ENV must be one of production, uat, mock, sandbox (got "staging")',
     );
   });
 
@@ -120,7 +120,10 @@ describe('resolveSettings', () => {
       /environments.uat.liability.clientSecrt is not a known setting/,
     ],
     [{ environments: { staging: {} } }, /environments.staging is not a known setting/],
-    [{ defaultEnvironment: 'dev' }, /defaultEnvironment must be one of production, uat, sandbox/],
+    [
+      { defaultEnvironment: 'dev' },
+      /defaultEnvironment must be one of production, uat, mock, sandbox/,
+    ],
     [
       { environments: { uat: { approvals: { tier: 3 } } } },
       /environments.uat.approvals.tier must be a non-empty string/,

@@ -41,7 +41,10 @@ export interface Settings {
   readonly configPath: string | undefined;
   /** The file and object that settings of the chosen environment or profile are read from. */
   readonly origin: SettingsOrigin | undefined;
-  /** False with `--env sandbox`, which reads no `PARTNER_APIS_<SERVICE>_*` variable. */
+  /**
+   * False with `--env sandbox` and `--env mock`, which read no `PARTNER_APIS_<SERVICE>_*`
+   * variable: credentials and addresses of another environment in the shell are never used.
+   */
   readonly readsVariables: boolean;
   /** True when nothing is configured: commands run against a sandbox started in-process. */
   readonly embeddedSandbox: boolean;
@@ -176,7 +179,7 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
     origin = { file: path ?? DEFAULT_CONFIG_FILE, object: `environments.${choice.name}` };
   }
   const environment = choice?.kind === 'environment' ? choice.name : undefined;
-  const readsVariables = environment !== 'sandbox';
+  const readsVariables = environment !== 'sandbox' && environment !== 'mock';
   const fromEnv = readsVariables ? environmentVariables(env) : {};
   const variables = { ...fileSettings?.variables, ...fromEnv };
   const sources: Record<string, string> = {};
@@ -190,6 +193,13 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
       (name) => name.startsWith(VARIABLE_PREFIX[service]) && name !== LIABILITY_MAJOR_VARIABLE,
     ),
   );
+  if (configuredServices.length === 0 && environment === 'mock') {
+    // The documents give no address of the mocking services: the settings must.
+    throw new UsageError(
+      `the mock environment has no settings: add environments.mock.<service>.baseUrl (the ` +
+        `address of the upstream's mocking service) to ${path ?? 'partner-apis.config.json'}`,
+    );
+  }
   if (configuredServices.length === 0 && (environment === 'production' || environment === 'uat')) {
     throw new UsageError(
       `the ${environment} environment has no settings: add environments.${environment} to ` +

@@ -39,7 +39,13 @@ async function writeTo(stream: NodeJS.WritableStream, text: string): Promise<voi
   if (!stream.write(text)) await once(stream, 'drain');
 }
 
-function reason(error: NodeJS.ErrnoException): string {
+/**
+ * Why a file cannot be written, in words a person acts on.
+ *
+ * @example
+ * writeProblem(error); // → 'its folder does not exist'
+ */
+export function writeProblem(error: NodeJS.ErrnoException): string {
   if (error.code === 'ENOENT') return 'its folder does not exist';
   if (error.code === 'EACCES' || error.code === 'EPERM') return 'permission denied';
   if (error.code === 'EISDIR') return 'it is a folder';
@@ -78,7 +84,9 @@ export async function openOutput(
   try {
     await once(file, 'open');
   } catch (error) {
-    throw new UsageError(`cannot write --out ${out}: ${reason(error as NodeJS.ErrnoException)}`);
+    throw new UsageError(
+      `cannot write --out ${out}: ${writeProblem(error as NodeJS.ErrnoException)}`,
+    );
   }
   pendingFiles.add(temporary);
   // A failed write (a full disk) ends the next write or the close; never an uncaught error.

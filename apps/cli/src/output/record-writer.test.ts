@@ -208,7 +208,7 @@ describe('writeRecords', () => {
     }
   });
 
-  test('table aligns columns and says so when there are no records', async () => {
+  test('table aligns columns; with no records it writes nothing and says so on stderr', async () => {
     const sink = memorySink();
     await writeRecords(generate(locations.slice(0, 1)), 'table', sink, { warn: () => {} });
     expect(sink.text()).toBe(
@@ -220,8 +220,77 @@ describe('writeRecords', () => {
       ].join('\n'),
     );
     const empty = memorySink();
-    await writeRecords([], 'table', empty, { warn: () => {} });
-    expect(empty.text()).toBe('No records.\n');
+    const notes: string[] = [];
+    await writeRecords([], 'table', empty, { warn: (note) => notes.push(note) });
+    expect(empty.text()).toBe('');
+    expect(notes).toEqual(['No records.']);
+  });
+
+  test('csv with no records writes nothing; with --columns, only their header', async () => {
+    const empty = memorySink();
+    await writeRecords([], 'csv', empty, { warn: () => {} });
+    expect(empty.text()).toBe('');
+    const chosen = memorySink();
+    await writeRecords([], 'csv', chosen, { warn: () => {}, columns: ['locationId', 'name'] });
+    expect(chosen.text()).toBe('locationId,name\n');
+  });
+
+  test('plain table (a pipe): tab-separated cells, no header, nothing cut, whatever the width', async () => {
+    const sink = memorySink();
+    const long = 'x'.repeat(300);
+    await writeRecords([...locations, { locationId: 'LOC-3', note: long }], 'table', sink, {
+      warn: () => {},
+      plain: true,
+      maxWidth: 40,
+    });
+    expect(sink.text().split('\n')).toEqual([
+      'LOC-1\tLyon\tFR\t10\t\t',
+      'LOC-2\tRotterdam, Zuid\tNL\t\ttrue\t',
+      `LOC-3\t\t\t\t\t${long}`,
+      '',
+    ]);
+  });
+
+  test('table: a list of records is its count, with one note naming -o json', async () => {
+    const quotes = [
+      { quoteId: 'QTE-1', referrals: [{ code: 'R1', reason: 'Sales into the US' }], tags: ['a'] },
+      { quoteId: 'QTE-2', referrals: [{ code: 'R1' }, { code: 'R2' }], tags: [] },
+    ];
+    const sink = memorySink();
+    const notes: string[] = [];
+    await writeRecords(quotes, 'table', sink, { warn: (note) => notes.push(note) });
+    expect(sink.text()).toBe(
+      [
+        'quoteId  referrals  tags',
+        '-------  ---------  ----',
+        'QTE-1    1 item     a',
+        'QTE-2    2 items',
+        '',
+      ].join('\n'),
+    );
+    expect(sink.text()).not.toContain('{');
+    expect(notes).toEqual([
+      'note: referrals is a list shown as a count; -o json shows every field',
+    ]);
+    const csv = memorySink();
+    await writeRecords(quotes, 'csv', csv, { warn: () => {} });
+    expect(csv.text()).toContain('"[{""code"":""R1"",""reason"":""Sales into the US""}]"');
+  });
+
+  test.each([
+    ['[].locationId', 'table', 'LOC-1\nLOC-2\n'],
+    ['[].locationId', 'json', '[\n  "LOC-1",\n  "LOC-2"\n]\n'],
+    ['[].locationId', 'ndjson', '"LOC-1"\n"LOC-2"\n'],
+    ['length(@)', 'table', '2\n'],
+    [
+      "[?address.country=='NL'].{id: locationId, city: address.city}",
+      'csv',
+      'id,city\nLOC-2,"Rotterdam, Zuid"\n',
+    ],
+  ] as const)('--query %s -o %s: what the expression selects', async (query, format, expected) => {
+    const sink = memorySink();
+    await writeRecords(generate(locations), format, sink, { warn: () => {}, query });
+    expect(sink.text()).toBe(expected);
   });
 });
 

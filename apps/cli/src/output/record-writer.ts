@@ -1,15 +1,10 @@
+import { search } from '@jmespath-community/jmespath';
 import { stringify } from 'csv-stringify/sync';
 import { DataError, UsageError } from '../usage-error.js';
 import { columnsOf, flatten, type Cell } from './flatten.js';
 import type { OutputSink } from './output-sink.js';
 import { csvCell, jsonText } from './safe-text.js';
-import {
-  layoutTable,
-  renderHeader,
-  renderKeyValues,
-  renderRow,
-  type TableLayout,
-} from './table.js';
+import { cellText, layoutTable, renderHeader, renderKeyValues, renderRow } from './table.js';
 
 /** The output formats of every command that prints data. */
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
@@ -46,6 +41,13 @@ export interface WriteOptions {
   defaultColumns?: readonly string[] | undefined;
   /** The width a table must fit (the terminal's); no limit when left out. */
   maxWidth?: number | undefined;
+  /**
+   * A table for another program rather than a person (stdout is not a terminal and no format
+   * was chosen): tab-separated columns, no header, nothing cut, as gh writes one.
+   */
+  plain?: boolean | undefined;
+  /** `--query`: a JMESPath expression; what it selects of the data is written instead. */
+  query?: string | undefined;
 }
 
 function checkedRecord(record: unknown): DataRecord {
@@ -96,12 +98,13 @@ async function sampleThenStream(
   records: AsyncIterable<unknown>,
   start: (sample: Record<string, Cell>[]) => Promise<void>,
   each: (row: Record<string, Cell>) => Promise<void>,
+  summarized?: Set<string>,
 ): Promise<number> {
   let sample: Record<string, Cell>[] | undefined = [];
   let count = 0;
   for await (const record of records) {
     count += 1;
-    const row = flatten(checkedRecord(record));
+    const row = flatten(checkedRecord(record), summarized);
     if (sample === undefined) {
       await each(row);
     } else {
@@ -133,6 +136,8 @@ async function writeCsv(
   const count = await sampleThenStream(
     records,
     async (sample) => {
+      // No records: no header either, unless the columns were chosen.
+      if (sample.length === 0 && options.columns === undefined) return;
       const names = pickColumns(sample, options);
       known = new Set(names);
       columns = names.map((key) => ({ key, header: csvCell(key) }));
@@ -148,14 +153,29 @@ async function writeCsv(
   return count;
 }
 
+/** One row of a plain table: tab-separated cells, nothing cut. */
+function plainLine(columns: readonly string[], row: Readonly<Record<string, Cell>>): string {
+  return `${columns.map((column) => cellText(row[column])).join('\t')}\n`;
+}
+
+/** Says once which columns of a table are lists shown as their count. */
+function noteSummarized(summarized: ReadonlySet<string>, options: Partial<WriteOptions>): void {
+  if (summarized.size === 0) return;
+  const names = [...summarized].join(', ');
+  options.warn?.(
+    `note: ${names} ${summarized.size === 1 ? 'is a list' : 'are lists'} shown as a count; -o json shows every field`,
+  );
+}
+
 async function writeTable(
   records: AsyncIterable<unknown>,
   sink: OutputSink,
   options: WriteOptions,
 ): Promise<number> {
-  let layout: TableLayout | undefined;
+  let render: (row: Record<string, Cell>) => string = () => '';
   let known = new Set<string>();
   const warnLate = lateColumnWarner(options, "the table's columns were fixed");
+  const summarized = new Set<string>();
   let lines: string[] = [];
   const flush = async () => {
     if (lines.length === 0) return;
@@ -166,29 +186,39 @@ async function writeTable(
     records,
     async (sample) => {
       if (sample.length === 0) return;
+      const chosen = pickColumns(sample, options);
+      if (options.plain === true) {
+        known = new Set(chosen);
+        render = (row) => plainLine(chosen, row);
+        await sink.write(sample.map(render).join(''));
+        return;
+      }
       const active = layoutTable(
-        pickColumns(sample, options),
+        chosen,
         sample,
         options.maxWidth,
         options.columns === undefined && options.defaultColumns === undefined,
       );
-      layout = active;
       known = new Set([...active.columns, ...active.hidden]);
+      render = (row) => renderRow(active, row);
       if (active.hidden.length > 0) {
         options.warn(
           `${active.hidden.length} of ${active.columns.length + active.hidden.length} columns do not fit the terminal and are left out (${active.hidden.join(', ')}); choose them with --columns, or use -o csv or json`,
         );
       }
-      await sink.write(renderHeader(active) + sample.map((row) => renderRow(active, row)).join(''));
+      await sink.write(renderHeader(active) + sample.map(render).join(''));
     },
     async (row) => {
       warnLate(known, row);
-      lines.push(renderRow(layout!, row));
+      lines.push(render(row));
       if (lines.length >= TABLE_BATCH) await flush();
     },
+    summarized,
   );
   await flush();
-  if (count === 0) await sink.write('No records.\n');
+  // Said on stderr: a file or a pipe gets data only.
+  if (count === 0) options.warn('No records.');
+  noteSummarized(summarized, options);
   return count;
 }
 
@@ -207,6 +237,12 @@ export async function writeRecords(
   sink: OutputSink,
   options: WriteOptions,
 ): Promise<number> {
+  if (options.query !== undefined) {
+    const all: unknown[] = [];
+    for await (const record of toAsync(records)) all.push(record);
+    await writeSelected(search(all as never, options.query), format, sink, options);
+    return all.length;
+  }
   const stream = toAsync(records);
   let count = 0;
   switch (format) {
@@ -242,8 +278,11 @@ export async function writeRecord(
   record: unknown,
   format: OutputFormat,
   sink: OutputSink,
-  options: Pick<WriteOptions, 'maxWidth'> = {},
+  options: Partial<WriteOptions> = {},
 ): Promise<void> {
+  if (options.query !== undefined) {
+    return writeSelected(search(record as never, options.query), format, sink, options);
+  }
   const checked = checkedRecord(record);
   switch (format) {
     case 'ndjson':
@@ -255,9 +294,49 @@ export async function writeRecord(
       const columns = Object.keys(row).map((key) => ({ key, header: csvCell(key) }));
       return sink.write(stringify([row], { header: true, columns, cast: CSV_CAST }));
     }
-    case 'table':
-      return sink.write(renderKeyValues(flatten(checked), options.maxWidth));
+    case 'table': {
+      const summarized = new Set<string>();
+      const row = flatten(checked, summarized);
+      await sink.write(
+        options.plain === true
+          ? Object.entries(row)
+              .map(([key, value]) => `${cellText(key)}\t${cellText(value)}\n`)
+              .join('')
+          : renderKeyValues(row, options.maxWidth),
+      );
+      return noteSummarized(summarized, options);
+    }
   }
+}
+
+function isRecord(value: unknown): value is DataRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Writes what `--query` selected: records as records, one record as one, anything else (names,
+ * counts) as JSON in json and ndjson, and as one value a line in table and csv, as `aws --query`
+ * with text output does.
+ */
+async function writeSelected(
+  value: unknown,
+  format: OutputFormat,
+  sink: OutputSink,
+  options: Partial<WriteOptions>,
+): Promise<void> {
+  const rest = { ...options, query: undefined, warn: options.warn ?? (() => {}) };
+  if (Array.isArray(value) && value.length > 0 && value.every(isRecord)) {
+    await writeRecords(value, format, sink, rest);
+    return;
+  }
+  if (isRecord(value)) return writeRecord(value, format, sink, rest);
+  const text = (item: unknown) => (typeof item === 'string' ? item : JSON.stringify(item));
+  if (format === 'json') return sink.write(`${jsonText(JSON.stringify(value, null, 2))}\n`);
+  const items = Array.isArray(value) ? value : [value];
+  const lines = items.map((item) =>
+    format === 'ndjson' ? jsonText(JSON.stringify(item)) : cellText(text(item)),
+  );
+  await sink.write(lines.map((line) => `${line}\n`).join(''));
 }
 
 async function* toAsync<T>(items: AsyncIterable<T> | Iterable<T>): AsyncIterable<T> {

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { DataError } from '../usage-error.js';
+import { DataError, UsageError } from '../usage-error.js';
 import { readStatementOfValues } from './read-sov.js';
 import { cellValue, columnLetter, locationColumn } from './sov-columns.js';
 
@@ -170,13 +170,13 @@ describe('CSV', () => {
     );
   });
 
-  test('an empty file and a missing file are usage errors', async () => {
-    await expect(readStatementOfValues(await file('empty.csv', ''), {})).rejects.toThrow(
-      /is empty/,
-    );
-    await expect(readStatementOfValues(join(dir, 'nope.csv'), {})).rejects.toThrow(
-      /cannot read .*nope.csv: it does not exist/,
-    );
+  test('an empty file is bad data (exit code 1), as a broken one is; a missing file is a usage error', async () => {
+    const empty = readStatementOfValues(await file('empty.csv', ''), {});
+    await expect(empty).rejects.toBeInstanceOf(DataError);
+    await expect(empty).rejects.toThrow(/is empty/);
+    const missing = readStatementOfValues(join(dir, 'nope.csv'), {});
+    await expect(missing).rejects.toBeInstanceOf(UsageError);
+    await expect(missing).rejects.toThrow(/cannot read .*nope.csv: it does not exist/);
   });
 });
 
@@ -205,11 +205,13 @@ describe('JSON', () => {
     expect(sov.locationCount).toBe(1);
   });
 
-  test('invalid JSON and a scalar are usage errors', async () => {
-    await expect(readStatementOfValues(await file('bad.json', '{'), {})).rejects.toThrow(
-      /is not valid JSON/,
-    );
-    await expect(readStatementOfValues(await file('scalar.json', '42'), {})).rejects.toThrow(
+  test('invalid JSON and a scalar are bad data (exit code 1), as a broken CSV file is', async () => {
+    const bad = readStatementOfValues(await file('bad.json', '{'), {});
+    await expect(bad).rejects.toBeInstanceOf(DataError);
+    await expect(bad).rejects.toThrow(/is not valid JSON/);
+    const scalar = readStatementOfValues(await file('scalar.json', '42'), {});
+    await expect(scalar).rejects.toBeInstanceOf(DataError);
+    await expect(scalar).rejects.toThrow(
       /must hold a Statement of Values object or an array of locations/,
     );
   });

@@ -130,7 +130,8 @@ function readCsv(text: string, file: string, overrides: PortfolioOverrides): Sov
   const [headerRow, ...dataRows] = parseCsv(text, file, delimiter);
   // With `;` between fields, a comma is the decimal separator (`1234,5`).
   const decimalComma = delimiter === ';';
-  if (headerRow === undefined) throw new UsageError(`${file} is empty: expected a header row`);
+  // What the file holds is data (exit code 1), whatever its kind; only an unreadable file is a usage error.
+  if (headerRow === undefined) throw new DataError(`${file} is empty: expected a header row`);
   const headers = headerRow.record;
   const problems: SovProblem[] = [];
   const seen = new Map<string, number>();
@@ -246,10 +247,10 @@ function readJson(text: string, file: string, overrides: PortfolioOverrides): So
   try {
     content = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
+    throw new DataError(`${file} is not valid JSON: ${(error as Error).message}`);
   }
   if (typeof content !== 'object' || content === null) {
-    throw new UsageError(`${file} must hold a Statement of Values object or an array of locations`);
+    throw new DataError(`${file} must hold a Statement of Values object or an array of locations`);
   }
   // A bare array is a list of locations; the portfolio fields then come from the options.
   const portfolio: Record<string, unknown> = Array.isArray(content)
