@@ -1,9 +1,13 @@
+import { once } from 'node:events';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { startStrictUpstream, type StrictUpstream } from '@partner-apis/testing';
+import { startSandbox } from '@partner-apis/sandbox';
+import { refusedUrl, startStrictUpstream, type StrictUpstream } from '@partner-apis/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../program.js';
 
@@ -123,5 +127,67 @@ describe('partner-apis verify', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(/--write-specs: .*nowhere holds no common\/openapi\.yaml/);
     expect(upstream.requests.length).toBe(before);
+  });
+
+  it('goes through the proxy of HTTP_PROXY to the environment behind it, as every command does', async () => {
+    const sb = await startSandbox();
+    const tunnels: string[] = [];
+    // A forward proxy that tunnels, as HTTPS_PROXY and HTTP_PROXY clients ask with CONNECT.
+    const proxy = createServer((_, answer) => answer.writeHead(405).end());
+    proxy.on('connect', (incoming: IncomingMessage, client: Socket, head: Buffer) => {
+      tunnels.push(incoming.url ?? '');
+      const [host = '', port = ''] = (incoming.url ?? '').split(':');
+      const upstream = connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client).pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    proxy.listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    try {
+      const { code, stdout, stderr } = await run(
+        ['--employee', sb.fixtures.employeeWithApprovals, '-o', 'json'],
+        {
+          XDG_CONFIG_HOME: cwd,
+          HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+          PARTNER_APIS_APPROVALS_BASE_URL: sb.urls.approvals,
+          PARTNER_APIS_APPROVALS_CLIENT_ID: sb.credentials.approvals.clientId,
+          PARTNER_APIS_APPROVALS_CLIENT_SECRET: sb.credentials.approvals.clientSecret,
+          PARTNER_APIS_APPROVALS_TIER: 'gold',
+        },
+      );
+      expect(tunnels).toContain(new URL(sb.urls.approvals).host);
+      const { findings } = JSON.parse(stdout) as { findings: { status: string }[] };
+      expect(findings.filter((finding) => finding.status !== 'confirmed')).toEqual([]);
+      expect(code).toBe(0);
+      // Progress on stderr, one line per check.
+      expect(stderr).toBe(
+        'verify: approvals: an omitted employeeNumber, and the approvals of an employee\n',
+      );
+    } finally {
+      proxy.close();
+      await sb.close();
+    }
+  });
+
+  it('exits 3 when it could observe nothing, each finding naming the refused connection', async () => {
+    const url = await refusedUrl();
+    const { code, stdout } = await run(['--employee', '100234'], {
+      XDG_CONFIG_HOME: cwd,
+      PARTNER_APIS_APPROVALS_BASE_URL: `${url}/v1`,
+      PARTNER_APIS_APPROVALS_CLIENT_ID: 'app',
+      PARTNER_APIS_APPROVALS_CLIENT_SECRET: 'secret-of-app',
+      COLUMNS: '80',
+    });
+    expect(code).toBe(3);
+    expect(stdout).toMatch(/^3 findings: 0 contradicted, 3 unobserved, 0 confirmed, 0 skipped$/m);
+    expect(stdout.replace(/\s+/g, ' ')).toContain(
+      `GET ${url}/v1/approvals: connection refused (ECONNREFUSED)`,
+    );
+    // The report keeps to the width of COLUMNS, a pointer being one word.
+    expect(stdout.split('\n').filter((line) => line.length > 80 && / \S+ /.test(line))).toEqual([]);
   });
 });

@@ -2,10 +2,11 @@ import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Pace, VerifyOptions } from '@partner-apis/verify';
 import { Option, type Command } from 'commander';
-import type { CommandContext } from '../command-context.js';
+import { terminalWidth, type CommandContext } from '../command-context.js';
 import { SERVICES, type ServiceName } from '../config/services.js';
 import { ExitCode } from '../exit-codes.js';
 import { examples } from '../help-format.js';
+import { proxyFetch } from '../proxy.js';
 import type { ServiceSession } from '../service-session.js';
 import { UsageError } from '../usage-error.js';
 
@@ -33,7 +34,10 @@ async function targets(
   const services: readonly ServiceName[] = session.settings.embeddedSandbox
     ? SERVICES
     : session.settings.configuredServices;
-  const result: VerifyOptions = {};
+  // The way every other command reaches the network: the proxy of HTTPS_PROXY for a configured
+  // environment, never for the embedded sandbox.
+  const fetch = session.sandboxUrls === undefined ? await proxyFetch(session.env) : undefined;
+  const result: VerifyOptions = { userAgent: 'partner-apis-cli', ...(fetch && { fetch }) };
   for (const service of services) {
     if (service === 'exposure' || service === 'riskEngineering') {
       const { fromEnv } =
@@ -124,7 +128,10 @@ export function registerVerifyCommand(program: Command, context: CommandContext)
           'partner-apis --env uat verify --write-specs',
         ],
         [
-          'Only safe calls: a token, small reads, a search and a few deliberately bad requests; writes only with --allow-writes on a test address. After --write-specs: pnpm lint:specs, pnpm generate, pnpm spec:diff and a changeset (docs/updating-a-spec.md).',
+          'Only safe calls: a token, small reads, a search and a few deliberately bad requests; writes only with --allow-writes on a test address. They go through HTTPS_PROXY as every command does.',
+          'Progress goes to stderr, one line per check (none with --quiet). A service that answers the same whatever it is sent (a mocking service) is named in a note, and nothing it cannot tell apart is confirmed.',
+          'Exit status: 0 when every guess it observed was confirmed (checks not asked for, such as writes, are skipped); 1 when one is contradicted (0 or 3 once --write-specs has written every edit); 3 when none is contradicted but some could not be observed, each saying why; 2 for a usage error.',
+          'After --write-specs: pnpm lint:specs, pnpm generate, pnpm spec:diff and a changeset (docs/updating-a-spec.md).',
         ],
       ),
     )
@@ -137,27 +144,33 @@ export function registerVerifyCommand(program: Command, context: CommandContext)
           options.writeSpecs === undefined
             ? undefined
             : specsFolder(context.io.cwd, options.writeSpecs);
-        const { findings } = await verifyUpstream(await targets(session, options));
+        const { findings, notes } = await verifyUpstream({
+          ...(await targets(session, options)),
+          onProgress: (check) => context.note(`verify: ${check}`),
+        });
         context.io.stdout.write(
           format === 'json'
-            ? `${JSON.stringify({ findings }, null, 2)}\n`
-            : formatFindings(findings),
+            ? `${JSON.stringify({ findings, notes }, null, 2)}\n`
+            : formatFindings(findings, { notes, width: terminalWidth(context.io) }),
         );
-        const contradicted = findings.filter((finding) => finding.status === 'contradicted');
-        if (folder === undefined || contradicted.length === 0) {
-          if (contradicted.length > 0) context.exitCode = ExitCode.failure;
-          return;
-        }
+        const count = (status: string) => findings.filter((f) => f.status === status).length;
+        context.exitCode =
+          count('contradicted') > 0
+            ? ExitCode.failure
+            : count('unobserved') > 0
+              ? ExitCode.unobserved
+              : ExitCode.ok;
+        if (folder === undefined || count('contradicted') === 0) return;
         const written = await writeSpecEdits(folder, findings);
-        const unwritten = contradicted.filter((finding) => finding.edit === undefined);
+        const unwritten = findings.filter((f) => f.status === 'contradicted' && !f.edit).length;
         context.note(
           `Edited ${written.map((file) => relative(context.io.cwd, file)).join(', ')}. Next: pnpm lint:specs, pnpm generate, pnpm spec:diff and a changeset (docs/updating-a-spec.md).`,
         );
-        if (unwritten.length > 0) {
-          context.note(
-            `${unwritten.length} contradicted findings have no edit; the report says why.`,
-          );
-          context.exitCode = ExitCode.failure;
+        if (unwritten > 0) {
+          context.note(`${unwritten} contradicted findings have no edit; the report says why.`);
+        } else {
+          // Every contradiction is now an edit of the specs: what is left is what was not seen.
+          context.exitCode = count('unobserved') > 0 ? ExitCode.unobserved : ExitCode.ok;
         }
       });
     });
