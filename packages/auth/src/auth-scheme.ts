@@ -81,6 +81,12 @@ export interface AuthScheme {
   secretValues?(): readonly string[];
   /** When the secret was set or expires, for the warning at client start. */
   readonly secretDates?: SecretDates | undefined;
+  /**
+   * Query parameters that carry credentials (a subscription key a gateway takes in the query),
+   * added to the URL each attempt sends, after `authorize`; the URL that messages, events and
+   * logs show never has them.
+   */
+  queryParameters?(): readonly (readonly [name: string, value: string])[];
   /** Adds the credentials to the headers of one attempt. */
   authorize(headers: Headers, context: AuthContext): void | Promise<void>;
   /** Decides on a 401: `retry` sends the call again (after fixing what it can), `fail` throws. */

@@ -4,7 +4,9 @@ import type { DateInput, SecretDates } from './secret-expiry.js';
 
 /** A client ID and secret, and optionally when the secret was set or expires. */
 export interface ClientCredentials {
+  /** The client ID of the client application, issued by the operator. */
   clientId: string;
+  /** The client secret; confidential, never logged. */
   clientSecret: string;
   /** When the secret was created or last changed; it expires one year later. */
   secretCreatedAt?: DateInput | undefined;

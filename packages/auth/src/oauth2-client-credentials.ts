@@ -54,6 +54,12 @@ export interface OAuth2ClientCredentialsOptions extends ClientCredentials {
   subscriptionKeyHeader?: string | undefined;
   /** The header of the subscription key on the token request, where it differs. */
   tokenRequestKeyHeader?: string | undefined;
+  /**
+   * The query parameter that carries the subscription key on data requests, where the service's
+   * gateway takes it there (an `apiKey` scheme `in: query`); then no key header is sent with
+   * them. The key never reaches a message or a log.
+   */
+  subscriptionKeyQuery?: string | undefined;
   /** The lifetime assumed when the response has no `expires_in`; 3600 seconds by default. */
   defaultLifetimeSeconds?: number | undefined;
   /**
@@ -178,6 +184,10 @@ export function oauth2ClientCredentials(
     'auth.subscriptionKeyHeader',
     options.subscriptionKeyHeader ?? tokenKeyHeader,
   );
+  const keyQuery = options.subscriptionKeyQuery;
+  if (keyQuery !== undefined && (typeof keyQuery !== 'string' || keyQuery.trim() === '')) {
+    throw new ConfigurationError('auth.subscriptionKeyQuery', 'must be a query parameter name');
+  }
   const defaultLifetime = positiveNumber(
     'auth.defaultLifetimeSeconds',
     options.defaultLifetimeSeconds,
@@ -367,7 +377,11 @@ export function oauth2ClientCredentials(
       state.token = token;
       state.keyUsed = activeKey;
       headers.set('authorization', `Bearer ${token.accessToken}`);
-      headers.set(keyHeader, keyValue(activeKey));
+      if (keyQuery === undefined) headers.set(keyHeader, keyValue(activeKey));
+    },
+
+    queryParameters() {
+      return keyQuery === undefined ? [] : [[keyQuery, keyValue(activeKey)]];
     },
 
     async onUnauthorized(_response, context) {

@@ -69,6 +69,60 @@ function signature(d) {
   return { params, args, returns: `ApiPromise<ResponseBodyOf<${op}>>` };
 }
 
+/**
+ * The TSDoc tag of an operation the spec marks `deprecated`.
+ * @param {OperationModel} operation
+ */
+function deprecation(operation) {
+  return operation.deprecated ? ['@deprecated The upstream marks this operation deprecated.'] : [];
+}
+
+/**
+ * The path parameters a paged read under a parent takes first, as in an example call.
+ * @param {OperationModel} d
+ */
+function pathArguments(d) {
+  const names = d.arguments.filter((a) => a.in === 'path').map((a) => `${identifier(a.name)}`);
+  return names.length === 0 ? '' : `${names.join(', ')}`;
+}
+
+/**
+ * The type of a paged read: `PagedRead`, or, under path parameters, its methods taking them
+ * first. A record is typed by where the spec's answer holds it (the array, or the envelope's
+ * records property), so it is never `| undefined`.
+ * @param {OperationModel} d
+ */
+function pagedReadType(d) {
+  const op = `Operations[${JSON.stringify(d.operationId)}]`;
+  const records = d.paging?.records;
+  const record = `RecordOf<${op}${records ? `, ${JSON.stringify(records)}` : ''}>`;
+  const query = `QueryOf<${op}>`;
+  const described = `typeof ${d.operationId}`;
+  const inPath = d.arguments.filter((a) => a.in === 'path');
+  if (inPath.length === 0) {
+    return `PagedRead<${record}, ${query}, ${described}, EnvelopeOf<${op}>>`;
+  }
+  const params = inPath
+    .map((a) => {
+      const parameter = d.parameters.find((p) => p.in === 'path' && p.name === a.name);
+      return `${identifier(a.name)}: ${parameterType(parameter)}`;
+    })
+    .join(', ');
+  const members = [
+    `list(${params}, options?: ListOptions<${query}, ${described}>): Paginated<${record}>`,
+    `page(${params}, options?: PageOptions<${query}, ${described}>): ApiPromise<RecordsPage<${record}, EnvelopeOf<${op}>>>`,
+    ...(d.paging?.syncable
+      ? [`sync(${params}, options?: SyncOptions<${query}, ${described}>): SyncRun<${record}>`]
+      : []),
+  ];
+  return `{ ${members.join('; ')} }`;
+}
+
+/** @param {OperationModel} operation */
+function hasPath(operation) {
+  return operation.arguments.some((a) => a.in === 'path');
+}
+
 /** @param {OperationModel} operation */
 function isPaged(operation) {
   return operation.paging !== undefined;
@@ -101,6 +155,7 @@ export function renderResources(document) {
   const ids = operations.map((operation) => operation.operationId);
   const anyPaged = operations.some(isPaged);
   const anyPlain = operations.some((d) => !isPaged(d));
+  const anyPagedUnderPath = operations.some((d) => isPaged(d) && hasPath(d));
   const imports = [
     ...(anyPlain ? ['operationMethod'] : []),
     ...(anyPaged ? ['pagedRead'] : []),
@@ -115,6 +170,18 @@ export function renderResources(document) {
       : []),
     ...(anyPaged
       ? ['type EnvelopeOf', 'type PagedRead', 'type PagingOptions', 'type QueryOf', 'type RecordOf']
+      : []),
+    ...(anyPagedUnderPath
+      ? [
+          ...(anyPlain ? [] : ['type ApiPromise']),
+          'type ListOptions',
+          'type PageOptions',
+          'type Paginated',
+          'type RecordsPage',
+          ...(operations.some((d) => isPaged(d) && d.paging?.syncable && hasPath(d))
+            ? ['type SyncOptions', 'type SyncRun']
+            : []),
+        ]
       : []),
     'type ResourceClient',
   ];
@@ -139,16 +206,11 @@ export function renderResources(document) {
         ...(d.description ? [d.description] : []),
         `\`${d.method} ${d.path}\``,
         `@example\nconst result = await client.${resource}.${d.verb}(${args.join(', ')});`,
+        ...deprecation(d),
       ];
       members.push(...tsdoc(docs, '    '), `    ${d.verb}(${params.join(', ')}): ${returns};`);
     }
-    const pagedType =
-      paged === undefined
-        ? undefined
-        : (() => {
-            const op = `Operations[${JSON.stringify(paged.operationId)}]`;
-            return `PagedRead<RecordOf<${op}>, QueryOf<${op}>, typeof ${paged.operationId}, EnvelopeOf<${op}>>`;
-          })();
+    const pagedType = paged === undefined ? undefined : pagedReadType(paged);
     const title =
       paged === undefined
         ? `\`${resource}\`: ${plain.map((d) => `\`${d.verb}()\``).join(', ')}`
@@ -159,7 +221,8 @@ export function renderResources(document) {
         : [
             `\`list()\` pages through every record (\`${paged.method} ${paged.path}\`), \`page()\` reads one page.`,
             ...(paged.description ? [paged.description] : []),
-            `@example\nfor await (const record of client.${resource}.list()) console.log(record);`,
+            `@example\nfor await (const record of client.${resource}.list(${pathArguments(paged)})) console.log(record);`,
+            ...deprecation(paged),
           ];
     lines.push(...tsdoc([`${title}.`.replace(/\.\.$/, '.'), ...pagedDocs], '  '));
     if (members.length === 0) {

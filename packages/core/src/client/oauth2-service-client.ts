@@ -14,6 +14,7 @@ import { OAUTH2_SERVICE_OPTION_NAMES } from './unknown-options.js';
 
 /** The subscription key pair issued per API scope; either key works. */
 export interface SubscriptionKeys {
+  /** The key sent first. */
   primary: string;
   /** Takes over, for the rest of the client's life, once the primary key is refused. */
   secondary?: string | undefined;
@@ -56,15 +57,15 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The header the service's spec sends its subscription key in (the `apiKey` security scheme of
- * its operations), if it names one.
+ * Where the service's spec sends its subscription key (the `apiKey` security scheme of its
+ * operations): a header or a query parameter, if it names one.
  */
-function subscriptionKeyHeaderOf(
+function subscriptionKeyOf(
   operations: Readonly<Record<string, OperationDescription>>,
-): string | undefined {
+): { in: 'header' | 'query'; name: string } | undefined {
   for (const operation of Object.values(operations)) {
-    const key = operation.apiKeys?.find((k) => k.in === 'header');
-    if (key !== undefined) return key.name;
+    const key = operation.apiKeys?.find((k) => k.in === 'header' || k.in === 'query');
+    if (key !== undefined) return { in: key.in as 'header' | 'query', name: key.name };
   }
   return undefined;
 }
@@ -87,7 +88,9 @@ export function oauth2Service(
   scopes: readonly Scope[],
   operations: Readonly<Record<string, OperationDescription>> = {},
 ): ServiceWiring {
-  const specHeader = subscriptionKeyHeaderOf(operations);
+  const specKey = subscriptionKeyOf(operations);
+  // The caller's header wins over where the spec puts the key.
+  const inQuery = options?.subscriptionKeyHeader === undefined && specKey?.in === 'query';
   return {
     auth(credentials) {
       const { tokenCache } = options;
@@ -102,7 +105,9 @@ export function oauth2Service(
         tokenUrl: options.tokenUrl,
         scopes,
         scopeSeparator: options.scopeSeparator,
-        subscriptionKeyHeader: options.subscriptionKeyHeader ?? specHeader,
+        subscriptionKeyHeader:
+          options.subscriptionKeyHeader ?? (specKey?.in === 'header' ? specKey.name : undefined),
+        subscriptionKeyQuery: inQuery ? specKey?.name : undefined,
         // The caller's header is the key's header everywhere; by default each spec names its own.
         tokenRequestKeyHeader: options.subscriptionKeyHeader ?? DEFAULT_SUBSCRIPTION_KEY_HEADER,
         tokenCache: tokenCache ?? resolveFleet(options.fleet)?.tokenCache,

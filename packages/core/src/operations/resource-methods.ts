@@ -21,15 +21,17 @@ export type RequestBodyOf<Op> = Op extends {
   ? B
   : never;
 
-/** One record of a paged read: an item of the answer's array, bare or in its envelope. */
-export type RecordOf<Op> =
-  ResponseBodyOf<Op> extends readonly (infer T)[]
+/**
+ * One record of a paged read: an item of the answer's array, bare (`K` null) or in the
+ * envelope's property `K` (the spec's `x-records`, or its one array).
+ */
+export type RecordOf<Op, K extends string | null = null> = [K] extends [string]
+  ? NonNullable<ResponseBodyOf<Op>[K & keyof ResponseBodyOf<Op>]> extends readonly (infer T)[]
     ? T
-    : {
-        [K in keyof ResponseBodyOf<Op>]: ResponseBodyOf<Op>[K] extends readonly (infer T)[]
-          ? T
-          : never;
-      }[keyof ResponseBodyOf<Op>];
+    : never
+  : ResponseBodyOf<Op> extends readonly (infer T)[]
+    ? T
+    : never;
 
 /**
  * The query object of a call of operation `Op` (described by `D`): its query parameters, a
@@ -126,23 +128,18 @@ export function operationMethod<F>(client: ResourceClient, operation: OperationD
   return method as F;
 }
 
-/**
- * The paged read of one operation (its parameters declare `x-paging`), as a generated resource
- * holds it: `list()` and `page()`, with the client's paging defaults.
- *
- * @example
- * const gradings = pagedRead<Resources['gradings']>(client, listGradings, { prefetch: 8 });
- */
-export function pagedRead<R>(
+/** `list()`, `page()` and, where the spec marks a watermark and a record key, `sync()`. */
+function readsOf(
   client: ResourceClient,
   operation: OperationDescription,
-  paging: PagingOptions = {},
-): R {
-  const collection = createOffsetCollection(client, operation, operation.resource, paging);
+  paging: PagingOptions,
+  path: Record<string, unknown> | undefined,
+) {
+  const collection = createOffsetCollection(client, operation, operation.resource, paging, path);
   const syncable =
     operation.response.recordKey !== undefined &&
     operation.parameters.some((p) => p.in === 'query' && p.sync === 'watermark');
-  if (!syncable) return collection as R;
+  if (!syncable) return collection;
   return {
     ...collection,
     // The client-wide page size applies to sync too; a run's own wins.
@@ -154,5 +151,36 @@ export function pagedRead<R>(
           ? { pageSize: paging.pageSize, ...options }
           : options,
       ),
-  } as R;
+  };
+}
+
+/**
+ * The paged read of one operation (its parameters declare `x-paging`), as a generated resource
+ * holds it: `list()` and `page()`, with the client's paging defaults. Under path parameters (the
+ * records of one parent), each method takes them first, in path order.
+ *
+ * @example
+ * const gradings = pagedRead<Resources['gradings']>(client, listGradings, { prefetch: 8 });
+ */
+export function pagedRead<R>(
+  client: ResourceClient,
+  operation: OperationDescription,
+  paging: PagingOptions = {},
+): R {
+  const inPath = pathParameters(operation);
+  if (inPath.length === 0) return readsOf(client, operation, paging, undefined) as R;
+  const under = (args: readonly unknown[]) => {
+    const path: Record<string, unknown> = {};
+    inPath.forEach((parameter, i) => (path[parameter.name] = args[i]));
+    return readsOf(client, operation, paging, path) as Record<
+      string,
+      (options: unknown) => unknown
+    >;
+  };
+  const method =
+    (verb: string) =>
+    (...args: unknown[]) =>
+      under(args)[verb]?.(args[inPath.length]);
+  const verbs = Object.keys(readsOf(client, operation, paging, {}));
+  return Object.fromEntries(verbs.map((verb) => [verb, method(verb)])) as R;
 }

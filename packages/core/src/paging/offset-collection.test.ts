@@ -271,6 +271,16 @@ describe('createOffsetCollection', () => {
     expect(warnings.join('\n')).toContain('repeated 3 records of the page before');
   });
 
+  it('reports records that lack the record key instead of passing their repeats on silently', async () => {
+    const keyed = {
+      ...listRows,
+      response: { ...listRows.response, recordKey: 'rowId' },
+    } as OperationDescription;
+    const { rows, warnings } = await rowsOf({ total: 40, shift: 3 }, {}, keyed);
+    await collect(rows.list({ pageSize: 20, prefetch: 1 }));
+    expect(warnings.join('\n')).toContain('records without their key');
+  });
+
   it('without a record key, a repeat at a page boundary is an ApiError, not a duplicate', async () => {
     const { rows } = await rowsOf({ total: 100, shift: 3 });
     const error = await collect(rows.list({ pageSize: 20, prefetch: 1 })).catch((e: unknown) => e);

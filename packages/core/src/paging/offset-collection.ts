@@ -207,6 +207,7 @@ export function createOffsetCollection<
   operation: D,
   name: string,
   defaults: PagingOptions = {},
+  path?: Readonly<Record<string, unknown>>,
 ): OffsetCollection<T, Q, D, E> {
   const limitParameter = pagingParameter(operation, ['limit']);
   const offsetParameter = pagingParameter(operation, ['offset', 'page']);
@@ -231,7 +232,7 @@ export function createOffsetCollection<
     callName: string,
     checked = false,
   ) {
-    const result = await client.call(operation, { query, checked }, callOptions, callName);
+    const result = await client.call(operation, { path, query, checked }, callOptions, callName);
     const answered = { operation: callName, method: operation.method, status: result.status };
     return { ...recordsOf(operation, result.data, answered), result };
   }

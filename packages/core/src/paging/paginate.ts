@@ -215,9 +215,13 @@ export function paginate<T>(options: PaginateOptions<T>): Paginated<T> {
         const received = records.length;
         if (recordKey !== undefined) {
           const keys = new Set<unknown>();
+          let keyless = 0;
           const fresh = records.filter((record) => {
             const key = recordKey(record);
-            if (key === undefined) return true;
+            if (key === undefined || key === null) {
+              keyless += 1;
+              return true;
+            }
             const repeated = seenKeys.has(key) || keys.has(key);
             keys.add(key);
             return !repeated;
@@ -230,6 +234,14 @@ export function paginate<T>(options: PaginateOptions<T>): Paginated<T> {
               'repeat',
               `the page at offset ${page.offset} repeated ${received - fresh.length} records ` +
                 'of the page before (records inserted while paging?); each came out once',
+            );
+          }
+          if (keyless > 0) {
+            warnOnce(
+              'keyless',
+              `the page at offset ${page.offset} held ${keyless} records without their key, ` +
+                'which cannot be told from a repeat: they were passed on as they are, so one ' +
+                'may come out twice',
             );
           }
           seenKeys = keys;

@@ -97,7 +97,7 @@ export function sendAttempt(s: ResolvedAttempt, run: AttemptRuntime): Next {
     const started = run.clock();
     scope.startAttempt(call.attemptTimeoutMs);
     const exchange: Exchange = {
-      url,
+      url: call.sendUrl ?? url,
       method,
       headers,
       body,

@@ -67,6 +67,11 @@ export interface InFlight {
   attempt: number;
   /** The attempt as errors and events name it (its request id included). */
   request: FailedRequest;
+  /**
+   * The URL the attempt sends to, where it differs from `url`: with credentials in its query,
+   * which `url`, and so every message, event and log, never shows.
+   */
+  sendUrl: string | undefined;
   /** Told once the attempt's request is on the wire (the rate limiter's slot). */
   onWritten: (() => void) | undefined;
   /** The URL with its secrets redacted, for events. */

@@ -37,6 +37,14 @@ export const resolveCredentialsOptions: Resolver<CredentialsOptions, AuthScheme 
   return auth;
 };
 
+/** `url` with the credentials' query parameters added. */
+function withQuery(url: string, parameters: readonly (readonly [string, string])[]): string {
+  const pairs = parameters.map(
+    ([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`,
+  );
+  return `${url}${url.includes('?') ? '&' : '?'}${pairs.join('&')}`;
+}
+
 /** How often one call may ask the auth scheme to repair a 401 (refresh, then key failover). */
 const MAX_UNAUTHORIZED_REPAIRS = 2;
 
@@ -81,6 +89,8 @@ export function credentialsStep(run: CredentialsRuntime): Step {
     const context = contextOf(call);
     for (let repairs = 0; ; repairs += 1) {
       await auth.authorize(call.headers, context);
+      const query = auth.queryParameters?.();
+      if (query !== undefined && query.length > 0) call.sendUrl = withQuery(call.url, query);
       const reply = await next(call);
       if (
         reply.answer.status !== 401 ||

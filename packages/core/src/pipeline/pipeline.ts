@@ -64,6 +64,7 @@ export function createPipeline(s: PipelineSettings, steps: readonly Step[], send
       conversationId,
       attempt: 1,
       request: { method, url, requestId: undefined, conversationId },
+      sendUrl: undefined,
       onWritten: undefined,
       shownUrl: () => (shown ??= redactUrl(url)),
     };
