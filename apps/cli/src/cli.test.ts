@@ -133,6 +133,52 @@ describe('like gh, aws and az', () => {
       ),
       stderr: '',
     });
+    // `version` as a command too, as gh and az have it: not a suggestion of `verify`.
+    expect(await run(['version'])).toEqual(result);
+  });
+
+  test('config set writes the profile or environment, checked; config get prints one value', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'partner-apis-set-'));
+    const env = { HOME: cwd };
+    const url = 'https://liability.example.com/v1/uat';
+    // Before anything is configured for uat: set does not need the settings it writes.
+    const set = await run(['--env', 'uat', 'config', 'set', 'liability.baseUrl', url], env, cwd);
+    expect(set).toMatchObject({ code: 0, stdout: '' });
+    await run(['--env', 'uat', 'config', 'set', 'liability.major', '1'], env, cwd);
+    expect(JSON.parse(await readFile(join(cwd, 'partner-apis.config.json'), 'utf8'))).toEqual({
+      environments: { uat: { liability: { baseUrl: url, major: 1 } } },
+    });
+    const got = await run(['--env', 'uat', 'config', 'get', 'liability.baseUrl'], env, cwd);
+    expect(got).toEqual({ code: 0, stdout: `${url}\n`, stderr: '' });
+    const unset = await run(['--env', 'uat', 'config', 'get', 'approvals.tier'], env, cwd);
+    expect(unset.code).toBe(1);
+    expect(unset.stderr).toMatch(/^error: approvals\.tier is not set/);
+    const unknown = await run(['--env', 'uat', 'config', 'set', 'liability.bogus', 'x'], env, cwd);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('environments.uat.liability.bogus is not a known setting');
+    const secret = await run(
+      ['--env', 'uat', 'config', 'set', 'liability.clientSecret', 'top-secret-value'],
+      env,
+      cwd,
+    );
+    expect(secret.code).toBe(2);
+    expect(secret.stderr).not.toContain('top-secret-value');
+    const nowhere = await run(['config', 'set', 'liability.baseUrl', url], env, cwd);
+    expect(nowhere.code).toBe(2);
+    const profile = await run(
+      ['--profile', 'acme', 'config', 'set', 'approvals.clientSecret', 'top-secret-value'],
+      env,
+      cwd,
+    );
+    expect(profile.code).toBe(0);
+    const userFile = join(cwd, '.config', 'partner-apis', 'config.json');
+    expect((await stat(userFile)).mode & 0o777).toBe(0o600);
+    const masked = await run(
+      ['--profile', 'acme', 'config', 'get', 'approvals.clientSecret'],
+      env,
+      cwd,
+    );
+    expect(masked.stdout).toBe('************alue\n');
   });
 
   test.runIf(existsSync('/bin/bash') || existsSync('/usr/bin/bash'))(
@@ -933,7 +979,9 @@ describe('usage and configuration errors exit with 2', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'configuration error: PARTNER_APIS_LIABILITY_CLIENT_ID: is not set\n',
+      // Every missing variable at once, not one per run.
+      stderr:
+        'configuration error: PARTNER_APIS_LIABILITY_CLIENT_ID and PARTNER_APIS_LIABILITY_CLIENT_SECRET: are not set\n',
     });
   });
 

@@ -128,57 +128,86 @@ async function common(session: ServiceSession, service: ServiceName) {
 // Each service package is loaded when a command first needs it, so `--help` and a command of
 // one service start without loading the other three.
 
+/** The setting of the config file a service's variable stands for (`clientId`), if any. */
+function settingOf(service: ServiceName, variable: string): string | undefined {
+  const prefix = VARIABLE_PREFIX[service];
+  if (!variable.startsWith(prefix)) return undefined;
+  const suffix = variable.slice(prefix.length);
+  return Object.entries(SETTING_SUFFIX).find(([, value]) => value === suffix)?.[0];
+}
+
 /**
- * A variable that is not set, while a profile or environment of a config file gives this
- * service's settings: reported as the setting missing from that object of the file, since that is
- * where the person would add it.
+ * The variables that are not set, all in one error: as the settings missing from the profile or
+ * environment of a config file when one gives this service's settings (that is where the person
+ * adds them), else as the variables.
  */
-function missingFromFile(
+function missingSettings(
   session: ServiceSession,
   service: ServiceName,
-  error: ConfigurationError,
-): ConfigurationError | undefined {
+  variables: readonly string[],
+): ConfigurationError {
   const { origin } = session.settings;
-  const variable = /PARTNER_APIS_[A-Z0-9_]+/.exec(error.option)?.[0];
-  if (origin === undefined || variable === undefined || !/is not set/.test(error.message)) {
-    return undefined;
+  const settings = variables.map((variable) => settingOf(service, variable));
+  const names = (list: readonly string[]) =>
+    list.length === 1 ? list[0]! : `${list.slice(0, -1).join(', ')} and ${list.at(-1)!}`;
+  const verb = variables.length === 1 ? 'is' : 'are';
+  if (origin === undefined || settings.some((setting) => setting === undefined)) {
+    return new ConfigurationError(names(variables), `${verb} not set`);
   }
-  const suffix = variable.startsWith(VARIABLE_PREFIX[service])
-    ? variable.slice(VARIABLE_PREFIX[service].length)
-    : undefined;
-  const setting = Object.entries(SETTING_SUFFIX).find(([, value]) => value === suffix)?.[0];
-  if (setting === undefined) return undefined;
   const where = origin.object.startsWith('profiles.')
     ? `profile ${origin.object.slice('profiles.'.length)}`
     : `environment ${origin.object.slice('environments.'.length)}`;
   return new ConfigurationError(
-    `${origin.file}: ${origin.object}.${service}.${setting}`,
-    `is missing from ${where} (or set ${variable})`,
+    `${origin.file}: ${names(settings.map((setting) => `${origin.object}.${service}.${setting!}`))}`,
+    `${verb} missing from ${where} (or set ${names(variables)})`,
   );
 }
 
 /**
- * Creates a client; a bad option is reported under the variable (or config setting) it came
- * from: `variables` names those not read from `PARTNER_APIS_<SERVICE>_<SUFFIX>`.
+ * Creates a client from `variables`; a bad option is reported under the variable (or config
+ * setting) it came from: `names` gives those not read from `PARTNER_APIS_<SERVICE>_<SUFFIX>`.
+ * Every variable that is not set is reported at once, not one per run.
  */
 function create<T>(
   session: ServiceSession,
   service: ServiceName,
-  build: () => T,
-  variables: Readonly<Record<string, string>> = {},
+  variables: Variables,
+  build: (variables: Variables) => T,
+  names: Readonly<Record<string, string>> = {},
 ): T {
-  try {
-    return build();
-  } catch (error) {
-    if (!(error instanceof ConfigurationError)) throw error;
-    const missing = missingFromFile(session, service, error);
-    if (missing !== undefined) throw missing;
-    const suffix = OPTION_VARIABLES[error.option];
-    if (suffix === undefined) throw error;
-    const problem = error.message.slice(error.option.length + 2);
-    const variable = variables[error.option] ?? `${VARIABLE_PREFIX[service]}${suffix}`;
-    throw new ConfigurationError(settingName(session.settings, variable), problem);
+  const missing: string[] = [];
+  let given = variables;
+  // Bounded: each turn gives one more of the few variables a client reads a stand-in value.
+  for (let turn = 0; turn <= Object.keys(SETTING_SUFFIX).length; turn += 1) {
+    try {
+      const client = build(given);
+      if (missing.length === 0) return client;
+      break;
+    } catch (error) {
+      if (!(error instanceof ConfigurationError)) throw error;
+      const variable = /^PARTNER_APIS_[A-Z0-9_]+$/.exec(error.option)?.[0];
+      if (
+        variable !== undefined &&
+        /^is not set/.test(error.problem) &&
+        !missing.includes(variable)
+      ) {
+        missing.push(variable);
+        // A stand-in so the next turn finds the next missing variable, if any.
+        given = {
+          ...given,
+          [variable]: variable.endsWith('_URL') ? 'https://example.invalid' : 'x',
+        };
+        continue;
+      }
+      if (missing.length > 0) break;
+      const suffix = OPTION_VARIABLES[error.option];
+      if (suffix === undefined) throw error;
+      const problem = error.message.slice(error.option.length + 2);
+      const named = names[error.option] ?? `${VARIABLE_PREFIX[service]}${suffix}`;
+      throw new ConfigurationError(settingName(session.settings, named), problem);
+    }
   }
+  throw missingSettings(session, service, missing);
 }
 
 /**
@@ -191,8 +220,8 @@ export async function exposureClient(session: ServiceSession): Promise<ExposureC
   const { createExposureClient, fromEnv } = await import('@partner-apis/exposure');
   const variables = await variablesOf(session, 'exposure');
   const shared = await common(session, 'exposure');
-  return create(session, 'exposure', () =>
-    createExposureClient({ ...fromEnv(variables), ...shared }),
+  return create(session, 'exposure', variables, (given) =>
+    createExposureClient({ ...fromEnv(given), ...shared }),
   );
 }
 
@@ -208,8 +237,8 @@ export async function riskEngineeringClient(
   const { createRiskEngineeringClient, fromEnv } = await import('@partner-apis/riskengineering');
   const variables = await variablesOf(session, 'riskEngineering');
   const shared = await common(session, 'riskEngineering');
-  return create(session, 'riskEngineering', () =>
-    createRiskEngineeringClient({ ...fromEnv(variables), ...shared }),
+  return create(session, 'riskEngineering', variables, (given) =>
+    createRiskEngineeringClient({ ...fromEnv(given), ...shared }),
   );
 }
 
@@ -233,9 +262,10 @@ export async function liabilityClient(
   return create(
     session,
     'liability',
-    () =>
+    variables,
+    (given) =>
       createLiabilityClient({
-        ...fromEnv(variables),
+        ...fromEnv(given),
         ...(endpoint === undefined ? {} : { baseUrl: endpoint.baseUrl }),
         ...shared,
       }),
@@ -256,9 +286,9 @@ export async function approvalsClient(
   const { createApprovalsClient, fromEnv } = await import('@partner-apis/approvals');
   const variables = await variablesOf(session, 'approvals');
   const shared = await common(session, 'approvals');
-  return create(session, 'approvals', () =>
+  return create(session, 'approvals', variables, (given) =>
     createApprovalsClient({
-      ...fromEnv(variables),
+      ...fromEnv(given),
       ...(tier === undefined ? {} : { tier }),
       ...shared,
     }),

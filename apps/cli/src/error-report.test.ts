@@ -7,7 +7,7 @@ import {
   TokenError,
 } from '@partner-apis/errors';
 import { describe, expect, test } from 'vitest';
-import { reportError } from './error-report.js';
+import { inColour, reportError, scrub } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
 import { DataError, ReportedFailure, UsageError } from './usage-error.js';
 
@@ -47,6 +47,44 @@ describe('reportError', () => {
       ].join('\n'),
     );
     expect(text).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
+  test('a 401 of a service that takes credentials on every call has the hint a refused token has', () => {
+    const error = new ApiError({
+      status: 401,
+      code: 'authentication_error',
+      message: 'Invalid client credentials.',
+    });
+    expect(report(error).text).toBe(
+      'error: 401 authentication_error: Invalid client credentials.\n' +
+        '  hint: check the client ID and secret (`partner-apis config list` shows those in use and where they come from); a secret expires one year after it was set (`partner-apis credentials check`)\n',
+    );
+  });
+
+  test('a short secret is blanked where it stands alone, never inside the words of a message', () => {
+    const error = new ConnectionError({
+      request: { method: 'GET', url: 'http://127.0.0.1:9/liability/v1/quotes' },
+      systemCode: 'ECONNREFUSED',
+      requestMayHaveBeenSent: false,
+    });
+    expect(report(error, ['b', 'err']).text).toBe(
+      'error: ConnectionError: GET http://127.0.0.1:9/liability/v1/quotes: connection failed (ECONNREFUSED)\n',
+    );
+    expect(scrub('token b and err: b', ['b', 'err'])).toBe(
+      'token [redacted] and [redacted]: [redacted]',
+    );
+    expect(scrub('key 3f9c1b7e5a2d4c6b in key3f9c1b7e5a2d4c6b', ['3f9c1b7e5a2d4c6b'])).toBe(
+      'key [redacted] in key[redacted]',
+    );
+  });
+
+  test('errors are red on a terminal, unless NO_COLOR is set; never in a pipe', () => {
+    const text = 'error: 404 not_found: No quote\n  correlationId: c-1\n';
+    expect(inColour(text, { isTTY: true }, {})).toBe(
+      '\x1b[31merror:\x1b[39m 404 not_found: No quote\n  correlationId: c-1\n',
+    );
+    expect(inColour(text, { isTTY: true }, { NO_COLOR: '1' })).toBe(text);
+    expect(inColour(text, { isTTY: false }, {})).toBe(text);
   });
 
   test('status subclasses and a body that was not an error body', () => {

@@ -53,6 +53,13 @@ function apiErrorLines(error: ApiError, target: ErrorReportTarget): string[] {
     lines.push(`  cause: ${where}${withCommands(cause.message, target)}${code}`);
   }
   if (error.rawBody !== undefined) lines.push(`  body: ${error.rawBody.slice(0, 200)}`);
+  // What a refused token request says for exposure, said for the services that take the
+  // credentials on every call (liability, approvals).
+  if (error.status === 401) {
+    lines.push(
+      '  hint: check the client ID and secret (`partner-apis config list` shows those in use and where they come from); a secret expires one year after it was set (`partner-apis credentials check`)',
+    );
+  }
   return lines;
 }
 

@@ -39,7 +39,7 @@ import {
 
 const CONFIGURATION_HELP = [
   'With no credentials configured, every command starts an embedded sandbox on 127.0.0.1 and says so on stderr.',
-  'To use a real environment, set PARTNER_APIS_<SERVICE>_* variables (SERVICE: EXPOSURE, RISKENGINEERING, LIABILITY, APPROVALS; e.g. _BASE_URL, _CLIENT_ID, _CLIENT_SECRET), or write partner-apis.config.json (in this folder or one above it) with environments production, uat, mock (the upstreams’ mocking services) and sandbox and pick one with --env or PARTNER_APIS_ENV, or keep named profiles in ~/.config/partner-apis/config.json and pick one with --profile. Variables win over files; `partner-apis config list` shows what is in effect.',
+  'To use a real environment, set PARTNER_APIS_<SERVICE>_* variables (SERVICE: EXPOSURE, RISKENGINEERING, LIABILITY, APPROVALS; e.g. _BASE_URL, _CLIENT_ID, _CLIENT_SECRET), or write partner-apis.config.json (in this folder or one above it) with environments production, uat, mock (the mocking service of each upstream) and sandbox and pick one with --env or PARTNER_APIS_ENV, or keep named profiles in ~/.config/partner-apis/config.json and pick one with --profile. Variables win over files; `partner-apis config list` shows what is in effect.',
   'HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured.',
 ];
 

@@ -36,6 +36,22 @@ export interface ServiceSession {
 }
 
 /**
+ * A client's warning in the words of the command line: the library's advice (`Set assumptions:
+ * "off"`, an option of the library a person at the shell does not have) becomes the flag
+ * that does it here.
+ *
+ * @example
+ * inCliWords('…sent anyway (x-upstream-gap). Set assumptions: "off" to silence this warning.');
+ * // → '…sent anyway (x-upstream-gap). --quiet silences warnings.'
+ */
+export function inCliWords(message: string): string {
+  return message.replace(
+    /Set assumptions: "off" to silence this warning\./,
+    '--quiet silences warnings.',
+  );
+}
+
+/**
  * Opens the session of one command run.
  *
  * @example
@@ -127,7 +143,7 @@ export function openSession(
         debug,
         warn: (message) => {
           const then = advice?.(message);
-          note(`warning: ${title}: ${message}${then === undefined ? '' : ` ${then}`}`);
+          note(`warning: ${title}: ${inCliWords(message)}${then === undefined ? '' : ` ${then}`}`);
         },
       }),
     note,

@@ -438,6 +438,17 @@ describe('9. configuration', () => {
       stdout: '',
       stderr: `configuration error: ${file}: profiles.acme.approvals.clientSecret: is missing from profile acme (or set PARTNER_APIS_APPROVALS_CLIENT_SECRET)\n`,
     });
+    await writeFile(
+      file,
+      JSON.stringify({ profiles: { acme: { approvals: { baseUrl: sb.urls.approvals } } } }),
+    );
+    const both = await run(
+      ['--profile', 'acme', 'approvals', 'approvals', 'list', '--employee-number', '100234'],
+      { XDG_CONFIG_HOME: xdg },
+    );
+    expect(both.stderr).toBe(
+      `configuration error: ${file}: profiles.acme.approvals.clientId and profiles.acme.approvals.clientSecret: are missing from profile acme (or set PARTNER_APIS_APPROVALS_CLIENT_ID and PARTNER_APIS_APPROVALS_CLIENT_SECRET)\n`,
+    );
   });
 
   test('config list: each setting in effect and where it came from, secrets masked', async () => {
@@ -454,6 +465,34 @@ describe('9. configuration', () => {
     expect(secret?.value).toMatch(/^\*+.{0,4}$/);
     expect(result.stdout).not.toContain(sb.credentials.exposure.clientSecret);
     expect(result.stdout).not.toContain(sb.credentials.exposure.subscriptionKeys.primary);
+  });
+});
+
+describe('11. errors and sync', () => {
+  test('an error is red on a terminal; NO_COLOR keeps it plain; a pipe never gets colour', async () => {
+    const command = `${cli} liability quotes get QTE-1999-0000404`;
+    const red = await inTerminal(command, 80);
+    expect(red.code).toBe(1);
+    expect(red.screen).toContain('\x1b[31merror:\x1b[39m 404 not_found');
+    const plain = await inTerminal(`NO_COLOR=1 ${command}`, 80);
+    expect(plain.screen).toMatch(/^error: 404 not_found/m);
+    expect(plain.screen).not.toContain('\x1b[31m');
+    const piped = await run(['liability', 'quotes', 'get', 'QTE-1999-0000404'], sandboxEnv);
+    expect(piped.stderr).toMatch(/^error: 404 not_found/);
+  });
+
+  test('sync --state into a folder it cannot write: nothing on stdout, exit code 2', async () => {
+    const before = requests('exposure.listLocations');
+    const result = await shell(
+      `${cli} exposure locations sync --state missing/locations.state.json >> synced.ndjson`,
+      sandboxEnv,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'error: cannot write --state missing/locations.state.json: its folder does not exist\n',
+    );
+    expect(await readFile(join(dir, 'synced.ndjson'), 'utf8')).toBe('');
+    expect(requests('exposure.listLocations')).toBe(before);
   });
 });
 

@@ -1,5 +1,19 @@
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { withOutputOptions, type CommandContext, type OutputOptions } from '../command-context.js';
+import {
+  withOutputOptions,
+  type CommandContext,
+  type GlobalOptions,
+  type OutputOptions,
+} from '../command-context.js';
+import {
+  DEFAULT_CONFIG_FILE,
+  loadConfigFile,
+  parseConfigFile,
+  parseUserConfigFile,
+  userConfigPath,
+} from '../config/config-file.js';
 import { backgroundSandboxFile, findBackgroundSandbox } from '../sandbox/background-sandbox.js';
 import {
   LIABILITY_MAJOR_VARIABLE,
@@ -10,8 +24,11 @@ import {
   VARIABLE_PREFIX,
 } from '../config/services.js';
 import type { Settings } from '../config/settings.js';
+import { inColour, reportError } from '../error-report.js';
 import { examples } from '../help-format.js';
 import { writeRecord, writeRecords } from '../output/record-writer.js';
+import { visibleText } from '../output/safe-text.js';
+import { DataError, UsageError } from '../usage-error.js';
 
 interface SettingRow extends Record<string, unknown> {
   setting: string;
@@ -85,6 +102,92 @@ function rows(settings: Settings, sandbox: string | undefined): SettingRow[] {
   return [chosen, ...files, ...values, ...where];
 }
 
+/** The file `config set` writes, and the object in it the setting goes to. */
+interface SetTarget {
+  readonly file: string;
+  readonly within: readonly string[];
+  readonly user: boolean;
+}
+
+/** Where `config set` writes: the profile of `--profile`, the environment of `--env`. */
+async function setTarget(context: CommandContext, globals: GlobalOptions): Promise<SetTarget> {
+  const { env, cwd } = context.io;
+  const profile = globals.profile ?? (env.PARTNER_APIS_PROFILE || undefined);
+  const environment = globals.env ?? (env.PARTNER_APIS_ENV || undefined);
+  if (profile !== undefined && globals.env === undefined) {
+    const file = userConfigPath(env);
+    if (file === undefined) throw new UsageError('cannot find your config file: HOME is not set');
+    return { file, within: ['profiles', profile], user: true };
+  }
+  if (environment !== undefined) {
+    const { path } = await loadConfigFile(
+      globals.config ?? (env.PARTNER_APIS_CONFIG || undefined),
+      cwd,
+    );
+    return {
+      file: path ?? join(cwd, DEFAULT_CONFIG_FILE),
+      within: ['environments', environment],
+      user: false,
+    };
+  }
+  throw new UsageError(
+    'config set needs where to write: --profile NAME (your own config file) or --env NAME (partner-apis.config.json)',
+  );
+}
+
+/** A setting's value as the config file holds it: majors and sandbox sizes are numbers. */
+function typedValue(setting: string, value: string): string | number {
+  return /^(liability\.major|sandbox\.(size|seed))$/.test(setting) && /^\d+$/.test(value)
+    ? Number(value)
+    : value;
+}
+
+/**
+ * Writes one setting into a config file, checked as the file is when read (a mistake is a usage
+ * error naming the setting, and nothing is written), replaced in one step. A secret goes only
+ * into your own file, never into the project's, which is often committed.
+ */
+async function setSetting(
+  context: CommandContext,
+  globals: GlobalOptions,
+  setting: string,
+  value: string,
+): Promise<string> {
+  const target = await setTarget(context, globals);
+  const secret = /(clientSecret|subscriptionKey)/.test(setting);
+  if (secret && !target.user) {
+    throw new UsageError(
+      `${setting} is a secret: keep it in a variable, or in a profile of your own config file (--profile NAME), not in ${target.file}`,
+    );
+  }
+  let content: Record<string, unknown> = {};
+  try {
+    content = JSON.parse(await readFile(target.file, 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new UsageError(`cannot update ${target.file}: ${(error as Error).message}`);
+    }
+  }
+  const path = [...target.within, ...setting.split('.')];
+  let at = content;
+  for (const key of path.slice(0, -1)) {
+    const next = at[key];
+    at = (at[key] = typeof next === 'object' && next !== null ? next : {}) as Record<
+      string,
+      unknown
+    >;
+  }
+  at[path.at(-1)!] = typedValue(setting, value);
+  // The same checks as reading the file: an unknown setting is refused before anything is written.
+  (target.user ? parseUserConfigFile : parseConfigFile)(content, target.file);
+  const temporary = `${resolve(target.file)}.partial`;
+  await mkdir(dirname(temporary), { recursive: true });
+  await writeFile(temporary, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+  if (!target.user) await chmod(temporary, 0o644);
+  await rename(temporary, target.file);
+  return `${target.file}: ${path.join('.')}`;
+}
+
 /**
  * `partner-apis config list`: the settings in effect and where each came from (a variable, a
  * setting of a config file, a default), credentials masked, as `aws configure list` does.
@@ -96,7 +199,68 @@ export function registerConfigCommands(program: Command, context: CommandContext
   const config = program
     .command('config')
     .description('the configuration in effect')
-    .addHelpText('after', examples(['partner-apis config list']));
+    .addHelpText(
+      'after',
+      examples([
+        'partner-apis config list',
+        'partner-apis config get exposure.baseUrl',
+        'partner-apis --env uat config set liability.baseUrl https://liability.example.com/v1/uat',
+      ]),
+    );
+
+  config
+    .command('get')
+    .description(
+      'print the value in effect of one setting, as config list names it (exit code 1 when it is not set)',
+    )
+    .argument('<setting>', 'e.g. exposure.baseUrl, liability.major, environment')
+    .addHelpText(
+      'after',
+      examples([
+        'partner-apis config get exposure.baseUrl',
+        'partner-apis --profile acme-uat config get approvals.tier',
+      ]),
+    )
+    .action(async (setting: string, _options: unknown, command: Command) => {
+      await context.run(command, async (session) => {
+        const row = rows(session.settings, undefined).find((found) => found.setting === setting);
+        if (row === undefined || row.value === '') {
+          const known = rows(session.settings, undefined).map((found) => found.setting);
+          throw new DataError(
+            `${setting} is not set (the settings in effect: ${known.join(', ')})`,
+          );
+        }
+        context.io.stdout.write(`${visibleText(row.value)}\n`);
+      });
+    });
+
+  config
+    .command('set')
+    .description(
+      'write one setting into the profile of --profile (your own config file) or the environment of --env (partner-apis.config.json)',
+    )
+    .argument('<setting>', 'e.g. exposure.baseUrl, liability.major, approvals.tier')
+    .argument('<value>', 'its value')
+    .addHelpText(
+      'after',
+      examples([
+        'partner-apis --env uat config set liability.baseUrl https://liability.example.com/v1/uat',
+        'partner-apis --profile acme-uat config set approvals.tier silver',
+      ]),
+    )
+    .action(async (setting: string, value: string, _options: unknown, command: Command) => {
+      // Not through `run`: the settings in effect may be the very ones still missing.
+      try {
+        const globals = command.optsWithGlobals<GlobalOptions>();
+        context.note(`set ${await setSetting(context, globals, setting, value)}`);
+      } catch (error) {
+        context.exitCode = reportError(error, {
+          write: (text) =>
+            context.io.stderr.write(inColour(text, context.io.stderr, context.io.env)),
+          secrets: [value],
+        });
+      }
+    });
 
   withOutputOptions(
     config

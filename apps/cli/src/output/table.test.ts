@@ -24,8 +24,18 @@ test('key-value lines are aligned on the longest key', () => {
 });
 
 test('key-value lines show control characters as escapes; a long value continues, never cut', () => {
-  expect(renderKeyValues({ id: 'Q1\x1b[31m', note: 'Large loss potential in the US' }, 20)).toBe(
-    'id    Q1\\x1b[31m\nnote  Large loss\n      potential in\n      the US\n',
+  expect(renderKeyValues({ id: 'Q1\x1b[31m', note: 'Large loss potential in the US' }, 40)).toBe(
+    'id    Q1\\x1b[31m\nnote  Large loss potential in the US\n',
+  );
+  expect(renderKeyValues({ note: 'Large loss potential in the US and Canada' }, 40)).toBe(
+    'note  Large loss potential in the US and\n      Canada\n',
+  );
+});
+
+test('keys too wide to leave 30 columns beside them: each value under its key, indented', () => {
+  const row = { 'riskEngineering.subscriptionKeySecondary': '****1f12 (PARTNER_APIS_X)' };
+  expect(renderKeyValues(row, 60)).toBe(
+    'riskEngineering.subscriptionKeySecondary\n  ****1f12 (PARTNER_APIS_X)\n',
   );
 });
 

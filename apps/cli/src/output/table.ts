@@ -244,9 +244,14 @@ export function wrapText(text: string, width: number): string[] {
   return lines;
 }
 
+/** Narrowest the values of a `key  value` record are shown beside their keys. */
+const MIN_VALUE_WIDTH = 30;
+
 /**
  * Renders one record as `key  value` lines, for commands that return a single object; a value
- * wider than `maxWidth` (the terminal's width) continues on the next lines, never cut.
+ * wider than `maxWidth` (the terminal's width) continues on the next lines, never cut. When the
+ * keys leave less than {@link MIN_VALUE_WIDTH} columns beside them, each value goes under its
+ * key instead, indented.
  *
  * @example
  * renderKeyValues({ quoteId: 'QTE-2026-0000001', status: 'quoted' });
@@ -256,13 +261,17 @@ export function renderKeyValues(row: Readonly<Record<string, Cell>>, maxWidth?: 
   const keys = Object.keys(row);
   let width = 0;
   for (const key of keys) width = Math.max(width, visibleText(key).length);
-  const valueWidth =
-    maxWidth === undefined ? Infinity : Math.max(maxWidth - width - GAP.length, 10);
-  const indent = ' '.repeat(width + GAP.length);
+  const beside = maxWidth === undefined || maxWidth - width - GAP.length >= MIN_VALUE_WIDTH;
+  const indent = beside ? ' '.repeat(width + GAP.length) : GAP;
+  const valueWidth = maxWidth === undefined ? Infinity : Math.max(maxWidth - indent.length, 10);
   return keys
-    .map((key) =>
-      `${visibleText(key).padEnd(width)}${GAP}${wrapText(cellText(row[key]), valueWidth).join(`\n${indent}`)}`.trimEnd(),
-    )
+    .map((key) => {
+      const value = wrapText(cellText(row[key]), valueWidth).join(`\n${indent}`);
+      const line = beside
+        ? `${visibleText(key).padEnd(width)}${GAP}${value}`
+        : `${visibleText(key)}\n${indent}${value}`;
+      return line.trimEnd();
+    })
     .join('\n')
     .concat('\n');
 }
