@@ -1,9 +1,8 @@
 // Bench F1: fleet mode against the sandbox's rolling-window counter, with a real redis-server on
-// 127.0.0.1. Every phase is bounded in time; prints counts and ratios.
-import { fork } from 'node:child_process';
+// 127.0.0.1 and real processes. Every phase is bounded in time; prints counts and ratios, and
+// for the fault runs the worst run, not the median.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { clientIdHeaders, createTokenCache } from '@partner-apis/auth';
 import {
   createClientPipeline,
@@ -12,95 +11,21 @@ import {
 } from '@partner-apis/core';
 import { createRedisFleet } from '@partner-apis/redis';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
+import { runFleet, type FleetRun } from '../src/fleet-run.fixture.js';
 import { startRedisServer, type RedisServer } from '../src/redis-server.fixture.js';
-import type { WorkerReport, WorkerTask } from './f1-worker.js';
 
 const PROCESSES = 8;
 const SILVER = 10;
 /** Calls per process in the fault rows, as the issue measured them. */
 const FAULT_CALLS = 30;
-const WORKER = fileURLToPath(new URL('./f1-worker.js', import.meta.url));
-
-interface Phase {
-  reports: WorkerReport[];
-  startAt: number;
-  tooManyRequests: number;
-  tokenIssues: number;
-}
-
-/** One worker process: ready once it has built its client, then one report. */
-function startWorker(task: WorkerTask) {
-  const child = fork(WORKER, [JSON.stringify(task)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const killer = setTimeout(() => child.kill('SIGKILL'), 180_000);
-  let ready!: () => void;
-  const readiness = new Promise<void>((resolve) => (ready = resolve));
-  const report = new Promise<WorkerReport>((resolve, reject) => {
-    child.on('message', (message: 'ready' | WorkerReport) => {
-      if (message === 'ready') ready();
-      else resolve(message);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(killer);
-      reject(new Error(`a worker exited (${String(code)}) without a report`));
-    });
-  });
-  return {
-    ready: readiness,
-    report,
-    start: (startAt: number) => child.send({ startAt }),
-  };
-}
-
-async function runProcesses(
-  sb: Sandbox,
-  overrides: Partial<WorkerTask> & Pick<WorkerTask, 'kind' | 'redisUrl'>,
-  during?: (startAt: number) => Promise<void>,
-  processes = PROCESSES,
-): Promise<Phase> {
-  sb.resetStats();
-  const task: WorkerTask = {
-    keyPrefix: `f1-${randomBytes(4).toString('hex')}:`,
-    baseUrl: overrides.kind === 'approvals' ? sb.urls.approvals : sb.urls.exposure,
-    tokenUrl: sb.urls.tokenUrl,
-    credentials:
-      overrides.kind === 'approvals' ? sb.credentials.approvals : sb.credentials.exposure,
-    employee: sb.fixtures.employeeWithApprovals,
-    durationMs: 0,
-    concurrency: 1,
-    ...overrides,
-  };
-  const workers = Array.from({ length: processes }, () => startWorker(task));
-  await Promise.all(workers.map((worker) => worker.ready));
-  const startAt = Date.now() + 200;
-  for (const worker of workers) worker.start(startAt);
-  await during?.(startAt);
-  const reports = await Promise.all(workers.map((worker) => worker.report));
-  const stats = sb.stats();
-  return {
-    reports,
-    startAt,
-    tooManyRequests: stats.totals.tooManyRequests,
-    tokenIssues: stats.routes['auth.requestToken']?.tokenIssues ?? 0,
-  };
-}
-
-function summary(phase: Phase) {
-  const ok = phase.reports.reduce((sum, report) => sum + report.ok, 0);
-  const failed = phase.reports.reduce((sum, report) => sum + report.failed, 0);
-  const records = phase.reports.reduce((sum, report) => sum + report.records, 0);
-  const endedAt = Math.max(...phase.reports.map((report) => report.lastEndedAt));
-  const perSecond = ok / ((endedAt - phase.startAt) / 1000);
-  const failures: Record<string, number> = {};
-  for (const report of phase.reports) {
-    for (const [name, count] of Object.entries(report.failures)) {
-      failures[name] = (failures[name] ?? 0) + count;
-    }
-  }
-  const degraded = phase.reports.filter((report) => report.degraded > 0).length;
-  return { ok, failed, records, perSecond, failures, degraded };
-}
+/** When Redis dies, after the processes' common start; it comes back empty 2 s later. */
+const FAULT_MOMENTS_MS = [0, 500, 1000, 2000, 5000];
+const DOWN_MS = 2000;
+/** Fault runs per number of processes, spread evenly over the moments. */
+const FAULT_RUNS: readonly (readonly [number, number])[] = [
+  [8, 20],
+  [16, 5],
+];
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -163,32 +88,29 @@ function ratio(a: number, b: number): string {
   return `${(a / b).toFixed(2)}x`;
 }
 
+/** One run after the sandbox's rolling window emptied, so that it counts only this run. */
+async function quietRun(sb: Sandbox, options: Parameters<typeof runFleet>[1]): Promise<FleetRun> {
+  await wait(1100);
+  return runFleet(sb, options);
+}
+
 /**
- * The same calls twice in a row, `processes` processes through one fleet: Redis healthy, then
- * Redis killed 1 s in and restarted, empty, 2 s later.
+ * A healthy run of `processes` processes × 2 lanes × 30 calls through one fleet, then `runs`
+ * runs with Redis killed at each moment in turn and restarted, empty, 2 s later.
  */
-async function faultRow(sb: Sandbox, redis: RedisServer, processes: number) {
-  const task = {
-    kind: 'approvals',
-    redisUrl: redis.url,
-    calls: FAULT_CALLS,
-    concurrency: 2,
-  } as const;
-  const run = async (during?: (startAt: number) => Promise<void>) => {
-    await wait(1100);
-    const phase = await runProcesses(sb, task, during, processes);
-    const sum = summary(phase);
-    const restored = phase.reports.reduce((total, report) => total + report.restored, 0);
-    return { ...sum, restored, tooManyRequests: phase.tooManyRequests };
-  };
-  const healthy = await run();
-  const fault = await run(async (startAt) => {
-    await wait(startAt + 1000 - Date.now());
-    await redis.kill();
-    await wait(2000);
-    await redis.restart();
-  });
-  return { healthy, fault };
+async function faultRows(sb: Sandbox, redis: RedisServer, processes: number, runs: number) {
+  const task = { redis, processes, calls: FAULT_CALLS, concurrency: 2 };
+  const healthy = await quietRun(sb, task);
+  const faults = [];
+  for (let run = 0; run < runs; run += 1) {
+    const atMs = FAULT_MOMENTS_MS[run % FAULT_MOMENTS_MS.length]!;
+    const fault = await quietRun(sb, {
+      ...task,
+      fault: { kind: 'outage', atMs, downMs: DOWN_MS },
+    });
+    faults.push({ atMs, ...fault, vsHealthy: fault.perSecond / healthy.perSecond });
+  }
+  return { healthy, faults };
 }
 
 async function main(): Promise<void> {
@@ -196,67 +118,58 @@ async function main(): Promise<void> {
   const sb = await startSandbox({ port: 0, credentials: { approvals: { tier: 'silver' } } });
   try {
     // Warm the sandbox's validators, then let its window empty.
-    await runProcesses(sb, { kind: 'approvals', redisUrl: undefined });
-    await runProcesses(sb, { kind: 'exposure', redisUrl: undefined });
-    await wait(1100);
+    await runFleet(sb, { processes: PROCESSES });
+    await runFleet(sb, { kind: 'exposure', processes: PROCESSES });
 
-    const alone = await runProcesses(sb, {
-      kind: 'approvals',
-      redisUrl: undefined,
-      durationMs: 4000,
-      concurrency: 2,
-    });
-    await wait(1100);
-    const shared = await runProcesses(sb, {
-      kind: 'approvals',
-      redisUrl: redis.url,
-      durationMs: 6000,
-      concurrency: 2,
-    });
+    const a = await quietRun(sb, { processes: PROCESSES, durationMs: 4000, concurrency: 2 });
+    const f = await quietRun(sb, { redis, processes: PROCESSES, durationMs: 6000, concurrency: 2 });
     const [load] = loadavg();
     console.log(`machine: load average ${load?.toFixed(1)} on ${availableParallelism()} cores`);
-    const a = summary(alone);
-    const f = summary(shared);
     console.log(
       `F1 silver tier (${SILVER}/s), ${PROCESSES} processes, sandbox rolling-window counter`,
     );
     console.log(
-      `  alone (no fleet):  ${alone.tooManyRequests} x 429, ${a.perSecond.toFixed(2)} calls/s, ${a.failed} calls failed`,
+      `  alone (no fleet):  ${a.tooManyRequests} x 429, ${a.perSecond.toFixed(2)} calls/s, ${a.failed} calls failed`,
     );
     console.log(
-      `  fleet on Redis:    ${shared.tooManyRequests} x 429, ${f.perSecond.toFixed(2)} calls/s ` +
+      `  fleet on Redis:    ${f.tooManyRequests} x 429, ${f.perSecond.toFixed(2)} calls/s ` +
         `(${(f.perSecond / SILVER).toFixed(2)} of the tier), ${f.failed} calls failed, ${f.ok} ok, ` +
         `${f.degraded} processes degraded`,
     );
 
-    const coldAlone = await runProcesses(sb, { kind: 'exposure', redisUrl: undefined });
-    const coldFleet = await runProcesses(sb, { kind: 'exposure', redisUrl: redis.url });
+    const coldAlone = await runFleet(sb, { kind: 'exposure', processes: PROCESSES });
+    const coldFleet = await runFleet(sb, { kind: 'exposure', redis, processes: PROCESSES });
     console.log(`F1 ${PROCESSES} cold exposure processes`);
     console.log(`  alone (no fleet):  ${coldAlone.tokenIssues} token requests`);
     console.log(
-      `  fleet on Redis:    ${coldFleet.tokenIssues} token request(s), ${summary(coldFleet).failed} calls failed, ` +
-        `${summary(coldFleet).degraded} processes degraded`,
+      `  fleet on Redis:    ${coldFleet.tokenIssues} token request(s), ${coldFleet.failed} calls failed, ` +
+        `${coldFleet.degraded} processes degraded`,
     );
 
     console.log(
-      `F1 Redis killed 1 s in, restarted empty 2 s later (silver, ${FAULT_CALLS} calls per process, ` +
-        'against the healthy run just before it)',
+      `F1 Redis killed ${FAULT_MOMENTS_MS.map((ms) => ms / 1000).join(', ')} s after the start, ` +
+        `restarted empty ${DOWN_MS / 1000} s later (silver, ${FAULT_CALLS} calls per process × 2 lanes; ` +
+        'each run against the healthy run before them; the worst run counts)',
     );
-    for (const processes of [8, 16]) {
-      const row = await faultRow(sb, redis, processes);
+    for (const [processes, runs] of FAULT_RUNS) {
+      const { healthy, faults } = await faultRows(sb, redis, processes, runs);
+      const worst = {
+        tooManyRequests: Math.max(...faults.map((run) => run.tooManyRequests)),
+        failed: Math.max(...faults.map((run) => run.failed)),
+        vsHealthy: Math.min(...faults.map((run) => run.vsHealthy)),
+      };
       console.log(
-        `  ${String(processes).padStart(2)} processes: healthy ${row.healthy.tooManyRequests} x 429, ` +
-          `${row.healthy.failed} failed, ${row.healthy.perSecond.toFixed(2)} calls/s; ` +
-          `fault ${row.fault.tooManyRequests} x 429, ${row.fault.failed} failed, ` +
-          `${row.fault.perSecond.toFixed(2)} calls/s`,
+        `  ${String(processes).padStart(2)} processes, ${runs} runs: healthy ${healthy.tooManyRequests} x 429, ` +
+          `${healthy.failed} failed, ${healthy.perSecond.toFixed(2)} calls/s; worst fault run ` +
+          `${worst.tooManyRequests} x 429, ${worst.failed} failed, calls/s ${worst.vsHealthy.toFixed(2)}x`,
       );
-      console.log(
-        `               fault/healthy: 429s ${ratio(row.fault.tooManyRequests, row.healthy.tooManyRequests)}, ` +
-          `failed ${ratio(row.fault.failed, row.healthy.failed)}, ` +
-          `calls/s ${ratio(row.fault.perSecond, row.healthy.perSecond)}; ` +
-          `onFleetDegraded in ${row.fault.degraded} of ${processes} processes, ` +
-          `onFleetRestored in ${row.fault.restored}`,
-      );
+      for (const run of faults) {
+        console.log(
+          `      at ${(run.atMs / 1000).toFixed(1)} s: ${run.tooManyRequests} x 429, ${run.failed} failed, ` +
+            `${run.perSecond.toFixed(2)} calls/s (${ratio(run.perSecond, healthy.perSecond)}), ` +
+            `onFleetDegraded in ${run.degraded}, onFleetRestored in ${run.restored} of ${processes}`,
+        );
+      }
     }
 
     const cost = await costPerCall(redis);

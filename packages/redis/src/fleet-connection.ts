@@ -43,6 +43,8 @@ export interface FleetConnection {
   readonly degraded: boolean;
   /** When the fleet last stopped sharing (`Date.now()`); -Infinity until it does. */
   readonly degradedAt: number;
+  /** True once `close()` was called: nothing is sent to Redis any more. */
+  readonly closed: boolean;
   close(): Promise<void>;
 }
 
@@ -203,6 +205,9 @@ export function createFleetConnection(s: ConnectionSettings): FleetConnection {
     },
     get degradedAt() {
       return degradedAt;
+    },
+    get closed() {
+      return closed;
     },
     async close() {
       if (closed) return;

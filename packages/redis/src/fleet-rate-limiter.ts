@@ -13,16 +13,26 @@ export interface FleetRateLimiterSettings {
   handBackMs: number;
 }
 
-/** A process that has taken no slot for this long no longer counts as a peer. */
+/**
+ * A process counts as a peer this long after its last slot; for as long, Redis keeps its cells
+ * free once it has been quiet for a horizon and an interval, in case it lost Redis alone.
+ */
 const PEER_TTL_MS = 5000;
-/** How long one roster holds: a process joins the roster at the start of the next epoch. */
-const EPOCH_MS = 1000;
-/** How often a process with no place in the roster looks whether Redis is back. */
+/**
+ * A roster takes effect this long after Redis wrote it: a process's last answer then tells it
+ * every roster of the next 10 s, so processes whose last answers differ agree on every cell.
+ */
+const ROSTER_DELAY_MS = 10_000;
+/** How long after one roster Redis may write the next, so that few wait to take effect. */
+const ROSTER_SPACING_MS = 1000;
+/** How often a process with no cell of its own soon looks whether Redis is back. */
 const PROBE_MS = 250;
 /** How long the offset from Redis's clock of one sharp answer is trusted over blurrier ones. */
 const OFFSET_TTL_MS = 60_000;
 /** How often one call gives up a slot it missed before it goes anyway. */
 const MAX_RETAKES = 3;
+/** How many cells one take looks through for a free one. */
+const MAX_CELLS = 256;
 
 /** Redis's clock in ms, with its microseconds: every script starts with it. */
 const NOW = `
@@ -31,79 +41,138 @@ local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 `;
 
 /**
- * The generic cell rate algorithm with no burst, in one atomic step: each call takes the slot
+ * The generic cell rate algorithm with no burst, in one atomic step: a call takes the slot
  * `max(now, tat)` (by Redis's clock) and moves the theoretical arrival time `tat` one interval,
  * `(1000 + margin) / rate` ms, past it. So any `rate + 1` calls span at least `rate` intervals:
  * a second and the margin. A slot is reserved only up to a horizon ahead, so when Redis goes
  * away no grant lies further than that in the future; a caller told to wait longer asks again.
  *
- * It also keeps the roster the processes fall back on while Redis is away: for each epoch (a
- * stretch of Redis's clock), the processes seen lately that were first seen before the epoch
- * began, in a fixed order, written once. Every process answered within one epoch holds the
- * same roster, and one that joined lately has no place in it until the next epoch.
+ * It also keeps the rosters the processes fall back on while Redis is away: the processes seen
+ * lately, sorted, each roster taking effect `delay` after it was written, one written at most
+ * every `spacing`. Time is cut into cells one interval long; cell `k` belongs to the process of
+ * rank `k mod n` in the roster in effect at its start. A process quiet for `quiet` ms (a horizon
+ * and an interval) may have lost Redis alone and be using its cells, so no other process is
+ * granted a slot within an interval of them until it is `ttl` ms quiet; it may take them itself.
  *
- * KEYS: `tat`; the processes by when they were last seen; by when they were first seen; the
- * roster (`#epoch`, `#count`, and each process's rank); the end of a 429's pause; the end of a
- * hand-back (the first slot is an interval after it, clear of the last own cell). ARGV:
- * interval, process id, peer ttl, horizon, epoch length. Answers { granted (0 or 1), slot,
- * roster size, this process's rank in it (-1: none), now }.
+ * KEYS: `tat`; the processes by when they were last seen; the rosters (`from|id,id,…`, by
+ * `from`); the end of a 429's pause; the end of a hand-back (the first slot is an interval after
+ * it). ARGV: interval, process id, ttl, horizon, delay, quiet, max cells, spacing.
+ * Answers { granted (0 or 1), slot, now, then for each roster: from (-1: none), size, this
+ * process's rank in it (-1: none) }.
  */
 const TAKE = `${NOW}
 local interval = tonumber(ARGV[1])
 local id = ARGV[2]
 local ttl = tonumber(ARGV[3])
-for _, gone in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - ttl)) do
-  redis.call('HDEL', KEYS[3], gone)
-end
+local quiet = tonumber(ARGV[6])
+local maxCells = tonumber(ARGV[7])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - ttl)
-redis.call('ZADD', KEYS[2], now, id)
-redis.call('HSETNX', KEYS[3], id, string.format('%.3f', now))
-for i = 2, 4 do redis.call('PEXPIRE', KEYS[i], ttl) end
-local epoch = math.floor(now / tonumber(ARGV[5]))
-if tonumber(redis.call('HGET', KEYS[4], '#epoch') or '-1') ~= epoch then
-  local start = epoch * tonumber(ARGV[5])
-  local members = {}
-  for _, member in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
-    if tonumber(redis.call('HGET', KEYS[3], member) or now) < start then
-      members[#members + 1] = member
+local seen, ids = {}, {}
+local flat = redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES')
+for i = 1, #flat, 2 do
+  seen[flat[i]] = tonumber(flat[i + 1])
+  ids[#ids + 1] = flat[i]
+end
+if seen[id] == nil then ids[#ids + 1] = id end
+redis.call('ZADD', KEYS[2], string.format('%.3f', now), id)
+redis.call('PEXPIRE', KEYS[2], ttl)
+table.sort(ids)
+local wanted = table.concat(ids, ',')
+local rosters = {}
+for _, entry in ipairs(redis.call('LRANGE', KEYS[3], 0, -1)) do
+  local from, members = string.match(entry, '^([^|]*)|(.*)$')
+  -- A roster whose successor is in effect is of no use any more.
+  if #rosters > 0 and tonumber(from) <= now then rosters = {} end
+  rosters[#rosters + 1] = { from = tonumber(from), ids = members }
+end
+local latest = rosters[#rosters]
+local delay = tonumber(ARGV[5])
+if wanted ~= (latest and latest.ids or '') and
+    (latest == nil or now - (latest.from - delay) >= tonumber(ARGV[8])) then
+  rosters[#rosters + 1] = { from = now + delay, ids = wanted }
+end
+redis.call('DEL', KEYS[3])
+for _, roster in ipairs(rosters) do
+  redis.call('RPUSH', KEYS[3], string.format('%.3f', roster.from) .. '|' .. roster.ids)
+  local list = {}
+  for member in string.gmatch(roster.ids, '[^,]+') do list[#list + 1] = member end
+  roster.list = list
+end
+redis.call('PEXPIRE', KEYS[3], ttl + 2 * delay)
+local function keeper(k)
+  local at = k * interval
+  local roster = nil
+  for _, candidate in ipairs(rosters) do
+    if at >= candidate.from then roster = candidate end
+  end
+  if roster == nil or #roster.list == 0 then return nil end
+  local owner = roster.list[(k % #roster.list) + 1]
+  local last = seen[owner]
+  if last ~= nil and at >= last + quiet and at < last + ttl then return owner end
+  return nil
+end
+local function other(k)
+  local owner = keeper(k)
+  return owner ~= nil and owner ~= id
+end
+local base = math.max(now, tonumber(redis.call('GET', KEYS[4]) or '0'),
+  tonumber(redis.call('GET', KEYS[5]) or '0') + interval)
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+local slot = math.max(base, tat)
+local k = math.floor(slot / interval)
+if other(k) or (slot > k * interval and other(k + 1)) then
+  k = math.ceil(slot / interval)
+  local last = k + maxCells
+  while k < last and other(k) do k = k + 1 end
+  slot = k * interval
+end
+if seen[id] ~= nil then
+  local last = math.min(math.ceil(base / interval) + maxCells, math.ceil(slot / interval))
+  for j = math.ceil(base / interval), last - 1 do
+    if keeper(j) == id then
+      slot = j * interval
+      break
     end
   end
-  table.sort(members)
-  redis.call('DEL', KEYS[4])
-  redis.call('HSET', KEYS[4], '#epoch', epoch, '#count', #members)
-  for rank, member in ipairs(members) do redis.call('HSET', KEYS[4], member, rank - 1) end
-  redis.call('PEXPIRE', KEYS[4], ttl)
 end
-local slot = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'),
-  tonumber(redis.call('GET', KEYS[5]) or '0'),
-  tonumber(redis.call('GET', KEYS[6]) or '0') + interval)
 local granted = 0
 if slot - now <= tonumber(ARGV[4]) then
   granted = 1
-  local tat = slot + interval
+  tat = math.max(tat, slot + interval)
   redis.call('SET', KEYS[1], string.format('%.3f', tat), 'PX', math.ceil(tat - now) + 1000)
 end
-local count = tonumber(redis.call('HGET', KEYS[4], '#count'))
-local rank = tonumber(redis.call('HGET', KEYS[4], id) or '-1')
-return { granted, string.format('%.3f', slot), count, rank, string.format('%.3f', now) }
+local answer = { granted, string.format('%.3f', slot), string.format('%.3f', now) }
+for _, roster in ipairs(rosters) do
+  local rank = -1
+  for i, member in ipairs(roster.list) do
+    if member == id then rank = i - 1 end
+  end
+  answer[#answer + 1] = string.format('%.3f', roster.from)
+  answer[#answer + 1] = #roster.list
+  answer[#answer + 1] = rank
+end
+return answer
 `;
 
 /**
- * When sharing resumes after Redis was away. The first process back sets the end of the
- * hand-back, ARGV[1] ms on; until then every process keeps to its own cells and no shared slot
- * is granted, since processes still away cannot see the shared ones. A process coming back
- * after others already share again (a peer seen since it went away, ARGV[2] by Redis's clock)
- * shares at once. KEYS: the hand-back's end, the peers. Answers { hand-back end, now }.
+ * When sharing resumes after this process was away (ARGV: the hand-back's length, the process
+ * id, the start of its last own cell, whether any process may hold cells now, the peer ttl).
+ * When Redis saw the process within the ttl, it kept the cells of every process away free:
+ * sharing resumes at once, an interval after the last own cell. When Redis lost it (a restart), the first process
+ * back sets the end of a hand-back, ARGV[1] ms on: until then every process keeps to its own
+ * cells and no shared slot is granted, since processes still away cannot see the shared ones.
+ * KEYS: the hand-back's end, the peers. Answers { hand-back end, now }.
  */
 const HAND_BACK = `${NOW}
 local ends = tonumber(redis.call('GET', KEYS[1]) or '0')
 if ends <= now then
-  if redis.call('ZCOUNT', KEYS[2], ARGV[2], '+inf') > 0 then
-    ends = now
+  local seen = tonumber(redis.call('ZSCORE', KEYS[2], ARGV[2]) or '-1')
+  if ARGV[4] == '0' or seen > now - tonumber(ARGV[5]) then
+    ends = math.max(ends, tonumber(ARGV[3]))
   else
     ends = now + tonumber(ARGV[1])
-    redis.call('SET', KEYS[1], string.format('%.3f', ends), 'PX', math.ceil(tonumber(ARGV[1])))
   end
+  redis.call('SET', KEYS[1], string.format('%.3f', ends), 'PX', math.ceil(math.max(ends - now, 0)) + 1000)
 end
 return { string.format('%.3f', ends), string.format('%.3f', now) }
 `;
@@ -128,18 +197,29 @@ type Mode =
   /** Redis is back: own cells until `until` (Redis's clock), shared slots from then on. */
   | { kind: 'handing-back'; until: number };
 
+/** A roster as one answer told it: when it takes effect, its size, this process's rank. */
+interface Roster {
+  from: number;
+  count: number;
+  /** -1: this process is not in it. */
+  rank: number;
+}
+
 /**
  * The limiter of one scope (client ID, service address, rate) shared through Redis. Calls of
  * every process go one interval apart, `(1000 + margin) / rate` ms, so no second as the server
  * sees it holds more than the rate.
  *
  * While Redis cannot be used, a process keeps to cells of its own: time (Redis's clock, as last
- * seen) is cut into cells one interval long, and cell `k` belongs to the process of rank
- * `k mod peers` in the roster of the epoch Redis went away in, so the calls stay an interval
- * apart however many processes there are; a process not in the roster waits for Redis. The
- * first own cell comes one horizon and one interval after Redis went away, clear of every slot
- * Redis granted. When Redis is back, the processes keep to their own cells for a hand-back
- * period, so that those still away meet no shared slot, and then share again. A 429's
+ * seen) is cut into cells one interval long, and cell `k` belongs to the process of rank `k mod n`
+ * in the roster in effect at the cell, as the last answer told it; a roster takes effect 10 s
+ * after Redis wrote it, so every process that had an answer in the last 10 s knows the same
+ * one. The first own cell comes a horizon and an interval after the process lost Redis, clear
+ * of every slot Redis granted; Redis keeps that process's cells free meanwhile, in case it lost
+ * Redis alone. A process with no own cell (one that never had an answer, joined in the last
+ * 10 s, or was quiet for longer than the peer ttl) waits for Redis. When Redis is back with its
+ * data, sharing resumes at once; when it lost them, the processes keep to their own cells for a
+ * hand-back period, so that those still away meet no shared slot. A 429's
  * `Retry-After` pauses every process.
  */
 export function createFleetRateLimiter(
@@ -152,19 +232,15 @@ export function createFleetRateLimiter(
   const windowMs = intervalMs * Math.max(1, Math.floor(rate));
   /** How far ahead Redis reserves a slot: no grant outlives Redis by more than this. */
   const horizonMs = windowMs;
+  /** After this long without an answer, a process may be using its own cells. */
+  const quietMs = horizonMs + intervalMs;
   const id = createHash('sha256')
     .update(JSON.stringify([scope.baseUrl, scope.clientId ?? '', rate, s.marginMs]))
     .digest('base64url');
-  const takeKeys = [
-    'rate',
-    'rate-peers',
-    'rate-first-seen',
-    'rate-roster',
-    'rate-pause',
-    'rate-handback',
-  ].map((name) => `${s.keyPrefix}${name}:${id}`);
-  const [, peersKey, , , pauseKey, handBackKey] = takeKeys as [
-    string,
+  const takeKeys = ['rate', 'rate-peers', 'rate-rosters', 'rate-pause', 'rate-handback'].map(
+    (name) => `${s.keyPrefix}${name}:${id}`,
+  );
+  const [, peersKey, , pauseKey, handBackKey] = takeKeys as [
     string,
     string,
     string,
@@ -175,19 +251,22 @@ export function createFleetRateLimiter(
   let offset = 0;
   let offsetRoundTrip = Number.POSITIVE_INFINITY;
   let offsetLearnedAt = Number.NEGATIVE_INFINITY;
-  /**
-   * The roster of the last answer: how many processes, and where this one stands (-1: not in
-   * it yet). Before any answer the process knows of no other and counts as alone.
-   */
-  let roster = { peers: 1, rank: 0 };
+  /** The rosters of the last answer, by when they take effect; none before any answer. */
+  let rosters: Roster[] = [];
+  /** When Redis last answered this process, by Redis's clock. */
+  let lastAnswer = Number.NEGATIVE_INFINITY;
   let mode: Mode = { kind: 'shared' };
   /** The next own cell this process may use (its index on the grid). */
   let nextOwnCell = Number.NEGATIVE_INFINITY;
+  /** The start of the last own cell reserved for a call, by Redis's clock; 0 before any. */
+  let lastOwn = 0;
   /** The end of the last 429's pause this process knows of, by Redis's clock. */
   let pausedUntil = Number.NEGATIVE_INFINITY;
   let handingBack: Promise<void> | undefined;
   /** The end of the last hand-back: own cells before it stay good after the hand-back ended. */
   let handBackEnd = Number.NEGATIVE_INFINITY;
+  /** Once the fleet is closed, the process paces its calls alone at the whole rate. */
+  let closedLimiter: RateLimiter | undefined;
 
   const redisNow = () => Date.now() + offset;
 
@@ -210,21 +289,38 @@ export function createFleetRateLimiter(
   }
 
   /**
-   * The next cell of this process from `from` on (Redis's clock), reserved for one call;
-   * undefined when the roster has no place for it.
+   * The start of the next cell of this process from `from` on (Redis's clock); undefined when
+   * no roster it knows has a place for it.
    */
   function ownCell(from: number): number | undefined {
-    const { peers, rank } = roster;
-    if (rank < 0 || rank >= peers) return undefined;
-    let cell = Math.max(Math.ceil(from / intervalMs), nextOwnCell);
-    cell += (((rank - cell) % peers) + peers) % peers;
-    nextOwnCell = cell + peers;
-    return cell * intervalMs;
+    if (!Number.isFinite(from)) return undefined;
+    for (const [index, roster] of rosters.entries()) {
+      if (roster.rank < 0) continue;
+      let cell = Math.max(Math.ceil(Math.max(from, roster.from) / intervalMs), nextOwnCell);
+      cell += (((roster.rank - cell) % roster.count) + roster.count) % roster.count;
+      if (cell * intervalMs < (rosters[index + 1]?.from ?? Number.POSITIVE_INFINITY)) {
+        return cell * intervalMs;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Whether a process may hold cells before `until`: false only when every roster written
+   * since this process's last answer takes effect later, and none it knows of does sooner.
+   */
+  function cellsMayBeHeld(until: number): boolean {
+    if (until >= lastAnswer + ROSTER_DELAY_MS) return true;
+    return rosters.some((roster) => roster.count > 0 && roster.from <= until);
   }
 
   /** A slot by the mode of the moment: shared, or an own cell while Redis is away or hands back. */
   async function take(signal: AbortSignal): Promise<RateSlot> {
     for (let retakes = 0; ;) {
+      if (s.connection.closed) {
+        closedLimiter ??= scope.localLimiter(scope.rate);
+        return closedLimiter.take(signal);
+      }
       if (s.connection.degraded) goAlone();
       else if (mode.kind === 'alone') await handBack();
       const current = mode;
@@ -236,11 +332,14 @@ export function createFleetRateLimiter(
         mode = { kind: 'shared' };
         return takeShared(signal);
       }
-      if (at === undefined) {
-        // No place in the roster (the process joined lately): wait for Redis to come back.
+      if (at === undefined || at - redisNow() > PROBE_MS) {
+        // No cell of its own soon: look again shortly whether Redis is back.
         await scope.sleep(PROBE_MS, signal);
         continue;
       }
+      // Reserved for this call before any wait, so that no other call of the process takes it.
+      nextOwnCell = Math.round(at / intervalMs) + 1;
+      lastOwn = Math.max(lastOwn, at);
       const onTime = await waitUntil(at, signal);
       // Redis went away again meanwhile, or came back with a hand-back that ends before the
       // cell: the cell no longer belongs to this process alone.
@@ -253,11 +352,15 @@ export function createFleetRateLimiter(
   /** Learns when sharing resumes, once for all the calls waiting; stays alone if Redis fails. */
   function handBack(): Promise<void> {
     handingBack ??= (async () => {
-      const away = mode.kind === 'alone' ? mode.from - horizonMs - intervalMs : redisNow();
       const asked = Date.now();
+      const mayHold = cellsMayBeHeld(redisNow() + s.handBackMs) ? 1 : 0;
       // Without the caller's signal: the answer serves every call waiting for it.
       const answer = await s.connection.run(() =>
-        s.connection.script(HAND_BACK, [handBackKey, peersKey], [s.handBackMs, away.toFixed(3)]),
+        s.connection.script(
+          HAND_BACK,
+          [handBackKey, peersKey],
+          [s.handBackMs, s.processId, lastOwn.toFixed(3), mayHold, PEER_TTL_MS],
+        ),
       );
       if (answer === UNAVAILABLE) return;
       const [until, now] = (answer as [string, string]).map(Number) as [number, number];
@@ -270,9 +373,12 @@ export function createFleetRateLimiter(
 
   function goAlone(): void {
     if (mode.kind === 'alone') return;
-    // Every slot Redis granted lies within the horizon of the moment it went away; the first
-    // own cell is an interval clear of the last of them.
-    mode = { kind: 'alone', from: s.connection.degradedAt + offset + horizonMs + intervalMs };
+    // A command whose answer was lost may have reached Redis until the fleet saw it fail, so
+    // Redis keeps this process's cells free from then on, and for the peer ttl after its
+    // last answer only.
+    const lostAt = s.connection.degradedAt + offset;
+    const from = lostAt < lastAnswer + PEER_TTL_MS ? lostAt + quietMs : Infinity;
+    mode = { kind: 'alone', from };
   }
 
   async function takeShared(signal: AbortSignal): Promise<RateSlot> {
@@ -285,24 +391,26 @@ export function createFleetRateLimiter(
             s.processId,
             PEER_TTL_MS,
             horizonMs,
-            EPOCH_MS,
+            ROSTER_DELAY_MS,
+            quietMs,
+            MAX_CELLS,
+            ROSTER_SPACING_MS,
           ]),
         signal,
       );
-      if (answer === UNAVAILABLE) {
-        // Also when the fleet was closed, which leaves it not degraded: own cells, not a loop.
-        goAlone();
-        return take(signal);
-      }
-      const [granted, slot, peers, rank, now] = (answer as (number | string)[]).map(Number) as [
+      if (answer === UNAVAILABLE) return take(signal);
+      const [granted, slot, now, ...roster] = (answer as (number | string)[]).map(Number) as [
         number,
         number,
         number,
-        number,
-        number,
+        ...number[],
       ];
       learnOffset(now, asked, Date.now());
-      roster = { peers, rank };
+      lastAnswer = now;
+      rosters = [];
+      for (let i = 0; i + 2 < roster.length; i += 3) {
+        rosters.push({ from: roster[i]!, count: roster[i + 1]!, rank: roster[i + 2]! });
+      }
       if (granted === 0) {
         // Beyond the horizon: ask again when the slot comes within it.
         await waitUntil(slot - horizonMs, signal);

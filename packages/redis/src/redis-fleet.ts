@@ -93,8 +93,9 @@ function checkedUrl(value: unknown): string {
 /**
  * Creates a fleet on Redis: the clients of every process given the same fleet share one rate
  * tier (a sliding window kept by one atomic script) and one OAuth 2.0 token per client (one
- * token request for the whole fleet). When Redis is unreachable, slow or restarted, calls go
- * on with each process's local share and `onFleetDegraded` is reported; sharing resumes when
+ * token request for the whole fleet). When Redis is unreachable, slow or restarted,
+ * `onFleetDegraded` is reported and each process keeps to time cells of its own, so the fleet
+ * stays within the tier; a process with no cells yet waits for Redis. Sharing resumes when
  * Redis answers. A bad URL, option or password is a `ConfigurationError` naming the option.
  *
  * @example
