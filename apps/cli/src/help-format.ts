@@ -95,7 +95,7 @@ function example(line: string, width: number): string {
  * The help text of examples shown after a command's options, fitted to the help's width.
  *
  * @example
- * command.addHelpText('after', examples(['partner-apis approvals list --employee 100234']));
+ * command.addHelpText('after', examples(['partner-apis approvals approvals list --employee-number 100234']));
  */
 export function examples(
   lines: readonly string[],

@@ -197,8 +197,8 @@ export function createProgram(io: CliIo, dependencies: CliDependencies = {}) {
       examples([
         'partner-apis demo',
         'partner-apis exposure locations -o ndjson > locations.ndjson',
-        'partner-apis liability seller create --name "Nordlicht Home GmbH" --country DE',
-        'partner-apis approvals list --employee 100234 --columns kind,approvalId,approvalStatus',
+        'partner-apis liability sellers create --name "Nordlicht Home GmbH" --country DE',
+        'partner-apis approvals approvals list --employee-number 100234 --columns kind,approvalId,approvalStatus',
         'partner-apis config list',
       ]),
     )
