@@ -1,4 +1,4 @@
-import { at, mediaSchema, validate } from './documents.js';
+import { at, mediaSchema, modelOf, validate } from './documents.js';
 import { recordFieldsFinding } from './records.js';
 import type { Run } from './run.js';
 import type { Answer, Failed } from './send.js';
@@ -37,9 +37,11 @@ export async function checkApprovals(
   const document = run.documents.approvals as Json;
   const sender = run.sender(target.baseUrl, target.tier);
   secrets.add(target.credentials.clientSecret);
-  const schemes = at(document, 'components', 'securitySchemes');
-  const idHeader = String(at(schemes, 'clientId').name ?? 'client_id');
-  const secretHeader = String(at(schemes, 'clientSecret').name ?? 'client_secret');
+  const keys = modelOf(document).operations.find((o) => o.path === PATH)?.security.apiKeys ?? [];
+  const header = (scheme: string, fallback: string) =>
+    keys.find((key) => key.scheme === scheme)?.name ?? fallback;
+  const idHeader = header('clientId', 'client_id');
+  const secretHeader = header('clientSecret', 'client_secret');
   const baseUrl = target.baseUrl.replace(/\/+$/, '');
   const get = (query: string, why: string, judged?: (status: number) => boolean) =>
     run.call(

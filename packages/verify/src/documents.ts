@@ -1,10 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
-import { openapiDocument as approvals } from './generated/approvals.document.js';
-import { openapiDocument as auth } from './generated/auth.document.js';
-import { openapiDocument as exposure } from './generated/exposure.document.js';
-import { openapiDocument as liability } from './generated/liability.document.js';
-import { openapiDocument as riskengineering } from './generated/riskengineering.document.js';
+import { specDocuments } from '@partner-apis/sandbox/specs';
+import { describeSpec, type SpecModel } from '@partner-apis/spec-model';
 import type { SpecName } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -14,14 +11,26 @@ export type SpecDocuments = Readonly<
   Record<Exclude<SpecName, 'common'>, Readonly<Record<string, unknown>>>
 >;
 
-/** The documents of the specs this package was built from. */
-export const DOCUMENTS: SpecDocuments = {
-  auth,
-  exposure,
-  riskengineering,
-  liability,
-  approvals,
-};
+/** The documents of the specs this package was built from: the sandbox's, bundled once. */
+export const DOCUMENTS: SpecDocuments = specDocuments;
+
+const models = new WeakMap<object, SpecModel>();
+
+/**
+ * The operation model of a document (read once per document): the reading of the specs the
+ * clients and the sandbox share.
+ *
+ * @example
+ * modelOf(DOCUMENTS.exposure).operations[0]?.paging?.position; // { name: 'offset', unit: 'offset', base: 0 }
+ */
+export function modelOf(document: Readonly<Record<string, unknown>>): SpecModel {
+  let model = models.get(document);
+  if (model === undefined) {
+    model = describeSpec(document);
+    models.set(document, model);
+  }
+  return model;
+}
 
 /**
  * Escapes one token of a JSON Pointer (RFC 6901).

@@ -1,5 +1,10 @@
-import { at, pointer, resolve } from './documents.js';
-import { observedPlace, recordFieldsFinding, recordsPlaceFinding, specPlace } from './records.js';
+import { at, modelOf, pointer } from './documents.js';
+import {
+  observedPlace,
+  recordFieldsFinding,
+  recordsPlaceFinding,
+  type RecordsPlace,
+} from './records.js';
 import type { Run } from './run.js';
 import type { Answer, Failed } from './send.js';
 import { KEY_HEADERS, WRONG_KEY, checkToken } from './token.js';
@@ -12,41 +17,49 @@ const OFFSET = '/components/parameters/Offset';
 const LIMIT = '/components/parameters/Limit';
 const KEY_NAME = '/components/securitySchemes/SubscriptionKey/name';
 
-/** A paged read of a spec: its path and the parameters that page it. */
+/** A paged read of a spec: its path, the parameters that page it, and where its records are. */
 interface PagedRead {
   path: string;
   operationId: string;
   position: { name: string; unit: 'record' | 'page'; base: number };
   limit: { name: string; maximum: number; default: number };
+  /** Where the spec says the records are, and the schema of one, as it writes it. */
+  expected: { place: RecordsPlace; items: unknown };
+  /** The header the spec sends the subscription key in. */
+  keyHeader: string | undefined;
 }
 
+/** The paged reads of a spec, as the operation model reads them. */
 function pagedReads(document: Json): PagedRead[] {
-  const reads: PagedRead[] = [];
-  for (const path of Object.keys(at(document, 'paths'))) {
-    const operation = at(document, 'paths', path, 'get');
-    const parameters = (Array.isArray(operation.parameters) ? operation.parameters : []).map(
-      (p) => resolve(document, p) as Json,
-    );
-    const position = parameters.find((p) => p['x-paging'] === 'offset' || p['x-paging'] === 'page');
-    const limit = parameters.find((p) => p['x-paging'] === 'limit');
-    if (position === undefined || limit === undefined) continue;
-    const positionSchema = (position.schema ?? {}) as Json;
-    reads.push({
-      path,
-      operationId: String(operation.operationId),
-      position: {
-        name: String(position.name),
-        unit: position['x-paging'] === 'page' ? 'page' : 'record',
-        base: typeof positionSchema.minimum === 'number' ? positionSchema.minimum : 0,
+  return modelOf(document).operations.flatMap((operation) => {
+    const { path, operationId, paging, parameters, security } = operation;
+    if (paging === undefined) return [];
+    const limit = parameters.find((p) => p.name === paging.limit)?.constraints ?? {};
+    return [
+      {
+        path,
+        operationId,
+        position: {
+          name: paging.position.name,
+          unit: paging.position.unit === 'page' ? 'page' : 'record',
+          base: paging.position.base,
+        },
+        limit: {
+          name: paging.limit,
+          maximum: limit.maximum ?? 1024,
+          default: typeof limit.default === 'number' ? limit.default : 0,
+        },
+        expected: {
+          place:
+            paging.records === null
+              ? { kind: 'array' }
+              : { kind: 'envelope', property: paging.records },
+          items: paging.item,
+        },
+        keyHeader: security.apiKeys.find((key) => key.in === 'header')?.name,
       },
-      limit: {
-        name: String(limit.name),
-        maximum: Number(((limit.schema ?? {}) as Json).maximum ?? 1024),
-        default: Number(((limit.schema ?? {}) as Json).default ?? 0),
-      },
-    });
-  }
-  return reads;
+    ];
+  });
 }
 
 function describePaging(unit: 'record' | 'page', base: number): string {
@@ -93,9 +106,7 @@ export async function checkPortal(
   secrets.add(credentials.clientSecret);
   secrets.add(credentials.subscriptionKeys.primary);
   if (credentials.subscriptionKeys.secondary) secrets.add(credentials.subscriptionKeys.secondary);
-  const security = (Array.isArray(document.security) ? document.security[0] : {}) as Json;
-  const scopes = (Object.values(security).find((s) => Array.isArray(s) && s.length > 0) ??
-    []) as string[];
+  const { oauth2Scopes: scopes } = modelOf(document);
   run.progress(`${service}: the token endpoint (key header, scopes, token response)`);
   const { token, why, accepted } = await checkToken(run, sender, service, target, scopes, secrets);
   const reads = pagedReads(document);
@@ -105,8 +116,7 @@ export async function checkPortal(
     run.indiscriminate(service, accepted);
     return;
   }
-  const keyScheme = at(document, 'components', 'securitySchemes', 'subscriptionKey');
-  let keyHeader = String(keyScheme.name ?? KEY_HEADERS[0]);
+  let keyHeader = reads[0]?.keyHeader ?? KEY_HEADERS[0]!;
   const baseUrl = target.baseUrl.replace(/\/+$/, '');
   for (const [index, read] of reads.entries()) {
     const what = `${service} ${read.operationId}`;
@@ -330,7 +340,7 @@ async function checkRead(
   );
 
   const { responsePointer, schemaPointer, media, itemRef } = readPointers(document, read);
-  const expected = specPlace(document, media.schema);
+  const { expected } = read;
   const { finding, records } = recordsPlaceFinding(
     {
       spec,
@@ -376,7 +386,7 @@ function readPointers(document: Json, read: PagedRead) {
     'content',
     'application/json',
   );
-  const items = specPlace(document, media.schema).items as Json | undefined;
+  const items = read.expected.items as Json | undefined;
   const itemRef =
     typeof items?.$ref === 'string' ? items.$ref.replace(/^#/, '') : `${schemaPointer}/items`;
   return { responsePointer, schemaPointer, media, itemRef };

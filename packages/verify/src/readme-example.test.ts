@@ -25,7 +25,7 @@ test('which guesses of the specs hold in an environment', async () => {
     },
   });
 
-  // One line per finding: its status, the spec and the JSON Pointer of the guess it tested.
+  // One finding per pointer: its status, the spec and the JSON Pointer of the guess it tested.
   expect(formatFindings(findings)).toMatch(/^\d+ findings: 0 contradicted, 0 unobserved/);
   expect(findings).toContainEqual(
     expect.objectContaining({

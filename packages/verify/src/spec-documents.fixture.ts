@@ -44,13 +44,16 @@ export async function copySpecs(): Promise<{
 
 /**
  * The specs under `dir/specs` bundled as `verifyUpstream`'s `documents`, by the same `document`
- * job of the generator that bundles this package's own.
+ * jobs of the generator that bundle the sandbox's, which this package checks against.
  */
 export async function bundledDocuments(
   dir: string,
 ): Promise<NonNullable<VerifyOptions['documents']>> {
   const pkg = join(dir, 'bundle');
-  await cp(fileURLToPath(new URL('../codegen.json', import.meta.url)), join(pkg, 'codegen.json'));
+  await cp(
+    fileURLToPath(new URL('../../sandbox/codegen.json', import.meta.url)),
+    join(pkg, 'codegen.json'),
+  );
   const config = await readFile(join(pkg, 'codegen.json'), 'utf8');
   await writeFile(join(pkg, 'codegen.json'), config.replaceAll('../../specs/', '../specs/'));
   await generate(pkg);

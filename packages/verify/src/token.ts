@@ -1,5 +1,5 @@
 import { basicAuthorization, parseTokenErrorBody } from '@partner-apis/auth';
-import { at, mediaSchema, pointer, validate } from './documents.js';
+import { at, mediaSchema, modelOf, pointer, validate } from './documents.js';
 import type { Run } from './run.js';
 import type { Answer, Failed, Sender } from './send.js';
 import type { Finding, PortalCredentials } from './types.js';
@@ -47,15 +47,6 @@ export const KEY_HEADERS = [
   'Api-Key',
 ];
 
-function specEncoding(auth: Json): ScopeEncoding {
-  const encoding = at(auth, ...ENCODING_TOKENS);
-  return (
-    SCOPE_ENCODINGS.find(
-      (e) => e.style === encoding.style && (encoding.explode ?? e.explode) === e.explode,
-    ) ?? SCOPE_ENCODINGS[0]
-  );
-}
-
 function oauthError(answer: Answer | Failed): string | undefined {
   return 'failed' in answer ? undefined : parseTokenErrorBody(answer.text)?.error;
 }
@@ -94,8 +85,10 @@ export async function checkToken(
 ): Promise<TokenOutcome> {
   const { credentials, tokenUrl } = target;
   const auth = run.documents.auth as Json;
-  const keyScheme = at(auth, 'components', 'securitySchemes', 'subscriptionKey');
-  const specHeader = typeof keyScheme.name === 'string' ? keyScheme.name : KEY_HEADERS[0]!;
+  const request = modelOf(auth).operations.find((o) => o.path === TOKEN_PATH);
+  const specHeader = request?.security.apiKeys[0]?.name ?? KEY_HEADERS[0]!;
+  const separator = request?.body?.separators?.scope;
+  const preferred = SCOPE_ENCODINGS.find((e) => e.separator === separator) ?? SCOPE_ENCODINGS[0];
   const basic = basicAuthorization(
     credentials.clientId,
     credentials.clientSecret,
@@ -133,7 +126,6 @@ export async function checkToken(
       // evidence of the documented 200.
       (a) => a.status < 300,
     );
-  const preferred = specEncoding(auth);
 
   // 1. The key header: the spec's, else the first a gateway commonly reads that works.
   let header = specHeader;
