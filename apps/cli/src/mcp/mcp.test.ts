@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from '../cli.fixture.js';
 import { createCommandContext } from '../command-context.js';
 import { operationServices } from '../commands/operations.js';
 import {
@@ -177,5 +179,44 @@ describe('Streamable HTTP', () => {
     } finally {
       await session.close();
     }
+  });
+});
+
+describe('over stdio, a client that closes stdin right after its requests', () => {
+  it('gets every answer, and the server ends', async () => {
+    const requests = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'sh', version: '1' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'approvals_approvals_list', arguments: { employeeNumber: '100234' } },
+      },
+    ];
+    const child = spawn(process.execPath, [BIN, 'mcp'], {
+      env: { PATH: process.env.PATH ?? '', HOME: home.dir, XDG_CONFIG_HOME: home.dir },
+      cwd: home.dir,
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const code = new Promise((resolve) => child.once('exit', resolve));
+    child.stdin.end(requests.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    expect(await code).toBe(0);
+    const answers = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: number; result: { structuredContent?: object } });
+    expect(answers.map((answer) => answer.id)).toEqual([1, 2]);
+    expect(answers[1]?.result.structuredContent).toMatchObject({ employeeNumber: '100234' });
   });
 });

@@ -52,7 +52,7 @@ export function createMcpServer(tools: readonly McpTool[], call: CallTool): Serv
 }
 
 /**
- * Serves over stdio until the client closes stdin.
+ * Serves over stdio until the client closes stdin; calls still running then are answered first.
  *
  * @example
  * await serveStdio(tools, call, process.stdin, process.stdout);
@@ -63,13 +63,23 @@ export async function serveStdio(
   stdin: Readable,
   stdout: Writable,
 ): Promise<void> {
-  const server = createMcpServer(tools, call);
+  const running = new Set<Promise<ToolResult>>();
+  const server = createMcpServer(tools, (name, args) => {
+    const answer = call(name, args);
+    running.add(answer);
+    void answer.finally(() => running.delete(answer));
+    return answer;
+  });
   const ended = new Promise<void>((resolve) => {
     stdin.once('end', resolve);
     stdin.once('close', resolve);
   });
   await server.connect(new StdioServerTransport(stdin, stdout));
   await ended;
+  // A client may close stdin right after its last request (a script piping requests in).
+  await Promise.allSettled(running);
+  // The answers are sent once their calls settle: one turn of the event loop later.
+  await new Promise((resolve) => setImmediate(resolve));
   await server.close();
 }
 
