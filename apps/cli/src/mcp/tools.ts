@@ -74,7 +74,7 @@ function inputSchema(operation: Operation, listing: boolean): McpTool['inputSche
   if (body !== undefined) {
     properties.body = {
       type: body.type ?? 'object',
-      description: `The request body (${body.mediaType}), as the spec of ${operation.operationId} defines it; the client checks it before sending.`,
+      description: `The request body (${body.mediaType}), as the spec of ${operation.operationId} defines it; the service checks it, and a refusal names each wrong field in its causes.`,
     };
     if (body.required) required.push('body');
   }
