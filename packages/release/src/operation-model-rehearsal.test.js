@@ -181,9 +181,7 @@ describe('what an upstream can say about an operation reaches users with a spec 
   });
 
   it('a key the spec puts in the query is sent there, and no message shows it', () => {
-    expect(seen.filter((line) => line.includes('/open/')).every((l) => l.includes(KEY))).toBe(
-      true,
-    );
+    expect(seen.filter((line) => line.includes('/open/')).every((l) => l.includes(KEY))).toBe(true);
     expect(result.message).toContain('offset=999');
     expect(result.message).not.toContain(KEY);
   });
