@@ -49,8 +49,14 @@ class MockTokens extends TokenCache {
 /**
  * The variables a client of `service` is created from: the settings, and against a mocking
  * service the credentials it does not check, where the settings give none.
+ *
+ * @example
+ * const { baseUrl, credentials } = fromEnv(await variablesOf(session, 'approvals'));
  */
-async function variablesOf(session: ServiceSession, service: ServiceName): Promise<Variables> {
+export async function variablesOf(
+  session: ServiceSession,
+  service: ServiceName,
+): Promise<Variables> {
   const variables = await session.variables();
   if (session.settings.environment !== 'mock') return variables;
   const prefix = VARIABLE_PREFIX[service];

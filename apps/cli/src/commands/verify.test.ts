@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -189,5 +189,47 @@ describe('partner-apis verify', () => {
     );
     // The report keeps to the width of COLUMNS, a pointer being one word.
     expect(stdout.split('\n').filter((line) => line.length > 80 && / \S+ /.test(line))).toEqual([]);
+  });
+
+  it('against --env mock, asks no credentials, says the service answers alike whatever it is sent, and confirms nothing it cannot tell apart', async () => {
+    // A stand-in of the mocking services: the same answer to anything, no credentials checked.
+    const server = createServer((_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ employeeNumber: '1', requisitionApprovals: [] }));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const dir = mkdtempSync(join(tmpdir(), 'cli-verify-mock-'));
+    try {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      writeFileSync(
+        join(dir, 'partner-apis.config.json'),
+        JSON.stringify({ environments: { mock: { approvals: { baseUrl: `${origin}/v1` } } } }),
+      );
+      const stdout = new PassThrough();
+      let out = '';
+      stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const code = await runCli(['--env', 'mock', 'verify', '--employee', '1', '-o', 'json'], {
+        stdout,
+        stderr: new PassThrough(),
+        env: { XDG_CONFIG_HOME: dir },
+        cwd: dir,
+      });
+      const { findings, notes } = JSON.parse(out) as {
+        findings: { pointer: string; status: string }[];
+        notes: string[];
+      };
+      expect(notes).toEqual([expect.stringMatching(/^approvals answered no employeeNumber as/)]);
+      expect(findings).toContainEqual(
+        expect.objectContaining({
+          pointer: '/paths/~1approvals/get/parameters/0/x-upstream-gap',
+          status: 'unobserved',
+        }),
+      );
+      expect(code).toBe(3);
+    } finally {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

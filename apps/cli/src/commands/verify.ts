@@ -6,6 +6,7 @@ import { terminalWidth, type CommandContext } from '../command-context.js';
 import { SERVICES, type ServiceName } from '../config/services.js';
 import { ExitCode } from '../exit-codes.js';
 import { examples } from '../help-format.js';
+import { variablesOf } from '../clients.js';
 import { proxyFetch } from '../proxy.js';
 import type { ServiceSession } from '../service-session.js';
 import { UsageError } from '../usage-error.js';
@@ -28,7 +29,6 @@ async function targets(
   session: ServiceSession,
   options: VerifyCommandOptions,
 ): Promise<VerifyOptions> {
-  const variables = await session.variables();
   // The embedded sandbox has no tier to keep to; a configured environment is paced as told.
   const pace: Pace = session.sandboxUrls === undefined ? options.pace : 'gold';
   const services: readonly ServiceName[] = session.settings.embeddedSandbox
@@ -39,6 +39,8 @@ async function targets(
   const fetch = session.sandboxUrls === undefined ? await proxyFetch(session.env) : undefined;
   const result: VerifyOptions = { userAgent: 'partner-apis-cli', ...(fetch && { fetch }) };
   for (const service of services) {
+    // Against a mocking service (`--env mock`), the credentials it does not check.
+    const variables = await variablesOf(session, service);
     if (service === 'exposure' || service === 'riskEngineering') {
       const { fromEnv } =
         service === 'exposure'
