@@ -1,7 +1,14 @@
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Agent, createServer, type ClientRequestArgs, type IncomingMessage } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
+import { promisify } from 'node:util';
 import { startSandbox } from '@partner-apis/sandbox';
 import { refusedUrl, startHostileUpstream } from '@partner-apis/testing';
 import { describe, expect, it } from 'vitest';
@@ -96,6 +103,59 @@ describe('the way to the network', () => {
       `approvals of the given employee: not sent, as no answer: GET ${url}/v1/approvals: connection refused (ECONNREFUSED)`,
     );
   });
+
+  it.runIf(existsSync('/usr/bin/openssl'))(
+    'names the TLS error of a certificate it does not trust, and the request',
+    async () => {
+      const keys = await mkdtemp(join(tmpdir(), 'verify-tls-'));
+      const server = createTlsServer();
+      try {
+        await promisify(execFile)(
+          '/usr/bin/openssl',
+          [
+            'req',
+            '-x509',
+            '-newkey',
+            'rsa:2048',
+            '-nodes',
+            '-keyout',
+            'key.pem',
+            '-out',
+            'cert.pem',
+            '-days',
+            '1',
+            '-subj',
+            '/CN=127.0.0.1',
+          ],
+          { cwd: keys },
+        );
+        server.setSecureContext({
+          key: await readFile(join(keys, 'key.pem')),
+          cert: await readFile(join(keys, 'cert.pem')),
+        });
+        server.on('request', (_, answer) => answer.end('{}'));
+        server.listen(0, '127.0.0.1');
+        await once(server, 'listening');
+        const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+        const { findings } = await verifyUpstream({
+          approvals: {
+            baseUrl: url,
+            credentials: { clientId: 'c', clientSecret: 'secret-1' },
+            tier: 'gold',
+          },
+        });
+        expect(findings[0]).toMatchObject({ status: 'unobserved' });
+        expect(findings[0]!.evidence).toMatch(
+          new RegExp(
+            `^approvals without employeeNumber: no answer: GET ${url}/approvals: .*self[- ]signed certificate`,
+          ),
+        );
+      } finally {
+        server.close();
+        await rm(keys, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('keeps to the tier: at bronze never two calls of a client in one second', async () => {
     const upstream = await startHostileUpstream({

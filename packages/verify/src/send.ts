@@ -110,8 +110,8 @@ export interface Sender {
 /**
  * Sends the requests of one service through the client pipeline every command of the SDK uses
  * (its transport, proxy agent, timeouts, retries, redirects and typed errors), paced at the
- * service's tier. An HTTP error is an answer like any other; once the service cannot be reached,
- * its later requests are not sent and fail for the same reason.
+ * service's tier. An HTTP error is an answer like any other; once a request of the service got
+ * no answer, its later requests are not sent and fail for the same reason.
  *
  * @example
  * const sender = createSender('https://api.example.com/v1', 'bronze', {}, signal);
@@ -152,9 +152,11 @@ export function createSender(
           return { status: error.status, text, ...parsed(text) };
         }
         if (error instanceof ConfigurationError) throw error;
-        const why = `no answer: ${describeFailure(error)}`;
-        if (error instanceof ConnectionError || error instanceof TimeoutError) unreachable = why;
-        return { failed: why };
+        const typed = error instanceof ConnectionError || error instanceof TimeoutError;
+        // The pipeline's errors name the request; a TLS error, say, does not.
+        const where = typed ? '' : `${request.method} ${request.url.split('?')[0]}: `;
+        unreachable = `no answer: ${where}${describeFailure(error)}`;
+        return { failed: unreachable };
       }
     },
   };
