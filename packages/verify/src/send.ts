@@ -85,7 +85,7 @@ function bodyOf(error: ApiError): string {
  * its cause (`ECONNREFUSED`, `ENOTFOUND`), and when it names none, the causes below it (a TLS
  * error, say).
  */
-export function describeFailure(error: unknown): string {
+function describeFailure(error: unknown): string {
   if (error instanceof ConnectionError && error.systemCode !== undefined) return error.message;
   const parts: string[] = [];
   let current: unknown = error;
