@@ -54,7 +54,7 @@ describe('the tools of the operation tables', () => {
     const create = tool('liability_sellers_create');
     expect(create.description).toContain('Creates a seller for which quotes can be requested.');
     expect(create.description).toContain('--allow-writes');
-    expect(create.annotations.readOnlyHint).toBe(false);
+    expect(create.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(tool('liability_quotes_search').annotations.readOnlyHint).toBe(true);
     expect(tool('liability_quotes_search').listing).toBe(true);
     expect(tool('approvals_approvals_list').listing).toBe(false);

@@ -133,7 +133,8 @@ export function mcpTools(services: readonly OperationService[]): McpTool[] {
         annotations: {
           title,
           readOnlyHint: !isWrite(operation),
-          destructiveHint: operation.method === 'DELETE',
+          // A POST adds; a DELETE, PUT or PATCH may remove or overwrite what was there.
+          destructiveHint: ['DELETE', 'PUT', 'PATCH'].includes(operation.method),
         },
         service,
         operation,
