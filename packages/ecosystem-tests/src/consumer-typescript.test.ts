@@ -2,7 +2,8 @@
 // `module: node16`, each in a CommonJS package (`npm init -y` writes `"type": "commonjs"`), with
 // @partner-apis/exposure installed from a local registry. `tsc` refuses the README's first
 // example there (TS1295, TS1479); after the one change the README's install section names, it
-// compiles, and the compiled example passes under vitest against the sandbox.
+// compiles, and the compiled example passes under vitest against the sandbox. A third project,
+// with `moduleResolution: node`, type-checks a client and an error class.
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -81,7 +82,6 @@ async function project(name: string, extra: readonly string[]): Promise<string> 
   const vitest = await realpath(join(packageRoot, 'node_modules', 'vitest'));
   await symlink(sandbox, join(dir, 'node_modules', '@partner-apis', 'sandbox'), 'dir');
   await symlink(vitest, join(dir, 'node_modules', 'vitest'), 'dir');
-  await writeFile(join(dir, 'example.test.ts'), await firstExample());
   return dir;
 }
 
@@ -91,6 +91,7 @@ describe.each([
 ])('a CommonJS TypeScript project ($name)', ({ name, flags, refusal }) => {
   it("compiles and runs the README's first example after the install section's change", async () => {
     const dir = await project(refusal, flags);
+    await writeFile(join(dir, 'example.test.ts'), await firstExample());
     const refused = await node([TSC, '--noEmit'], dir);
     expect(refused.output, name).toContain(`error ${refusal}`);
 
@@ -106,4 +107,27 @@ describe.each([
     expect(tested.output).toMatch(/Tests\s+2 passed/);
     expect(tested.code, tested.output).toBe(0);
   });
+});
+
+// `moduleResolution: node` reads `types` and `main`, not `exports`: each package's root resolves,
+// and the error classes a service re-exports from `@partner-apis/errors/classes` resolve through
+// the errors package's `typesVersions`.
+it('resolves a service and its error classes under moduleResolution node', async () => {
+  const flags = ['--module', 'commonjs', '--moduleResolution', 'node10'];
+  const dir = await project('node10', [...flags, '--verbatimModuleSyntax', 'false']);
+  await writeFile(
+    join(dir, 'index.ts'),
+    `import { createExposureClient, NotFoundError } from '@partner-apis/exposure';
+
+export const client = createExposureClient({
+  baseUrl: 'https://exposure.example.com',
+  tokenUrl: 'https://auth.example.com/login/connect/token',
+  credentials: { clientId: 'id', clientSecret: 'secret', subscriptionKeys: { primary: 'key' } },
+});
+export const notFound = (error: unknown): boolean => error instanceof NotFoundError;
+`,
+  );
+  const compiled = await node([TSC, '--noEmit'], dir);
+  expect(compiled.output).toBe('');
+  expect(compiled.code).toBe(0);
 });
