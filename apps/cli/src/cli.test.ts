@@ -827,6 +827,8 @@ describe('liability', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error: 401 authentication_error: /);
+    // The hint a refused exposure token has, for liability too.
+    expect(result.stderr).toMatch(/^ {2}hint: check the client ID and secret/m);
     expect(result.stdout + result.stderr).not.toContain(secret);
   });
 });
