@@ -474,6 +474,14 @@ describe('9. configuration', () => {
 });
 
 describe('11. errors, config and sync', () => {
+  test('sandbox status at 60 columns: its sentence broken at spaces, no word cut', async () => {
+    const { code, screen } = await inTerminal(`${cli} sandbox status`, 60);
+    expect(code).toBe(1);
+    const text = screen.replace(/\r/g, '');
+    expect(widest(text)).toBeLessThanOrEqual(60);
+    expect(text).toContain('`partner-apis sandbox start`');
+  });
+
   test('config list at 60 columns: no line wider, each value under its setting', async () => {
     const { code, screen } = await inTerminal(`${cli} config list`, 60);
     expect(code).toBe(0);

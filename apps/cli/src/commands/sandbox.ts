@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
-import { type CommandContext } from '../command-context.js';
-import { examples } from '../help-format.js';
+import { terminalWidth, type CommandContext } from '../command-context.js';
+import { examples, fitLines } from '../help-format.js';
 import { ExitCode } from '../exit-codes.js';
 import {
   backgroundSandboxFile,
@@ -51,6 +51,11 @@ function asProfile(state: BackgroundSandbox): Record<string, unknown> {
 
 function describeRunning(state: BackgroundSandbox): string {
   return `sandbox running at ${state.urls.origin} (pid ${state.pid}, since ${state.startedAt})`;
+}
+
+/** A line of the command's result on stdout, broken at spaces to fit the terminal. */
+function say(context: CommandContext, text: string): void {
+  context.io.stdout.write(`${fitLines(text, terminalWidth(context.io))}\n`);
 }
 
 function stateFile(context: CommandContext): string {
@@ -241,13 +246,14 @@ export function registerSandboxCommands(program: Command, context: CommandContex
       await context.run(command, async () => {
         const running = await findBackgroundSandbox(stateFile(context));
         if (running === undefined) {
-          context.io.stdout.write(
-            'No sandbox is running in the background; start one with `partner-apis sandbox start`.\n',
+          say(
+            context,
+            'No sandbox is running in the background; start one with `partner-apis sandbox start`.',
           );
           context.exitCode = ExitCode.failure;
           return;
         }
-        context.io.stdout.write(`${describeRunning(running)}\n`);
+        say(context, describeRunning(running));
       });
     });
 
@@ -275,9 +281,7 @@ export function registerSandboxCommands(program: Command, context: CommandContex
           return;
         }
         forgetBackgroundSandbox(file, running.pid);
-        context.io.stdout.write(
-          `Stopped the sandbox at ${running.urls.origin} (pid ${running.pid}).\n`,
-        );
+        say(context, `Stopped the sandbox at ${running.urls.origin} (pid ${running.pid}).`);
       });
     });
 }
