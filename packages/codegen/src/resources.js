@@ -5,7 +5,7 @@
  * paged read, `pagedRead`). The method's name, its parameters and its TSDoc come
  * from the spec, so a new operation reaches users by a spec edit alone.
  */
-import { describeSpec } from '@partner-apis/spec-model';
+import { describeSpec, isObject } from '@partner-apis/spec-model';
 import { clientMethod } from './operations.js';
 
 /** @typedef {import('@partner-apis/spec-model').OperationModel} OperationModel */
@@ -44,29 +44,148 @@ function parameterType(parameter) {
 }
 
 /**
- * The signature pieces of a plain operation: its arguments, in the order the model gives them.
- * @param {OperationModel} d
+ * The signature pieces of a plain operation: its arguments, in the order the model gives them,
+ * each of a named type where the spec names its schema, and the named query type it declares.
+ * @param {OperationModel & { verb: string }} d
+ * @param {string} resource
  */
-function signature(d) {
+function signature(d, resource) {
   const op = `Operations[${JSON.stringify(d.operationId)}]`;
+  const queryName = `${capitalized(resource)}${capitalized(d.verb)}Query`;
   const params = [];
   const args = [];
+  /** @type {string[]} */
+  const declarations = [];
   for (const argument of d.arguments) {
     if (argument.in === 'path') {
       const parameter = d.parameters.find((p) => p.in === 'path' && p.name === argument.name);
       params.push(`${identifier(argument.name)}: ${parameterType(parameter)}`);
       args.push(identifier(argument.name));
     } else if (argument.in === 'body') {
-      params.push(`body${argument.required ? '' : '?'}: RequestBodyOf<${op}>`);
+      const body = namedType(d.body?.schema, `RequestBodyOf<${op}>`);
+      params.push(`body${argument.required ? '' : '?'}: ${body}`);
       args.push('body');
     } else {
-      const type = `CallQuery<${op}, typeof ${d.operationId}>`;
-      params.push(`query${argument.required ? '' : '?'}: ${type}`);
+      declarations.push(
+        `/** The query parameters of \`${resource}.${d.verb}()\`, as the spec declares them. */`,
+        `export interface ${queryName} {`,
+        ...d.parameters.filter((p) => p.in === 'query').flatMap(queryProperty),
+        '}',
+      );
+      params.push(`query${argument.required ? '' : '?'}: ${queryName}`);
       args.push(argument.required ? 'query' : '{ … }');
     }
   }
   params.push('options?: CallOptions');
-  return { params, args, returns: `ApiPromise<ResponseBodyOf<${op}>>` };
+  const returns = `ApiPromise<${namedType(d.success?.schema, `ResponseBodyOf<${op}>`)}>`;
+  return { params, args, returns, declarations };
+}
+
+/** @param {string} name */
+function capitalized(name) {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+const SCHEMA_REF = '#/components/schemas/';
+
+/**
+ * The component schema a `$ref` names, e.g. `Location`.
+ * @param {unknown} schema
+ */
+function refName(schema) {
+  return isObject(schema) && typeof schema.$ref === 'string' && schema.$ref.startsWith(SCHEMA_REF)
+    ? schema.$ref.slice(SCHEMA_REF.length)
+    : undefined;
+}
+
+/**
+ * The named type of a schema: its component's name, `Name[]` for an array of one, else
+ * `fallback`, so editors show `Quote` rather than what it expands to.
+ * @param {unknown} schema
+ * @param {string} fallback
+ */
+function namedType(schema, fallback) {
+  const name = refName(schema);
+  if (name !== undefined) return name;
+  const item = isObject(schema) && schema.type === 'array' ? refName(schema.items) : undefined;
+  return item === undefined ? fallback : `${item}[]`;
+}
+
+/**
+ * One named type per component schema, documented by its description: an interface where the
+ * schema is an object (so a hover shows its name), an alias otherwise.
+ * @param {Record<string, unknown>} document
+ */
+function schemaTypes(document) {
+  const components = isObject(document.components) ? document.components : {};
+  const schemas = isObject(components.schemas) ? components.schemas : {};
+  return Object.entries(schemas).flatMap(([name, schema]) => {
+    if (!/^[A-Za-z_$][\w$]*$/.test(name)) return [];
+    const described = isObject(schema) && typeof schema.description === 'string';
+    const docs = described ? tsdoc([String(schema.description).trim()], '') : [];
+    const isInterface =
+      isObject(schema) && schema.type === 'object' && !schema.oneOf && !schema.anyOf;
+    // An array of a named schema reads as `Quote[]`, not as what `Quote` expands to.
+    const schemaType = namedType(schema, `Schemas[${JSON.stringify(name)}]`);
+    // An interface extends a name only: the schema gets one first.
+    return isInterface
+      ? [
+          `type ${name}Schema = ${schemaType};`,
+          ...docs,
+          `export interface ${name} extends ${name}Schema {}`,
+        ]
+      : [...docs, `export type ${name} = ${schemaType};`];
+  });
+}
+
+/**
+ * A query parameter as a property of a named options interface: typed from its schema (a
+ * `Date` also for a date), documented by its description.
+ * @param {ParameterModel} parameter
+ */
+function queryProperty(parameter) {
+  const { format } = parameter.constraints;
+  const date = format === 'date' || format === 'date-time' ? ' | Date' : '';
+  const docs = parameter.description ? tsdoc([parameter.description], '  ') : [];
+  const optional = parameter.required ? '' : '?';
+  return [
+    ...docs,
+    `  ${JSON.stringify(parameter.name)}${optional}: ${parameterType(parameter)}${date};`,
+  ];
+}
+
+/**
+ * The named options of a paged read (`<Resource>ListOptions`, `…PageOptions`, `…SyncOptions`):
+ * its filters, plus what each method adds, so a hover reads like a hand-written type.
+ * @param {OperationModel} d
+ * @param {string} resource
+ */
+function pagedOptionTypes(d, resource) {
+  const base = resource.charAt(0).toUpperCase() + resource.slice(1);
+  const query = d.parameters.filter((p) => p.in === 'query');
+  const filters = query.filter((p) => p.paging === undefined);
+  const paging = query.filter((p) => p.paging !== undefined);
+  const watermarks = filters.filter((p) => p.sync === 'watermark').map((p) => p.name);
+  const lines = [
+    `/** The filters of \`${resource}\`: its query parameters but the paging ones. */`,
+    `export interface ${base}Filters {`,
+    ...filters.flatMap(queryProperty),
+    '}',
+    `/** Options of \`${resource}.list()\`: the filters, paging and the call's options. */`,
+    `export interface ${base}ListOptions extends ${base}Filters, ListCallOptions {}`,
+    `/** Options of \`${resource}.page()\`: the filters, the page's size and position, and the call's options. */`,
+    `export interface ${base}PageOptions extends ${base}Filters, CallOptions {`,
+    ...paging.flatMap(queryProperty),
+    '}',
+  ];
+  if (d.paging?.syncable) {
+    const omitted = watermarks.map((name) => JSON.stringify(name)).join(' | ');
+    lines.push(
+      `/** Options of \`${resource}.sync()\`: the filters but the watermark, and where to start. */`,
+      `export interface ${base}SyncOptions extends Omit<${base}Filters, ${omitted || 'never'}>, SyncRunOptions {}`,
+    );
+  }
+  return { base, lines };
 }
 
 /**
@@ -87,40 +206,35 @@ function pathArguments(d) {
 }
 
 /**
- * The type of a paged read: `PagedRead`, or, under path parameters, its methods taking them
- * first. A record is typed by where the spec's answer holds it (the array, or the envelope's
- * records property), so it is never `| undefined`.
+ * The type of a paged read: `list()`, `page()` and, where it can, `sync()`, with named options
+ * and the path parameters first. A record is typed by where the spec's answer holds it (the
+ * array, or the envelope's records property), so it is never `| undefined`.
  * @param {OperationModel} d
+ * @param {string} base the named options' prefix, e.g. `Locations`
  */
-function pagedReadType(d) {
+function pagedReadType(d, base) {
   const op = `Operations[${JSON.stringify(d.operationId)}]`;
   const records = d.paging?.records;
-  const record = `RecordOf<${op}${records ? `, ${JSON.stringify(records)}` : ''}>`;
-  const query = `QueryOf<${op}>`;
-  const described = `typeof ${d.operationId}`;
-  const inPath = d.arguments.filter((a) => a.in === 'path');
-  if (inPath.length === 0) {
-    return `PagedRead<${record}, ${query}, ${described}, EnvelopeOf<${op}>>`;
-  }
-  const params = inPath
+  const record = namedType(
+    d.paging?.item,
+    `RecordOf<${op}${records ? `, ${JSON.stringify(records)}` : ''}>`,
+  );
+  const envelope = records ? `, ${namedType(d.success?.schema, `EnvelopeOf<${op}>`)}` : '';
+  const params = d.arguments
+    .filter((a) => a.in === 'path')
     .map((a) => {
       const parameter = d.parameters.find((p) => p.in === 'path' && p.name === a.name);
-      return `${identifier(a.name)}: ${parameterType(parameter)}`;
+      return `${identifier(a.name)}: ${parameterType(parameter)}, `;
     })
-    .join(', ');
+    .join('');
   const members = [
-    `list(${params}, options?: ListOptions<${query}, ${described}>): Paginated<${record}>`,
-    `page(${params}, options?: PageOptions<${query}, ${described}>): ApiPromise<RecordsPage<${record}, EnvelopeOf<${op}>>>`,
+    `list(${params}options?: ${base}ListOptions): Paginated<${record}>`,
+    `page(${params}options?: ${base}PageOptions): ApiPromise<RecordsPage<${record}${envelope}>>`,
     ...(d.paging?.syncable
-      ? [`sync(${params}, options?: SyncOptions<${query}, ${described}>): SyncRun<${record}>`]
+      ? [`sync(${params}options?: ${base}SyncOptions): SyncRun<${record}>`]
       : []),
   ];
   return `{ ${members.join('; ')} }`;
-}
-
-/** @param {OperationModel} operation */
-function hasPath(operation) {
-  return operation.arguments.some((a) => a.in === 'path');
 }
 
 /** @param {OperationModel} operation */
@@ -154,45 +268,13 @@ export function renderResources(document) {
   }
   const ids = operations.map((operation) => operation.operationId);
   const anyPaged = operations.some(isPaged);
-  const anyPlain = operations.some((d) => !isPaged(d));
-  const anyPagedUnderPath = operations.some((d) => isPaged(d) && hasPath(d));
-  const imports = [
-    ...(anyPlain ? ['operationMethod'] : []),
-    ...(anyPaged ? ['pagedRead'] : []),
-    ...(anyPlain
-      ? [
-          'type ApiPromise',
-          'type CallOptions',
-          'type CallQuery',
-          'type RequestBodyOf',
-          'type ResponseBodyOf',
-        ]
-      : []),
-    ...(anyPaged
-      ? ['type EnvelopeOf', 'type PagedRead', 'type PagingOptions', 'type QueryOf', 'type RecordOf']
-      : []),
-    ...(anyPagedUnderPath
-      ? [
-          ...(anyPlain ? [] : ['type ApiPromise']),
-          'type ListOptions',
-          'type PageOptions',
-          'type Paginated',
-          'type RecordsPage',
-          ...(operations.some((d) => isPaged(d) && d.paging?.syncable && hasPath(d))
-            ? ['type SyncOptions', 'type SyncRun']
-            : []),
-        ]
-      : []),
-    'type ResourceClient',
-  ];
+  /** @type {string[]} */
   const lines = [
-    `import {\n${imports.map((name) => `  ${name},\n`).join('')}} from '@partner-apis/core';`,
-    "import type { operations as Operations } from './openapi.js';",
-    `import {\n${ids.map((id) => `  ${id},\n`).join('')}} from './operations.js';`,
-    '',
     '/** Every operation of the spec as `<resource>.<verb>()`, named and documented by the spec. */',
     'export interface Resources {',
   ];
+  /** @type {string[]} */
+  const declarations = [];
   /** @type {string[]} */
   const builders = [];
   for (const [resource, descriptions] of resources) {
@@ -200,7 +282,8 @@ export function renderResources(document) {
     const plain = descriptions.filter((d) => !isPaged(d));
     const members = [];
     for (const d of plain) {
-      const { params, args, returns } = signature(d);
+      const { params, args, returns, declarations: own } = signature(d, resource);
+      declarations.push(...own);
       const docs = [
         ...(d.summary ? [`${d.summary}.`.replace(/\.\.$/, '.')] : []),
         ...(d.description ? [d.description] : []),
@@ -210,7 +293,12 @@ export function renderResources(document) {
       ];
       members.push(...tsdoc(docs, '    '), `    ${d.verb}(${params.join(', ')}): ${returns};`);
     }
-    const pagedType = paged === undefined ? undefined : pagedReadType(paged);
+    let pagedType;
+    if (paged !== undefined) {
+      const options = pagedOptionTypes(paged, resource);
+      declarations.push(...options.lines);
+      pagedType = pagedReadType(paged, options.base);
+    }
     const title =
       paged === undefined
         ? `\`${resource}\`: ${plain.map((d) => `\`${d.verb}()\``).join(', ')}`
@@ -265,5 +353,38 @@ export function renderResources(document) {
     '}',
     '',
   );
-  return lines.join('\n');
+  const body = [...schemaTypes(document), '', ...declarations, '', ...lines].join('\n');
+  // Each name of core's surface the file uses, and nothing else.
+  const used = CORE_NAMES.filter((name) => new RegExp(`\\b${name}\\b`).test(body));
+  const values = ['operationMethod', 'pagedRead'];
+  const imports = used.map((name) => (values.includes(name) ? name : `type ${name}`));
+  const operationTypes = /\bOperations\[/.test(body) ? ', operations as Operations' : '';
+  return [
+    `import {\n${imports.map((name) => `  ${name},\n`).join('')}} from '@partner-apis/core';`,
+    `import type { components${operationTypes} } from './openapi.js';`,
+    `import {\n${ids.map((id) => `  ${id},\n`).join('')}} from './operations.js';`,
+    '',
+    "type Schemas = components['schemas'];",
+    '',
+    body,
+  ].join('\n');
 }
+
+/** What generated resources may use of `@partner-apis/core`. */
+const CORE_NAMES = [
+  'operationMethod',
+  'pagedRead',
+  'ApiPromise',
+  'CallOptions',
+  'EnvelopeOf',
+  'ListCallOptions',
+  'Paginated',
+  'PagingOptions',
+  'RecordOf',
+  'RecordsPage',
+  'RequestBodyOf',
+  'ResourceClient',
+  'ResponseBodyOf',
+  'SyncRun',
+  'SyncRunOptions',
+];

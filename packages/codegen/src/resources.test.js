@@ -50,9 +50,12 @@ function document() {
 describe('renderResources', () => {
   const source = renderResources(document());
 
-  it('gives a paged read list() and page(), beside the resource’s other methods', () => {
+  it('gives a paged read list() and page() with named options, beside the resource’s other methods', () => {
     expect(source).toContain(
-      '  readonly things: PagedRead<RecordOf<Operations["listThings"]>, QueryOf<Operations["listThings"]>, typeof listThings, EnvelopeOf<Operations["listThings"]>> & {',
+      '  readonly things: { list(options?: ThingsListOptions): Paginated<RecordOf<Operations["listThings"]>>; page(options?: ThingsPageOptions): ApiPromise<RecordsPage<RecordOf<Operations["listThings"]>>> } & {',
+    );
+    expect(source).toContain(
+      'export interface ThingsPageOptions extends ThingsFilters, CallOptions {',
     );
     expect(source).toContain(
       '      ...pagedRead<Resources["things"]>(client, listThings, paging),',
@@ -61,11 +64,33 @@ describe('renderResources', () => {
 
   it('orders path parameters as the path names them, then the body, the query, the options', () => {
     expect(source).toContain(
-      '    get(groupId: number, thingId: string, query?: CallQuery<Operations["getThing"], typeof getThing>, options?: CallOptions): ApiPromise<ResponseBodyOf<Operations["getThing"]>>;',
+      '    get(groupId: number, thingId: string, query?: ThingsGetQuery, options?: CallOptions): ApiPromise<ResponseBodyOf<Operations["getThing"]>>;',
     );
     expect(source).toContain(
       '    create(body: RequestBodyOf<Operations["createThing"]>, options?: CallOptions): ApiPromise<ResponseBodyOf<Operations["createThing"]>>;',
     );
+  });
+
+  it('names each type the spec names: a record, a body and an answer of a component schema', () => {
+    const doc = /** @type {Record<string, any>} */ (document());
+    doc.components = {
+      schemas: { Thing: { type: 'object', description: 'One thing.' }, Kind: { enum: ['a'] } },
+    };
+    const thing = { $ref: '#/components/schemas/Thing' };
+    doc.paths['/things'].get.responses[200].content['application/json'].schema = {
+      type: 'array',
+      items: thing,
+    };
+    doc.paths['/things'].post.requestBody.content['application/json'].schema = thing;
+    doc.paths['/things'].post.deprecated = true;
+    const named = renderResources(doc);
+    expect(named).toContain(
+      '/**\n * One thing.\n */\nexport interface Thing extends ThingSchema {}',
+    );
+    expect(named).toContain('export type Kind = Schemas["Kind"];');
+    expect(named).toContain('list(options?: ThingsListOptions): Paginated<Thing>');
+    expect(named).toContain('create(body: Thing, options?: CallOptions)');
+    expect(named).toContain('@deprecated The upstream marks this operation deprecated.');
   });
 
   it('documents each method from the spec, with an example', () => {

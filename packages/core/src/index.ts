@@ -42,7 +42,7 @@ export type {
   ParameterDescription,
 } from './operations/operation.js';
 export { operationMethod, pagedRead } from './operations/resource-methods.js';
-export type { SyncCheckpoint, SyncOptions, SyncRun } from './paging/sync.js';
+export type { SyncCheckpoint, SyncOptions, SyncRun, SyncRunOptions } from './paging/sync.js';
 export type {
   CallQuery,
   PagedRead,
@@ -53,6 +53,7 @@ export type {
 export type { Page, Paginated } from './paging/paginate.js';
 export type {
   EnvelopeOf,
+  ListCallOptions,
   ListOptions,
   OffsetCollection,
   PageOptions,

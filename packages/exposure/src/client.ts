@@ -7,7 +7,7 @@ import {
   type ServiceClient,
 } from '@partner-apis/core';
 import { PAGING_OPTION_NAMES } from '@partner-apis/core/internal';
-import type { components, operations as Operations, paths } from './generated/openapi.js';
+import type { operations as Operations, paths } from './generated/openapi.js';
 import { oauth2Scopes, operations } from './generated/operations.js';
 import { createResources, type Resources } from './generated/resources.js';
 
@@ -18,19 +18,10 @@ const PACKAGE = {
   version: typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : undefined,
 };
 
-type LocationSchema = components['schemas']['Location'];
-/** One exposure location record. Its fields are not published yet: the record is open. */
-export interface Location extends LocationSchema {}
 /** The query parameters of the locations read, as the spec declares them. */
 export type LocationsQuery = QueryOf<Operations['listLocations']>;
 /** The exposure locations: `list` pages through all of them, `page` reads one page. */
 export type Locations = Resources['locations'];
-type StatementOfValuesSchema = components['schemas']['StatementOfValues'];
-/** A property portfolio for the provisional Statement of Values submission. */
-export interface StatementOfValues extends StatementOfValuesSchema {}
-type StatementOfValuesReceiptSchema = components['schemas']['StatementOfValuesReceipt'];
-/** Whatever the service returns for an accepted Statement of Values; not published, so open. */
-export interface StatementOfValuesReceipt extends StatementOfValuesReceiptSchema {}
 /**
  * The Statement of Values operations of the exposure client. `submit` sends the portfolio as
  * it is: the schema is our assumption, so it never blocks a submission; check it first with

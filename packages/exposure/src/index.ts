@@ -7,19 +7,29 @@
  * const exposure = createExposureClient(fromEnv());
  * const firstPage = await exposure.locations.page({ limit: 10 });
  */
-import type { components } from './generated/openapi.js';
-
 export { EXPOSURE_SCOPES, createExposureClient } from './client.js';
 export type {
   ExposureClient,
   ExposureClientOptions,
-  Location,
   Locations,
   LocationsQuery,
-  StatementOfValues,
-  StatementOfValuesReceipt,
   StatementOfValuesResource,
 } from './client.js';
+export type {
+  Address,
+  Coordinates,
+  CoverageValues,
+  CurrencyCode,
+  ErrorBody,
+  Location,
+  LocationsFilters,
+  LocationsListOptions,
+  LocationsPageOptions,
+  LocationsSyncOptions,
+  StatementOfValues,
+  StatementOfValuesLocation,
+  StatementOfValuesReceipt,
+} from './generated/resources.js';
 export { fromEnv } from './env.js';
 export type {
   ApiPromise,
@@ -42,22 +52,6 @@ export type {
 } from '@partner-apis/core';
 export type { components, operations, paths } from './generated/openapi.js';
 export type { Resources } from './generated/resources.js';
-
-type StatementOfValuesLocationSchema = components['schemas']['StatementOfValuesLocation'];
-/** One location of a Statement of Values. */
-export interface StatementOfValuesLocation extends StatementOfValuesLocationSchema {}
-type AddressSchema = components['schemas']['Address'];
-/** A postal address; `country` is ISO 3166-1 alpha-2. */
-export interface Address extends AddressSchema {}
-type CoordinatesSchema = components['schemas']['Coordinates'];
-/** WGS 84 coordinates of a location. */
-export interface Coordinates extends CoordinatesSchema {}
-type CoverageValuesSchema = components['schemas']['CoverageValues'];
-/** Insured values per coverage, in the portfolio's currency. */
-export interface CoverageValues extends CoverageValuesSchema {}
-type ErrorBodySchema = components['schemas']['ErrorBody'];
-/** The common error body of every error response. */
-export interface ErrorBody extends ErrorBodySchema {}
 
 /** The typed errors every call throws, so users need no second import. */
 export * from '@partner-apis/errors/classes';

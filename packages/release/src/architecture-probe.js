@@ -12,6 +12,7 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** The source files of this repository in a stack, from the socket's side to the caller's. */
 function sourcesOf(/** @type {string} */ stack) {
+  /** @type {string[]} */
   const files = [];
   for (const match of stack.matchAll(/\(?((?:file:\/\/)?\/[^():]+):\d+:\d+\)?$/gm)) {
     const file = (match[1] ?? '').replace(/^file:\/\//, '');

@@ -7,7 +7,7 @@ import {
   type ServiceClient,
 } from '@partner-apis/core';
 import { PAGING_OPTION_NAMES } from '@partner-apis/core/internal';
-import type { components, operations as Operations, paths } from './generated/openapi.js';
+import type { operations as Operations, paths } from './generated/openapi.js';
 import { oauth2Scopes, operations } from './generated/operations.js';
 import { createResources, type Resources } from './generated/resources.js';
 
@@ -18,12 +18,6 @@ const PACKAGE = {
   version: typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : undefined,
 };
 
-type GradingSchema = components['schemas']['Grading'];
-/** One risk engineering grading record. Its fields are not published yet: the record is open. */
-export interface Grading extends GradingSchema {}
-type RiskLocationSchema = components['schemas']['RiskLocation'];
-/** One location record of the risk engineering service. Its fields are not published yet. */
-export interface RiskLocation extends RiskLocationSchema {}
 /** The query parameters of the gradings read, as the spec declares them. */
 export type GradingsQuery = QueryOf<Operations['listGradings']>;
 /** The query parameters of the locations read, as the spec declares them. */

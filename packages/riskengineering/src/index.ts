@@ -7,19 +7,28 @@
  * const risk = createRiskEngineeringClient(fromEnv());
  * const firstPage = await risk.gradings.page({ limit: 100 });
  */
-import type { components } from './generated/openapi.js';
-
 export { RISK_ENGINEERING_SCOPES, createRiskEngineeringClient } from './client.js';
 export type {
-  Grading,
   Gradings,
   GradingsQuery,
   RiskEngineeringClient,
   RiskEngineeringClientOptions,
-  RiskLocation,
   RiskLocations,
   RiskLocationsQuery,
 } from './client.js';
+export type {
+  ErrorBody,
+  Grading,
+  GradingsFilters,
+  GradingsListOptions,
+  GradingsPageOptions,
+  GradingsSyncOptions,
+  LocationsFilters as RiskLocationsFilters,
+  LocationsListOptions as RiskLocationsListOptions,
+  LocationsPageOptions as RiskLocationsPageOptions,
+  LocationsSyncOptions as RiskLocationsSyncOptions,
+  RiskLocation,
+} from './generated/resources.js';
 export { fromEnv } from './env.js';
 export type {
   ApiPromise,
@@ -42,10 +51,6 @@ export type {
 } from '@partner-apis/core';
 export type { components, operations, paths } from './generated/openapi.js';
 export type { Resources } from './generated/resources.js';
-
-type ErrorBodySchema = components['schemas']['ErrorBody'];
-/** The common error body of every error response. */
-export interface ErrorBody extends ErrorBodySchema {}
 
 /** The typed errors every call throws, so users need no second import. */
 export * from '@partner-apis/errors/classes';

@@ -7,15 +7,81 @@ import {
   operationMethod,
   type ApiPromise,
   type CallOptions,
-  type CallQuery,
-  type RequestBodyOf,
-  type ResponseBodyOf,
   type ResourceClient,
 } from '@partner-apis/core';
-import type { operations as Operations } from './openapi.js';
+import type { components } from './openapi.js';
 import {
   getApprovals,
 } from './operations.js';
+
+type Schemas = components['schemas'];
+
+type ApprovalsResultSchema = Schemas["ApprovalsResult"];
+/**
+ * Root object of a 200 response.
+ */
+export interface ApprovalsResult extends ApprovalsResultSchema {}
+type ApprovalItemSchema = Schemas["ApprovalItem"];
+/**
+ * Fields common to every approval item.
+ */
+export interface ApprovalItem extends ApprovalItemSchema {}
+export type RequisitionApproval = Schemas["RequisitionApproval"];
+export type InvoiceApproval = Schemas["InvoiceApproval"];
+export type ExpenseReportApproval = Schemas["ExpenseReportApproval"];
+export type ContractApproval = Schemas["ContractApproval"];
+/**
+ * A decimal number as text, so that no precision is lost.
+ */
+export type DecimalText = Schemas["DecimalText"];
+export type UserType = Schemas["UserType"];
+/**
+ * State value of the underlying procurement object.
+ */
+export type ObjectStatus = Schemas["ObjectStatus"];
+type CommentSchema = Schemas["Comment"];
+export interface Comment extends CommentSchema {}
+type RequisitionDetailsSchema = Schemas["RequisitionDetails"];
+export interface RequisitionDetails extends RequisitionDetailsSchema {}
+type InvoiceDetailsSchema = Schemas["InvoiceDetails"];
+export interface InvoiceDetails extends InvoiceDetailsSchema {}
+type ExpenseReportDetailsSchema = Schemas["ExpenseReportDetails"];
+export interface ExpenseReportDetails extends ExpenseReportDetailsSchema {}
+type ContractDetailsSchema = Schemas["ContractDetails"];
+/**
+ * The date fields keep the upstream spelling contactStartDate and contactEndDate.
+ */
+export interface ContractDetails extends ContractDetailsSchema {}
+/**
+ * The error codes the approvals service lists.
+ */
+export type ErrorCode = Schemas["ErrorCode"];
+/**
+ * The common error body with this service's error codes.
+ */
+export type ApprovalsErrorBody = Schemas["ApprovalsErrorBody"];
+type ErrorSourceSchema = Schemas["ErrorSource"];
+/**
+ * Origin of the error.
+ */
+export interface ErrorSource extends ErrorSourceSchema {}
+type ErrorCauseSchema = Schemas["ErrorCause"];
+export interface ErrorCause extends ErrorCauseSchema {}
+type ErrorBodySchema = Schemas["ErrorBody"];
+/**
+ * The one error body that every error response of the liability and approvals services
+ * carries (both documents give the same table). The exposure and risk engineering document
+ * does not show its error body, so those specs use it as an assumption.
+ */
+export interface ErrorBody extends ErrorBodySchema {}
+
+/** The query parameters of `approvals.list()`, as the spec declares them. */
+export interface ApprovalsListQuery {
+  /**
+   * The employee whose outstanding approvals are returned.
+   */
+  "employeeNumber": string;
+}
 
 /** Every operation of the spec as `<resource>.<verb>()`, named and documented by the spec. */
 export interface Resources {
@@ -34,7 +100,7 @@ export interface Resources {
      * @example
      * const result = await client.approvals.list(query);
      */
-    list(query: CallQuery<Operations["getApprovals"], typeof getApprovals>, options?: CallOptions): ApiPromise<ResponseBodyOf<Operations["getApprovals"]>>;
+    list(query: ApprovalsListQuery, options?: CallOptions): ApiPromise<ApprovalsResult>;
   };
 }
 

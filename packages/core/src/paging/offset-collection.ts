@@ -34,6 +34,12 @@ export interface PagingOptions {
   prefetch?: number | undefined;
 }
 
+/** What `list()` takes beside an operation's filters: paging, where to start, and the call's options. */
+export interface ListCallOptions extends PagingOptions, CallOptions {
+  /** The position of the first record, e.g. to resume; 0 by default. */
+  startOffset?: number | undefined;
+}
+
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type Parameter<D extends OperationDescription> = D['parameters'][number];
 /** Names of the operation's `date` and `date-time` parameters, which also take a `Date`. */

@@ -1,5 +1,5 @@
 import { ApiError, InvalidArgumentError } from '@partner-apis/errors';
-import type { DescribedQuery, ListOptions } from './offset-collection.js';
+import type { DescribedQuery, ListCallOptions, ListOptions } from './offset-collection.js';
 import type { OperationDescription, ParameterDescription } from '../operations/operation.js';
 import type { Paginated } from './paginate.js';
 
@@ -43,6 +43,17 @@ export type SyncOptions<Q = object, D extends OperationDescription = OperationDe
    */
   onCheckpoint?: ((checkpoint: SyncCheckpoint) => void | Promise<void>) | undefined;
 };
+
+/** What `sync()` takes beside an operation's filters: the page size, the call's options, and where to start. */
+export interface SyncRunOptions extends Omit<ListCallOptions, 'startOffset' | 'prefetch'> {
+  /** The checkpoint of an earlier run (the object or its JSON text); none reads everything. */
+  checkpoint?: unknown;
+  /**
+   * Called with the checkpoint after every page whose records the loop has handled, and at the
+   * end; the next page is asked for once it settles, so a save here is never ahead of the data.
+   */
+  onCheckpoint?: ((checkpoint: SyncCheckpoint) => void | Promise<void>) | undefined;
+}
 
 /** A sync run: the changed records, once each, and where the run stands. */
 export interface SyncRun<T> extends AsyncIterable<T> {

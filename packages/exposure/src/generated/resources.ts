@@ -8,21 +8,98 @@ import {
   pagedRead,
   type ApiPromise,
   type CallOptions,
-  type CallQuery,
-  type RequestBodyOf,
-  type ResponseBodyOf,
-  type EnvelopeOf,
-  type PagedRead,
+  type ListCallOptions,
+  type Paginated,
   type PagingOptions,
-  type QueryOf,
-  type RecordOf,
+  type RecordsPage,
   type ResourceClient,
+  type SyncRun,
+  type SyncRunOptions,
 } from '@partner-apis/core';
-import type { operations as Operations } from './openapi.js';
+import type { components } from './openapi.js';
 import {
   listLocations,
   submitStatementOfValues,
 } from './operations.js';
+
+type Schemas = components['schemas'];
+
+type LocationSchema = Schemas["Location"];
+/**
+ * One exposure location record.
+ */
+export interface Location extends LocationSchema {}
+type StatementOfValuesSchema = Schemas["StatementOfValues"];
+/**
+ * A property portfolio submitted to the insurer.
+ */
+export interface StatementOfValues extends StatementOfValuesSchema {}
+type StatementOfValuesLocationSchema = Schemas["StatementOfValuesLocation"];
+/**
+ * One location of a Statement of Values.
+ */
+export interface StatementOfValuesLocation extends StatementOfValuesLocationSchema {}
+type AddressSchema = Schemas["Address"];
+/**
+ * A postal address.
+ */
+export interface Address extends AddressSchema {}
+type CoordinatesSchema = Schemas["Coordinates"];
+/**
+ * WGS 84 coordinates of the location.
+ */
+export interface Coordinates extends CoordinatesSchema {}
+type CoverageValuesSchema = Schemas["CoverageValues"];
+/**
+ * Insured values per coverage, in the portfolio's currency.
+ */
+export interface CoverageValues extends CoverageValuesSchema {}
+/**
+ * ISO 4217 currency code.
+ */
+export type CurrencyCode = Schemas["CurrencyCode"];
+type StatementOfValuesReceiptSchema = Schemas["StatementOfValuesReceipt"];
+/**
+ * Whatever the service returns for an accepted submission.
+ */
+export interface StatementOfValuesReceipt extends StatementOfValuesReceiptSchema {}
+type ErrorSourceSchema = Schemas["ErrorSource"];
+/**
+ * Origin of the error.
+ */
+export interface ErrorSource extends ErrorSourceSchema {}
+type ErrorCauseSchema = Schemas["ErrorCause"];
+export interface ErrorCause extends ErrorCauseSchema {}
+type ErrorBodySchema = Schemas["ErrorBody"];
+/**
+ * The one error body that every error response of the liability and approvals services
+ * carries (both documents give the same table). The exposure and risk engineering document
+ * does not show its error body, so those specs use it as an assumption.
+ */
+export interface ErrorBody extends ErrorBodySchema {}
+
+/** The filters of `locations`: its query parameters but the paging ones. */
+export interface LocationsFilters {
+  /**
+   * When given, only records modified since that date are returned; when omitted, all records are returned.
+   */
+  "modifiedSince"?: string | Date;
+}
+/** Options of `locations.list()`: the filters, paging and the call's options. */
+export interface LocationsListOptions extends LocationsFilters, ListCallOptions {}
+/** Options of `locations.page()`: the filters, the page's size and position, and the call's options. */
+export interface LocationsPageOptions extends LocationsFilters, CallOptions {
+  /**
+   * Number of records per call.
+   */
+  "limit"?: number;
+  /**
+   * Position from which a later call continues, used to page through data larger than one call.
+   */
+  "offset"?: number;
+}
+/** Options of `locations.sync()`: the filters but the watermark, and where to start. */
+export interface LocationsSyncOptions extends Omit<LocationsFilters, "modifiedSince">, SyncRunOptions {}
 
 /** Every operation of the spec as `<resource>.<verb>()`, named and documented by the spec. */
 export interface Resources {
@@ -37,7 +114,7 @@ export interface Resources {
    * @example
    * for await (const record of client.locations.list()) console.log(record);
    */
-  readonly locations: PagedRead<RecordOf<Operations["listLocations"]>, QueryOf<Operations["listLocations"]>, typeof listLocations, EnvelopeOf<Operations["listLocations"]>>;
+  readonly locations: { list(options?: LocationsListOptions): Paginated<Location>; page(options?: LocationsPageOptions): ApiPromise<RecordsPage<Location>>; sync(options?: LocationsSyncOptions): SyncRun<Location> };
   /**
    * `statementOfValues`: `submit()`.
    */
@@ -55,7 +132,7 @@ export interface Resources {
      * @example
      * const result = await client.statementOfValues.submit(body);
      */
-    submit(body: RequestBodyOf<Operations["submitStatementOfValues"]>, options?: CallOptions): ApiPromise<ResponseBodyOf<Operations["submitStatementOfValues"]>>;
+    submit(body: StatementOfValues, options?: CallOptions): ApiPromise<StatementOfValuesReceipt>;
   };
 }
 

@@ -7,18 +7,158 @@ import {
   operationMethod,
   type ApiPromise,
   type CallOptions,
-  type CallQuery,
-  type RequestBodyOf,
-  type ResponseBodyOf,
   type ResourceClient,
 } from '@partner-apis/core';
-import type { operations as Operations } from './openapi.js';
+import type { components } from './openapi.js';
 import {
   createSeller,
   searchQuotes,
   createQuote,
   getQuote,
 } from './operations.js';
+
+type Schemas = components['schemas'];
+
+/**
+ * Identifier of the commercial package quoted. The default is the third party liability
+ * product for sales on online marketplaces.
+ */
+export type ProductId = Schemas["ProductId"];
+/**
+ * Identifier of a product subscribed. The default is the liability policy line of the third
+ * party liability product; it requires the declarative questions countryOfSales and
+ * territoryOfSales.
+ */
+export type PolicyLineId = Schemas["PolicyLineId"];
+/**
+ * Declarative question countryOfSales, the country of sales.
+ */
+export type CountryOfSales = Schemas["CountryOfSales"];
+/**
+ * Declarative question territoryOfSales, the territory of sales.
+ */
+export type TerritoryOfSales = Schemas["TerritoryOfSales"];
+type DeclarativeQuestionAnswersSchema = Schemas["DeclarativeQuestionAnswers"];
+/**
+ * Information supplied by the insured entity for evaluation and pricing. Which answers are
+ * required depends on the policy line id, so PolicyLine says it: the liability policy line
+ * of the third party liability product requires countryOfSales and territoryOfSales.
+ */
+export interface DeclarativeQuestionAnswers extends DeclarativeQuestionAnswersSchema {}
+type LiabilityDeclarativeQuestionAnswersSchema = Schemas["LiabilityDeclarativeQuestionAnswers"];
+/**
+ * The answers the liability policy line of the third party liability product requires:
+ * countryOfSales and territoryOfSales.
+ */
+export interface LiabilityDeclarativeQuestionAnswers extends LiabilityDeclarativeQuestionAnswersSchema {}
+type PolicyLineSchema = Schemas["PolicyLine"];
+/**
+ * A product subscribed. A commercial product with several products sends them as several
+ * policy lines.
+ */
+export interface PolicyLine extends PolicyLineSchema {}
+type InsuredObjectSchema = Schemas["InsuredObject"];
+/**
+ * Details of the insured object, according to the category and sub-category of the product.
+ */
+export interface InsuredObject extends InsuredObjectSchema {}
+type InsuredSchema = Schemas["Insured"];
+/**
+ * The entity for which the quote is created, a registered seller.
+ */
+export interface Insured extends InsuredSchema {}
+type UnderwritingInformationSchema = Schemas["UnderwritingInformation"];
+/**
+ * Allows a quote to be forced into manual referral review, and carries the agent username in
+ * the underwriting system.
+ */
+export interface UnderwritingInformation extends UnderwritingInformationSchema {}
+type AgencyInformationSchema = Schemas["AgencyInformation"];
+/**
+ * The agency for which the quote is created.
+ */
+export interface AgencyInformation extends AgencyInformationSchema {}
+type QuoteRequestSchema = Schemas["QuoteRequest"];
+/**
+ * Everything needed to create a quote and later to purchase it and issue the policy.
+ */
+export interface QuoteRequest extends QuoteRequestSchema {}
+type PriceSchema = Schemas["Price"];
+/**
+ * A valid price for the product.
+ */
+export interface Price extends PriceSchema {}
+type ReferralSchema = Schemas["Referral"];
+/**
+ * A referral that applies to the quote.
+ */
+export interface Referral extends ReferralSchema {}
+/**
+ * The state of the quote.
+ */
+export type QuoteStatus = Schemas["QuoteStatus"];
+type QuoteSchema = Schemas["Quote"];
+/**
+ * A created quote: its identifier, status, price and referrals, and the request it answers.
+ * A quote request returns a valid price, so every quote has one, a referred quote too; only
+ * quoteId and price are required, so a response that leaves out parts of the request still
+ * fits.
+ */
+export interface Quote extends QuoteSchema {}
+/**
+ * The quotes that match the filters.
+ */
+export type QuoteSearchResult = Quote[];
+type MarketplaceSchema = Schemas["Marketplace"];
+/**
+ * An online marketplace the seller sells on.
+ */
+export interface Marketplace extends MarketplaceSchema {}
+type SellerAddressSchema = Schemas["SellerAddress"];
+export interface SellerAddress extends SellerAddressSchema {}
+type SellerSchema = Schemas["Seller"];
+/**
+ * A party for which quotes can be requested.
+ */
+export interface Seller extends SellerSchema {}
+/**
+ * The created seller with the identifier quotes refer to.
+ */
+export type SellerCreated = Schemas["SellerCreated"];
+type ErrorSourceSchema = Schemas["ErrorSource"];
+/**
+ * Origin of the error.
+ */
+export interface ErrorSource extends ErrorSourceSchema {}
+type ErrorCauseSchema = Schemas["ErrorCause"];
+export interface ErrorCause extends ErrorCauseSchema {}
+type ErrorBodySchema = Schemas["ErrorBody"];
+/**
+ * The one error body that every error response of the liability and approvals services
+ * carries (both documents give the same table). The exposure and risk engineering document
+ * does not show its error body, so those specs use it as an assumption.
+ */
+export interface ErrorBody extends ErrorBodySchema {}
+
+/** The query parameters of `quotes.search()`, as the spec declares them. */
+export interface QuotesSearchQuery {
+  /**
+   * Only quotes for this seller.
+   */
+  "sellerId"?: string;
+  /**
+   * Only quotes for this commercial package (see ProductId).
+   */
+  "productId"?: string;
+  /**
+   * Only quotes created at or after this time.
+   */
+  "createdFrom"?: string | Date;
+  /**
+   * Only quotes created before this time.
+   */
+  "createdTo"?: string | Date;
+}
 
 /** Every operation of the spec as `<resource>.<verb>()`, named and documented by the spec. */
 export interface Resources {
@@ -36,7 +176,7 @@ export interface Resources {
      * @example
      * const result = await client.sellers.create(body);
      */
-    create(body: RequestBodyOf<Operations["createSeller"]>, options?: CallOptions): ApiPromise<ResponseBodyOf<Operations["createSeller"]>>;
+    create(body: Seller, options?: CallOptions): ApiPromise<SellerCreated>;
   };
   /**
    * `quotes`: `search()`, `create()`, `get()`.
@@ -52,7 +192,7 @@ export interface Resources {
      * @example
      * const result = await client.quotes.search({ … });
      */
-    search(query?: CallQuery<Operations["searchQuotes"], typeof searchQuotes>, options?: CallOptions): ApiPromise<ResponseBodyOf<Operations["searchQuotes"]>>;
+    search(query?: QuotesSearchQuery, options?: CallOptions): ApiPromise<QuoteSearchResult>;
     /**
      * Create a quote.
      *
@@ -64,7 +204,7 @@ export interface Resources {
      * @example
      * const result = await client.quotes.create(body);
      */
-    create(body: RequestBodyOf<Operations["createQuote"]>, options?: CallOptions): ApiPromise<ResponseBodyOf<Operations["createQuote"]>>;
+    create(body: QuoteRequest, options?: CallOptions): ApiPromise<Quote>;
     /**
      * Read one quote.
      *
@@ -75,7 +215,7 @@ export interface Resources {
      * @example
      * const result = await client.quotes.get(quoteId);
      */
-    get(quoteId: string, options?: CallOptions): ApiPromise<ResponseBodyOf<Operations["getQuote"]>>;
+    get(quoteId: string, options?: CallOptions): ApiPromise<Quote>;
   };
 }
 

@@ -5,18 +5,93 @@
 
 import {
   pagedRead,
-  type EnvelopeOf,
-  type PagedRead,
+  type ApiPromise,
+  type CallOptions,
+  type ListCallOptions,
+  type Paginated,
   type PagingOptions,
-  type QueryOf,
-  type RecordOf,
+  type RecordsPage,
   type ResourceClient,
+  type SyncRun,
+  type SyncRunOptions,
 } from '@partner-apis/core';
-import type { operations as Operations } from './openapi.js';
+import type { components } from './openapi.js';
 import {
   listGradings,
   listRiskLocations,
 } from './operations.js';
+
+type Schemas = components['schemas'];
+
+type GradingSchema = Schemas["Grading"];
+/**
+ * One risk engineering grading record.
+ */
+export interface Grading extends GradingSchema {}
+type RiskLocationSchema = Schemas["RiskLocation"];
+/**
+ * One location record of the risk engineering service.
+ */
+export interface RiskLocation extends RiskLocationSchema {}
+type ErrorSourceSchema = Schemas["ErrorSource"];
+/**
+ * Origin of the error.
+ */
+export interface ErrorSource extends ErrorSourceSchema {}
+type ErrorCauseSchema = Schemas["ErrorCause"];
+export interface ErrorCause extends ErrorCauseSchema {}
+type ErrorBodySchema = Schemas["ErrorBody"];
+/**
+ * The one error body that every error response of the liability and approvals services
+ * carries (both documents give the same table). The exposure and risk engineering document
+ * does not show its error body, so those specs use it as an assumption.
+ */
+export interface ErrorBody extends ErrorBodySchema {}
+
+/** The filters of `gradings`: its query parameters but the paging ones. */
+export interface GradingsFilters {
+  /**
+   * When given, only records modified since that date are returned; when omitted, all records are returned.
+   */
+  "modifiedSince"?: string | Date;
+}
+/** Options of `gradings.list()`: the filters, paging and the call's options. */
+export interface GradingsListOptions extends GradingsFilters, ListCallOptions {}
+/** Options of `gradings.page()`: the filters, the page's size and position, and the call's options. */
+export interface GradingsPageOptions extends GradingsFilters, CallOptions {
+  /**
+   * Number of records per call.
+   */
+  "limit"?: number;
+  /**
+   * Position from which a later call continues, used to page through data larger than one call.
+   */
+  "offset"?: number;
+}
+/** Options of `gradings.sync()`: the filters but the watermark, and where to start. */
+export interface GradingsSyncOptions extends Omit<GradingsFilters, "modifiedSince">, SyncRunOptions {}
+/** The filters of `locations`: its query parameters but the paging ones. */
+export interface LocationsFilters {
+  /**
+   * When given, only records modified since that date are returned; when omitted, all records are returned.
+   */
+  "modifiedSince"?: string | Date;
+}
+/** Options of `locations.list()`: the filters, paging and the call's options. */
+export interface LocationsListOptions extends LocationsFilters, ListCallOptions {}
+/** Options of `locations.page()`: the filters, the page's size and position, and the call's options. */
+export interface LocationsPageOptions extends LocationsFilters, CallOptions {
+  /**
+   * Number of records per call.
+   */
+  "limit"?: number;
+  /**
+   * Position from which a later call continues, used to page through data larger than one call.
+   */
+  "offset"?: number;
+}
+/** Options of `locations.sync()`: the filters but the watermark, and where to start. */
+export interface LocationsSyncOptions extends Omit<LocationsFilters, "modifiedSince">, SyncRunOptions {}
 
 /** Every operation of the spec as `<resource>.<verb>()`, named and documented by the spec. */
 export interface Resources {
@@ -31,7 +106,7 @@ export interface Resources {
    * @example
    * for await (const record of client.gradings.list()) console.log(record);
    */
-  readonly gradings: PagedRead<RecordOf<Operations["listGradings"]>, QueryOf<Operations["listGradings"]>, typeof listGradings, EnvelopeOf<Operations["listGradings"]>>;
+  readonly gradings: { list(options?: GradingsListOptions): Paginated<Grading>; page(options?: GradingsPageOptions): ApiPromise<RecordsPage<Grading>>; sync(options?: GradingsSyncOptions): SyncRun<Grading> };
   /**
    * List risk engineering locations.
    *
@@ -44,7 +119,7 @@ export interface Resources {
    * @example
    * for await (const record of client.locations.list()) console.log(record);
    */
-  readonly locations: PagedRead<RecordOf<Operations["listRiskLocations"]>, QueryOf<Operations["listRiskLocations"]>, typeof listRiskLocations, EnvelopeOf<Operations["listRiskLocations"]>>;
+  readonly locations: { list(options?: LocationsListOptions): Paginated<RiskLocation>; page(options?: LocationsPageOptions): ApiPromise<RecordsPage<RiskLocation>>; sync(options?: LocationsSyncOptions): SyncRun<RiskLocation> };
 }
 
 /**
