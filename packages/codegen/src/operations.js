@@ -37,6 +37,8 @@ export function tableEntry(operation) {
     path: operation.path,
     summary: operation.summary,
     description: operation.description,
+    deprecated: operation.deprecated || undefined,
+    mcp: operation.mcp,
     parameters: operation.parameters.map((p) => ({
       name: p.name,
       in: p.in,

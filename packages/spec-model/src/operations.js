@@ -98,6 +98,32 @@ import { isObject, resolveRef } from './document.js';
  */
 
 /**
+ * `x-mcp` of an operation: `{ name }` renames its MCP tool, `{ hidden: true }` leaves it out.
+ * @param {unknown} value
+ * @param {string} where
+ * @returns {{ mcp?: { name?: string, hidden?: boolean } }}
+ */
+function mcpOf(value, where) {
+  if (value === undefined) return {};
+  const valid =
+    isObject(value) &&
+    (value.name === undefined ||
+      (typeof value.name === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value.name))) &&
+    (value.hidden === undefined || typeof value.hidden === 'boolean');
+  if (!valid) {
+    throw new Error(
+      `${where}: x-mcp must be { name?: a tool name of 1–64 letters, digits, _ or -, hidden?: boolean }`,
+    );
+  }
+  return {
+    mcp: {
+      name: /** @type {string | undefined} */ (value.name),
+      hidden: /** @type {boolean | undefined} */ (value.hidden),
+    },
+  };
+}
+
+/**
  * One argument of an operation's method, in the order callers give them.
  * @typedef {{ in: 'path', name: string } | { in: 'body' | 'query', required: boolean }} ArgumentModel
  */
@@ -114,6 +140,8 @@ import { isObject, resolveRef } from './document.js';
  * @property {string} [summary] trimmed
  * @property {string} [description] trimmed
  * @property {boolean} deprecated
+ * @property {{ name?: string, hidden?: boolean }} [mcp] `x-mcp`: the name of its MCP tool, or that it
+ *   has none
  * @property {readonly ParameterModel[]} parameters the path item's, then the operation's own
  *   (which replace a path item's of the same name and place)
  * @property {readonly ArgumentModel[]} arguments path parameters in path order, then the body,
@@ -533,6 +561,7 @@ function describeOperation(document, path, method, operation, shared) {
     method: method.toUpperCase(),
     path,
     deprecated: operation.deprecated === true,
+    ...mcpOf(operation['x-mcp'], where),
     parameters,
     arguments: argumentsOf(path, parameters, body),
     responses: new Map(

@@ -273,6 +273,18 @@ describe('describeSpec', () => {
   });
 });
 
+describe('x-mcp', () => {
+  it('names or hides the MCP tool of an operation, and refuses what it cannot mean', () => {
+    const doc = document();
+    const get = /** @type {Record<string, any>} */ (doc.paths)['/groups/{group}/things'].get;
+    expect(listThings(doc).mcp).toBeUndefined();
+    get['x-mcp'] = { name: 'find_things' };
+    expect(listThings(doc).mcp).toEqual({ name: 'find_things', hidden: undefined });
+    get['x-mcp'] = { hidden: 'yes' };
+    expect(() => describeSpec(doc)).toThrow('x-mcp must be');
+  });
+});
+
 describe('defaultPageSize', () => {
   it.each([
     [{ default: 128, maximum: 1024 }, 128],

@@ -329,7 +329,8 @@ function operationCommand(
   const extension = service.extensions?.[`${operation.resource}.${operation.verb}`];
   // `exposure locations` alone lists, as it did before the resource had verbs.
   const command = resource.command(operation.verb, { isDefault: operation.verb === 'list' });
-  command.description(operation.summary ?? operation.operationId);
+  const summary = operation.summary ?? operation.operationId;
+  command.description(operation.deprecated === true ? `${summary} (deprecated)` : summary);
   extension?.configure(command);
   for (const parameter of pathParameters(operation)) {
     command.argument(`<${parameter.name}>`, parameter.description?.replace(/\s+/g, ' ') ?? '');

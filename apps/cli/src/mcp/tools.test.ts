@@ -12,6 +12,15 @@ const tools = mcpTools(operationServices(createCommandContext(io)));
 const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;
 
 describe('the tools of the operation tables', () => {
+  it("follow the spec's x-mcp: a tool renamed, a tool left out", () => {
+    const [service] = operationServices(createCommandContext(io));
+    const [first, second] = Object.values(service!.operations);
+    const renamed = { ...first!, mcp: { name: 'find_locations' } };
+    const hidden = { ...second!, mcp: { hidden: true } };
+    const named = mcpTools([{ ...service!, operations: { renamed, hidden } }]).map((t) => t.name);
+    expect(named).toEqual(['find_locations']);
+  });
+
   it('are one per operation of the four specs, named <service>_<resource>_<verb>', () => {
     expect(tools.map((t) => t.name)).toEqual([
       'exposure_locations_list',

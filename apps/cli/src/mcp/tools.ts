@@ -113,7 +113,8 @@ function toolDescription(operation: Operation, listing: boolean): string {
 
 /**
  * One tool per operation of every service, from the operation tables of the service packages,
- * so an operation added to a spec is a tool after `pnpm generate` and a build, with no edit here.
+ * so an operation added to a spec is a tool after `pnpm generate` and a build, with no edit here;
+ * the spec's `x-mcp` renames a tool (`{ name }`) or leaves it out (`{ hidden: true }`).
  *
  * @example
  * const tools = mcpTools(operationServices(context));
@@ -121,26 +122,30 @@ function toolDescription(operation: Operation, listing: boolean): string {
  */
 export function mcpTools(services: readonly OperationService[]): McpTool[] {
   return services.flatMap((service) =>
-    Object.values(service.operations).map((operation): McpTool => {
+    Object.values(service.operations).flatMap((operation): McpTool[] => {
+      if (operation.mcp?.hidden === true) return [];
       const paged = operation.parameters.some((p) => p.paging !== undefined);
       const listing = paged || (!isWrite(operation) && operation.response.type === 'array');
       const title = operation.summary ?? operation.operationId;
-      return {
-        name: `${service.name}_${snake(operation.resource)}_${snake(operation.verb)}`,
-        title,
-        description: toolDescription(operation, listing),
-        inputSchema: inputSchema(operation, listing),
-        annotations: {
+      const named = `${service.name}_${snake(operation.resource)}_${snake(operation.verb)}`;
+      return [
+        {
+          name: operation.mcp?.name ?? named,
           title,
-          readOnlyHint: !isWrite(operation),
-          // A POST adds; a DELETE, PUT or PATCH may remove or overwrite what was there.
-          destructiveHint: ['DELETE', 'PUT', 'PATCH'].includes(operation.method),
+          description: toolDescription(operation, listing),
+          inputSchema: inputSchema(operation, listing),
+          annotations: {
+            title,
+            readOnlyHint: !isWrite(operation),
+            // A POST adds; a DELETE, PUT or PATCH may remove or overwrite what was there.
+            destructiveHint: ['DELETE', 'PUT', 'PATCH'].includes(operation.method),
+          },
+          service,
+          operation,
+          listing,
+          paged,
         },
-        service,
-        operation,
-        listing,
-        paged,
-      };
+      ];
     }),
   );
 }

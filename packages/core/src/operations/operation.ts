@@ -58,6 +58,10 @@ export interface OperationDescription {
   readonly path: string;
   readonly summary?: string;
   readonly description?: string;
+  /** The upstream marks the operation deprecated. */
+  readonly deprecated?: boolean;
+  /** `x-mcp`: the name of its MCP tool, or `hidden` for none. */
+  readonly mcp?: { readonly name?: string; readonly hidden?: boolean };
   readonly parameters: readonly ParameterDescription[];
   readonly body?: BodyDescription;
   /** The API keys it sends, and where (`securitySchemes`). */
