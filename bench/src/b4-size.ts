@@ -31,13 +31,13 @@ const SERVICES = [
 ] as const;
 /** P3: min+gzip kB of each service package with its dependencies. */
 const SIZE_TARGETS_KB: Record<(typeof SERVICES)[number], number> = {
-  '@partner-apis/exposure': 13,
-  '@partner-apis/riskengineering': 13,
-  '@partner-apis/liability': 13,
-  '@partner-apis/approvals': 10,
+  '@partner-apis/exposure': 24,
+  '@partner-apis/riskengineering': 24,
+  '@partner-apis/liability': 20,
+  '@partner-apis/approvals': 20,
 };
 /** P2: cold import, and import + first request, over openapi-fetch's in the same run. */
-const IMPORT_TARGET = 1.5;
+const IMPORT_TARGET = 2.0;
 const FIRST_REQUEST_TARGET = 1.25;
 
 /**
