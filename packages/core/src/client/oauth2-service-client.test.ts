@@ -50,6 +50,26 @@ function creationError(overrides: Record<string, unknown>): ConfigurationError {
 }
 
 describe('oauth2Service', () => {
+  it('a token endpoint failing with 500 gets attempts × 1 token requests per call, client after client', async () => {
+    server = await startFaultServer({ '/token': [{ status: 500 }], '/data': [{ body: {} }] });
+    const counts: number[] = [];
+    for (let client = 0; client < 2; client += 1) {
+      const before = server.requestsTo('/token').length;
+      const { raw } = createOAuth2ServiceClient<paths>(
+        options({
+          baseUrl: server.url,
+          tokenUrl: `${server.url}/token`,
+          retry: { attempts: 3, baseDelayMs: 0 },
+        }),
+        SCOPES,
+      );
+      await expect(raw.GET('/data')).rejects.toMatchObject({ status: 500 });
+      counts.push(server.requestsTo('/token').length - before);
+    }
+    expect(counts).toEqual([3, 3]);
+    expect(server.requestsTo('/data')).toHaveLength(0);
+  });
+
   it('gets a token for its scopes and sends it with the subscription key', async () => {
     server = await startFaultServer({
       '/token': [{ body: { access_token: 'token-1', token_type: 'Bearer', expires_in: 3600 } }],
