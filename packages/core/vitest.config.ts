@@ -5,7 +5,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     alias: {
-      '#default-send': fileURLToPath(new URL('./src/transport/default-send.node.ts', import.meta.url)),
+      '#default-send': fileURLToPath(
+        new URL('./src/transport/default-send.node.ts', import.meta.url),
+      ),
     },
   },
 });

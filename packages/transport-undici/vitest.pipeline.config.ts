@@ -8,7 +8,9 @@ import { defineConfig } from 'vitest/config';
 const setup = fileURLToPath(new URL('./src/undici-global-fetch.setup.ts', import.meta.url));
 // In Node, core sends over node:http unless given a `fetch`; here its default is the global
 // fetch (what it uses outside Node), so every client without a `fetch` option meets this one.
-const fetchDefault = fileURLToPath(new URL('../core/src/transport/default-send.ts', import.meta.url));
+const fetchDefault = fileURLToPath(
+  new URL('../core/src/transport/default-send.ts', import.meta.url),
+);
 const suites = ['core', 'auth', 'exposure', 'riskengineering', 'liability', 'approvals'];
 
 export default defineConfig({

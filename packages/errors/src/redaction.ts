@@ -7,7 +7,8 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
  * Query parameters whose values are credentials, by name: a gateway may take a key, a token or
  * a signature in the query.
  */
-const SECRET_PARAMETER = /key|token|secret|passw|pwd|signature|^sig$|^code$|auth|credential|session/i;
+const SECRET_PARAMETER =
+  /key|token|secret|passw|pwd|signature|^sig$|^code$|auth|credential|session/i;
 
 function decodedName(raw: string): string | undefined {
   try {
