@@ -174,15 +174,18 @@ describe('tiers against a sandbox on the bronze tier', () => {
 
   it('429: a client on a higher tier than its access gets a RateLimitError', async () => {
     const approvals = client({ tier: 'gold', retry: { attempts: 1 } }, bronze);
-    const results = await Promise.allSettled([
-      approvals.approvals.list('100234'),
-      approvals.approvals.list('100234'),
-    ]);
+    // Five at once: however slow the way to the sandbox (a proxy on a busy machine), they do
+    // not arrive a second apart each, so the bronze tier refuses at least one.
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => approvals.approvals.list('100234')),
+    );
     const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
-    expect(refused).toHaveLength(1);
-    expect(refused[0]).toBeInstanceOf(RateLimitError);
-    expect(refused[0]).toMatchObject({ status: 429, retryAfterMs: 1000 });
-    expect(tooMany()).toBe(1);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const error of refused) {
+      expect(error).toBeInstanceOf(RateLimitError);
+      expect(error).toMatchObject({ status: 429, retryAfterMs: 1000 });
+    }
+    expect(tooMany()).toBe(refused.length);
   });
 
   it('a client paced to bronze gets every answer', async () => {
