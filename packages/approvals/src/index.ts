@@ -13,7 +13,7 @@ export { flattenApprovals } from './flatten.js';
 export type { ApprovalEntry, ApprovalKind } from './flatten.js';
 export { fromEnv } from './env.js';
 export type { components, operations, paths } from './generated/openapi.js';
-export type { Resources } from './generated/resources.js';
+export type * from './generated/resources.js';
 export type { ApiPromise, CallOptions, WithResponse } from '@partner-apis/core';
 export type {
   ApprovalComment,

@@ -126,7 +126,7 @@ function schemaTypes(document) {
     const isInterface =
       isObject(schema) && schema.type === 'object' && !schema.oneOf && !schema.anyOf;
     // An array of a named schema reads as `Quote[]`, not as what `Quote` expands to.
-    const schemaType = namedType(schema, `Schemas[${JSON.stringify(name)}]`);
+    const schemaType = namedType(schema, `components["schemas"][${JSON.stringify(name)}]`);
     // An interface extends a name only: the schema gets one first.
     return isInterface
       ? [
@@ -363,8 +363,6 @@ export function renderResources(document) {
     `import {\n${imports.map((name) => `  ${name},\n`).join('')}} from '@partner-apis/core';`,
     `import type { components${operationTypes} } from './openapi.js';`,
     `import {\n${ids.map((id) => `  ${id},\n`).join('')}} from './operations.js';`,
-    '',
-    "type Schemas = components['schemas'];",
     '',
     body,
   ].join('\n');

@@ -87,7 +87,7 @@ describe('renderResources', () => {
     expect(named).toContain(
       '/**\n * One thing.\n */\nexport interface Thing extends ThingSchema {}',
     );
-    expect(named).toContain('export type Kind = Schemas["Kind"];');
+    expect(named).toContain('export type Kind = components["schemas"]["Kind"];');
     expect(named).toContain('list(options?: ThingsListOptions): Paginated<Thing>');
     expect(named).toContain('create(body: Thing, options?: CallOptions)');
     expect(named).toContain('@deprecated The upstream marks this operation deprecated.');

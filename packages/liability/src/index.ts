@@ -19,7 +19,7 @@ export {
 } from './third-party-liability.js';
 export type { ThirdPartyLiabilityAnswers } from './third-party-liability.js';
 export type { components, operations, paths } from './generated/openapi.js';
-export type { Resources } from './generated/resources.js';
+export type * from './generated/resources.js';
 export type {
   AgencyInformation,
   CountryOfSales,

@@ -50,7 +50,7 @@ export type {
   WithResponse,
 } from '@partner-apis/core';
 export type { components, operations, paths } from './generated/openapi.js';
-export type { Resources } from './generated/resources.js';
+export type * from './generated/resources.js';
 
 /** The typed errors every call throws, so users need no second import. */
 export * from '@partner-apis/errors/classes';

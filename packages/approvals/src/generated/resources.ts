@@ -14,40 +14,38 @@ import {
   getApprovals,
 } from './operations.js';
 
-type Schemas = components['schemas'];
-
-type ApprovalsResultSchema = Schemas["ApprovalsResult"];
+type ApprovalsResultSchema = components["schemas"]["ApprovalsResult"];
 /**
  * Root object of a 200 response.
  */
 export interface ApprovalsResult extends ApprovalsResultSchema {}
-type ApprovalItemSchema = Schemas["ApprovalItem"];
+type ApprovalItemSchema = components["schemas"]["ApprovalItem"];
 /**
  * Fields common to every approval item.
  */
 export interface ApprovalItem extends ApprovalItemSchema {}
-export type RequisitionApproval = Schemas["RequisitionApproval"];
-export type InvoiceApproval = Schemas["InvoiceApproval"];
-export type ExpenseReportApproval = Schemas["ExpenseReportApproval"];
-export type ContractApproval = Schemas["ContractApproval"];
+export type RequisitionApproval = components["schemas"]["RequisitionApproval"];
+export type InvoiceApproval = components["schemas"]["InvoiceApproval"];
+export type ExpenseReportApproval = components["schemas"]["ExpenseReportApproval"];
+export type ContractApproval = components["schemas"]["ContractApproval"];
 /**
  * A decimal number as text, so that no precision is lost.
  */
-export type DecimalText = Schemas["DecimalText"];
-export type UserType = Schemas["UserType"];
+export type DecimalText = components["schemas"]["DecimalText"];
+export type UserType = components["schemas"]["UserType"];
 /**
  * State value of the underlying procurement object.
  */
-export type ObjectStatus = Schemas["ObjectStatus"];
-type CommentSchema = Schemas["Comment"];
+export type ObjectStatus = components["schemas"]["ObjectStatus"];
+type CommentSchema = components["schemas"]["Comment"];
 export interface Comment extends CommentSchema {}
-type RequisitionDetailsSchema = Schemas["RequisitionDetails"];
+type RequisitionDetailsSchema = components["schemas"]["RequisitionDetails"];
 export interface RequisitionDetails extends RequisitionDetailsSchema {}
-type InvoiceDetailsSchema = Schemas["InvoiceDetails"];
+type InvoiceDetailsSchema = components["schemas"]["InvoiceDetails"];
 export interface InvoiceDetails extends InvoiceDetailsSchema {}
-type ExpenseReportDetailsSchema = Schemas["ExpenseReportDetails"];
+type ExpenseReportDetailsSchema = components["schemas"]["ExpenseReportDetails"];
 export interface ExpenseReportDetails extends ExpenseReportDetailsSchema {}
-type ContractDetailsSchema = Schemas["ContractDetails"];
+type ContractDetailsSchema = components["schemas"]["ContractDetails"];
 /**
  * The date fields keep the upstream spelling contactStartDate and contactEndDate.
  */
@@ -55,19 +53,19 @@ export interface ContractDetails extends ContractDetailsSchema {}
 /**
  * The error codes the approvals service lists.
  */
-export type ErrorCode = Schemas["ErrorCode"];
+export type ErrorCode = components["schemas"]["ErrorCode"];
 /**
  * The common error body with this service's error codes.
  */
-export type ApprovalsErrorBody = Schemas["ApprovalsErrorBody"];
-type ErrorSourceSchema = Schemas["ErrorSource"];
+export type ApprovalsErrorBody = components["schemas"]["ApprovalsErrorBody"];
+type ErrorSourceSchema = components["schemas"]["ErrorSource"];
 /**
  * Origin of the error.
  */
 export interface ErrorSource extends ErrorSourceSchema {}
-type ErrorCauseSchema = Schemas["ErrorCause"];
+type ErrorCauseSchema = components["schemas"]["ErrorCause"];
 export interface ErrorCause extends ErrorCauseSchema {}
-type ErrorBodySchema = Schemas["ErrorBody"];
+type ErrorBodySchema = components["schemas"]["ErrorBody"];
 /**
  * The one error body that every error response of the liability and approvals services
  * carries (both documents give the same table). The exposure and risk engineering document

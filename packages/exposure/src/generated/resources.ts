@@ -22,34 +22,32 @@ import {
   submitStatementOfValues,
 } from './operations.js';
 
-type Schemas = components['schemas'];
-
-type LocationSchema = Schemas["Location"];
+type LocationSchema = components["schemas"]["Location"];
 /**
  * One exposure location record.
  */
 export interface Location extends LocationSchema {}
-type StatementOfValuesSchema = Schemas["StatementOfValues"];
+type StatementOfValuesSchema = components["schemas"]["StatementOfValues"];
 /**
  * A property portfolio submitted to the insurer.
  */
 export interface StatementOfValues extends StatementOfValuesSchema {}
-type StatementOfValuesLocationSchema = Schemas["StatementOfValuesLocation"];
+type StatementOfValuesLocationSchema = components["schemas"]["StatementOfValuesLocation"];
 /**
  * One location of a Statement of Values.
  */
 export interface StatementOfValuesLocation extends StatementOfValuesLocationSchema {}
-type AddressSchema = Schemas["Address"];
+type AddressSchema = components["schemas"]["Address"];
 /**
  * A postal address.
  */
 export interface Address extends AddressSchema {}
-type CoordinatesSchema = Schemas["Coordinates"];
+type CoordinatesSchema = components["schemas"]["Coordinates"];
 /**
  * WGS 84 coordinates of the location.
  */
 export interface Coordinates extends CoordinatesSchema {}
-type CoverageValuesSchema = Schemas["CoverageValues"];
+type CoverageValuesSchema = components["schemas"]["CoverageValues"];
 /**
  * Insured values per coverage, in the portfolio's currency.
  */
@@ -57,20 +55,20 @@ export interface CoverageValues extends CoverageValuesSchema {}
 /**
  * ISO 4217 currency code.
  */
-export type CurrencyCode = Schemas["CurrencyCode"];
-type StatementOfValuesReceiptSchema = Schemas["StatementOfValuesReceipt"];
+export type CurrencyCode = components["schemas"]["CurrencyCode"];
+type StatementOfValuesReceiptSchema = components["schemas"]["StatementOfValuesReceipt"];
 /**
  * Whatever the service returns for an accepted submission.
  */
 export interface StatementOfValuesReceipt extends StatementOfValuesReceiptSchema {}
-type ErrorSourceSchema = Schemas["ErrorSource"];
+type ErrorSourceSchema = components["schemas"]["ErrorSource"];
 /**
  * Origin of the error.
  */
 export interface ErrorSource extends ErrorSourceSchema {}
-type ErrorCauseSchema = Schemas["ErrorCause"];
+type ErrorCauseSchema = components["schemas"]["ErrorCause"];
 export interface ErrorCause extends ErrorCauseSchema {}
-type ErrorBodySchema = Schemas["ErrorBody"];
+type ErrorBodySchema = components["schemas"]["ErrorBody"];
 /**
  * The one error body that every error response of the liability and approvals services
  * carries (both documents give the same table). The exposure and risk engineering document

@@ -17,78 +17,76 @@ import {
   getQuote,
 } from './operations.js';
 
-type Schemas = components['schemas'];
-
 /**
  * Identifier of the commercial package quoted. The default is the third party liability
  * product for sales on online marketplaces.
  */
-export type ProductId = Schemas["ProductId"];
+export type ProductId = components["schemas"]["ProductId"];
 /**
  * Identifier of a product subscribed. The default is the liability policy line of the third
  * party liability product; it requires the declarative questions countryOfSales and
  * territoryOfSales.
  */
-export type PolicyLineId = Schemas["PolicyLineId"];
+export type PolicyLineId = components["schemas"]["PolicyLineId"];
 /**
  * Declarative question countryOfSales, the country of sales.
  */
-export type CountryOfSales = Schemas["CountryOfSales"];
+export type CountryOfSales = components["schemas"]["CountryOfSales"];
 /**
  * Declarative question territoryOfSales, the territory of sales.
  */
-export type TerritoryOfSales = Schemas["TerritoryOfSales"];
-type DeclarativeQuestionAnswersSchema = Schemas["DeclarativeQuestionAnswers"];
+export type TerritoryOfSales = components["schemas"]["TerritoryOfSales"];
+type DeclarativeQuestionAnswersSchema = components["schemas"]["DeclarativeQuestionAnswers"];
 /**
  * Information supplied by the insured entity for evaluation and pricing. Which answers are
  * required depends on the policy line id, so PolicyLine says it: the liability policy line
  * of the third party liability product requires countryOfSales and territoryOfSales.
  */
 export interface DeclarativeQuestionAnswers extends DeclarativeQuestionAnswersSchema {}
-type LiabilityDeclarativeQuestionAnswersSchema = Schemas["LiabilityDeclarativeQuestionAnswers"];
+type LiabilityDeclarativeQuestionAnswersSchema = components["schemas"]["LiabilityDeclarativeQuestionAnswers"];
 /**
  * The answers the liability policy line of the third party liability product requires:
  * countryOfSales and territoryOfSales.
  */
 export interface LiabilityDeclarativeQuestionAnswers extends LiabilityDeclarativeQuestionAnswersSchema {}
-type PolicyLineSchema = Schemas["PolicyLine"];
+type PolicyLineSchema = components["schemas"]["PolicyLine"];
 /**
  * A product subscribed. A commercial product with several products sends them as several
  * policy lines.
  */
 export interface PolicyLine extends PolicyLineSchema {}
-type InsuredObjectSchema = Schemas["InsuredObject"];
+type InsuredObjectSchema = components["schemas"]["InsuredObject"];
 /**
  * Details of the insured object, according to the category and sub-category of the product.
  */
 export interface InsuredObject extends InsuredObjectSchema {}
-type InsuredSchema = Schemas["Insured"];
+type InsuredSchema = components["schemas"]["Insured"];
 /**
  * The entity for which the quote is created, a registered seller.
  */
 export interface Insured extends InsuredSchema {}
-type UnderwritingInformationSchema = Schemas["UnderwritingInformation"];
+type UnderwritingInformationSchema = components["schemas"]["UnderwritingInformation"];
 /**
  * Allows a quote to be forced into manual referral review, and carries the agent username in
  * the underwriting system.
  */
 export interface UnderwritingInformation extends UnderwritingInformationSchema {}
-type AgencyInformationSchema = Schemas["AgencyInformation"];
+type AgencyInformationSchema = components["schemas"]["AgencyInformation"];
 /**
  * The agency for which the quote is created.
  */
 export interface AgencyInformation extends AgencyInformationSchema {}
-type QuoteRequestSchema = Schemas["QuoteRequest"];
+type QuoteRequestSchema = components["schemas"]["QuoteRequest"];
 /**
  * Everything needed to create a quote and later to purchase it and issue the policy.
  */
 export interface QuoteRequest extends QuoteRequestSchema {}
-type PriceSchema = Schemas["Price"];
+type PriceSchema = components["schemas"]["Price"];
 /**
  * A valid price for the product.
  */
 export interface Price extends PriceSchema {}
-type ReferralSchema = Schemas["Referral"];
+type ReferralSchema = components["schemas"]["Referral"];
 /**
  * A referral that applies to the quote.
  */
@@ -96,8 +94,8 @@ export interface Referral extends ReferralSchema {}
 /**
  * The state of the quote.
  */
-export type QuoteStatus = Schemas["QuoteStatus"];
-type QuoteSchema = Schemas["Quote"];
+export type QuoteStatus = components["schemas"]["QuoteStatus"];
+type QuoteSchema = components["schemas"]["Quote"];
 /**
  * A created quote: its identifier, status, price and referrals, and the request it answers.
  * A quote request returns a valid price, so every quote has one, a referred quote too; only
@@ -109,14 +107,14 @@ export interface Quote extends QuoteSchema {}
  * The quotes that match the filters.
  */
 export type QuoteSearchResult = Quote[];
-type MarketplaceSchema = Schemas["Marketplace"];
+type MarketplaceSchema = components["schemas"]["Marketplace"];
 /**
  * An online marketplace the seller sells on.
  */
 export interface Marketplace extends MarketplaceSchema {}
-type SellerAddressSchema = Schemas["SellerAddress"];
+type SellerAddressSchema = components["schemas"]["SellerAddress"];
 export interface SellerAddress extends SellerAddressSchema {}
-type SellerSchema = Schemas["Seller"];
+type SellerSchema = components["schemas"]["Seller"];
 /**
  * A party for which quotes can be requested.
  */
@@ -124,15 +122,15 @@ export interface Seller extends SellerSchema {}
 /**
  * The created seller with the identifier quotes refer to.
  */
-export type SellerCreated = Schemas["SellerCreated"];
-type ErrorSourceSchema = Schemas["ErrorSource"];
+export type SellerCreated = components["schemas"]["SellerCreated"];
+type ErrorSourceSchema = components["schemas"]["ErrorSource"];
 /**
  * Origin of the error.
  */
 export interface ErrorSource extends ErrorSourceSchema {}
-type ErrorCauseSchema = Schemas["ErrorCause"];
+type ErrorCauseSchema = components["schemas"]["ErrorCause"];
 export interface ErrorCause extends ErrorCauseSchema {}
-type ErrorBodySchema = Schemas["ErrorBody"];
+type ErrorBodySchema = components["schemas"]["ErrorBody"];
 /**
  * The one error body that every error response of the liability and approvals services
  * carries (both documents give the same table). The exposure and risk engineering document

@@ -21,26 +21,24 @@ import {
   listRiskLocations,
 } from './operations.js';
 
-type Schemas = components['schemas'];
-
-type GradingSchema = Schemas["Grading"];
+type GradingSchema = components["schemas"]["Grading"];
 /**
  * One risk engineering grading record.
  */
 export interface Grading extends GradingSchema {}
-type RiskLocationSchema = Schemas["RiskLocation"];
+type RiskLocationSchema = components["schemas"]["RiskLocation"];
 /**
  * One location record of the risk engineering service.
  */
 export interface RiskLocation extends RiskLocationSchema {}
-type ErrorSourceSchema = Schemas["ErrorSource"];
+type ErrorSourceSchema = components["schemas"]["ErrorSource"];
 /**
  * Origin of the error.
  */
 export interface ErrorSource extends ErrorSourceSchema {}
-type ErrorCauseSchema = Schemas["ErrorCause"];
+type ErrorCauseSchema = components["schemas"]["ErrorCause"];
 export interface ErrorCause extends ErrorCauseSchema {}
-type ErrorBodySchema = Schemas["ErrorBody"];
+type ErrorBodySchema = components["schemas"]["ErrorBody"];
 /**
  * The one error body that every error response of the liability and approvals services
  * carries (both documents give the same table). The exposure and risk engineering document
