@@ -13,15 +13,10 @@ export type {
   RetryBudget,
 } from './pipeline/call.js';
 export { createServiceClient } from './client/service-client.js';
-export type { CallResult } from './client/call-answer.js';
-export type { CallArguments } from './client/operation-call.js';
+export type { CallResult } from './operations/call-answer.js';
+export type { CallArguments, ResourceClient } from './operations/resource-client.js';
 export type { TracingHeaderName, WithoutTracingHeaders } from './client/raw-client-types.js';
-export type {
-  ClientOptions,
-  ResourceClient,
-  ServiceClient,
-  ServiceWiring,
-} from './client/service-client.js';
+export type { ClientOptions, ServiceClient, ServiceWiring } from './client/service-client.js';
 export { oauth2Service } from './client/oauth2-service-client.js';
 export type {
   OAuth2ServiceClientOptions,
@@ -41,7 +36,7 @@ export type {
   OperationDescription,
   ParameterDescription,
 } from './operations/operation.js';
-export { operationMethod, pagedRead } from './operations/resource-methods.js';
+export { operationMethod, pagedRead } from './client/resource-methods.js';
 export type { SyncCheckpoint, SyncOptions, SyncRun, SyncRunOptions } from './paging/sync.js';
 export type {
   CallQuery,
@@ -49,7 +44,7 @@ export type {
   Syncable,
   RecordOf,
   RequestBodyOf,
-} from './operations/resource-methods.js';
+} from './client/resource-methods.js';
 export type { Page, Paginated } from './paging/paginate.js';
 export type {
   EnvelopeOf,

@@ -5,9 +5,9 @@
  * @example
  * import { createOffsetCollection } from '@partner-apis/core/internal';
  */
-export { expectData, withData } from './client/call-answer.js';
+export { expectData, withData } from './operations/call-answer.js';
 export { readEnvVariable } from './client/service-env.js';
-export { PAGING_OPTION_NAMES } from './client/unknown-options.js';
+export { PAGING_OPTION_NAMES } from './paging/offset-collection.js';
 export { DEFAULT_LOGGED_HEADERS } from './observe/header-redactor.js';
 export { apiPromise } from './operations/api-promise.js';
 export { isHeaderValue } from './operations/call-options.js';

@@ -10,7 +10,6 @@ import { resolveFleet } from '../rate-limit/fleet.js';
 import type { CustomRateLimit, RateLimitTier } from '../rate-limit/limiter.js';
 import type { OperationDescription } from '../operations/operation.js';
 import type { ClientOptions, ServiceWiring } from './service-client.js';
-import { OAUTH2_SERVICE_OPTION_NAMES } from './unknown-options.js';
 
 /** The subscription key pair issued per API scope; either key works. */
 export interface SubscriptionKeys {
@@ -47,6 +46,20 @@ export interface OAuth2ServiceClientOptions extends ClientOptions {
    */
   tokenCache?: TokenCache | undefined;
 }
+
+/** The options of an OAuth 2.0 service's client beyond `ClientOptions`. */
+const OAUTH2_SERVICE_OPTION_NAMES: Record<
+  Exclude<keyof OAuth2ServiceClientOptions, keyof ClientOptions>,
+  true
+> = {
+  baseUrl: true,
+  tokenUrl: true,
+  credentials: true,
+  rateLimit: true,
+  scopeSeparator: true,
+  subscriptionKeyHeader: true,
+  tokenCache: true,
+};
 
 /** The auth scheme's option names, as the caller of a `create…Client` writes them. */
 const OPTION_NAMES: Readonly<Record<string, string>> = {

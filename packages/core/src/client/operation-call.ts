@@ -11,20 +11,10 @@ import {
 import type { CallOverrides, Execute } from '../pipeline/call.js';
 import { responseOf } from '../pipeline/fetch-shape.js';
 import { CONVERSATION_ID_HEADER } from '../pipeline/request-id.js';
-import { callResult, type CallResult } from './call-answer.js';
-import { CALL_OPTION_NAMES, unknownOptions } from './unknown-options.js';
-
-/** The parameters and body of one call, as the spec names them. */
-export interface CallArguments {
-  readonly path?: Readonly<Record<string, unknown>> | undefined;
-  readonly query?: Readonly<Record<string, unknown>> | undefined;
-  readonly body?: unknown;
-  /**
-   * The query and the call options were checked already (the pages of one listing): they are
-   * sent as they are, not checked again.
-   */
-  readonly checked?: boolean | undefined;
-}
+import { callResult, type CallResult } from '../operations/call-answer.js';
+import type { CallArguments } from '../operations/resource-client.js';
+import { CALL_OPTION_NAMES } from '../operations/call-options.js';
+import { unknownOptions } from '../pipeline/option-names.js';
 
 /** JSON of a request body, or an `InvalidArgumentError` for one that has none (circular, BigInt). */
 export function serialisedBody(body: unknown, name: string): string {

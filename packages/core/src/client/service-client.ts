@@ -2,19 +2,22 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { AuthScheme } from '@partner-apis/auth';
 import { ConfigurationError, InvalidArgumentError } from '@partner-apis/errors';
 import { loggerFromEnv } from '../observe/log-from-env.js';
-import { isHeaderValue, type CallOptions } from '../operations/call-options.js';
-import type {
-  AssumptionPolicy,
-  OperationDescription,
-  WarningCode,
-} from '../operations/operation.js';
+import { isHeaderValue } from '../operations/call-options.js';
+import type { AssumptionPolicy, WarningCode } from '../operations/operation.js';
 import { CONVERSATION_ID_HEADER } from '../pipeline/request-id.js';
 import type { TestHooks } from '../testing.js';
-import type { CallResult } from './call-answer.js';
 import { createClientPipeline, type PipelineOptions } from './client-pipeline.js';
-import { callOperation, serialisedBody, type CallArguments } from './operation-call.js';
+import type { ResourceClient } from '../operations/resource-client.js';
+import { callOperation, serialisedBody } from './operation-call.js';
 import type { WithoutTracingHeaders } from './raw-client-types.js';
-import { checkRequiredOptions, clientOptionNames, unknownOptions } from './unknown-options.js';
+import { TRACING_OPTION_NAMES } from '../observe/tracing.js';
+import { TIMEOUT_OPTION_NAMES } from '../pipeline/attempt.js';
+import {
+  checkRequiredOptions,
+  unknownOptions,
+  type OptionNames,
+} from '../pipeline/option-names.js';
+import { RETRY_OPTION_NAMES } from '../pipeline/retry.js';
 import { userAgent as userAgentOf, type PackageIdentity } from './user-agent.js';
 
 /**
@@ -39,6 +42,48 @@ export interface ClientOptions extends Omit<
   assumptions?: AssumptionPolicy | undefined;
 }
 
+/** What every `create…Client` takes: `ClientOptions`, its address, credentials and test hooks. */
+const CLIENT_OPTION_NAMES: Record<
+  keyof ClientOptions | keyof TestHooks | 'baseUrl' | 'credentials',
+  true
+> = {
+  baseUrl: true,
+  credentials: true,
+  retry: true,
+  timeout: true,
+  fleet: true,
+  maxRedirects: true,
+  events: true,
+  logger: true,
+  logHeaders: true,
+  maxResponseBytes: true,
+  agent: true,
+  tracing: true,
+  fetch: true,
+  clock: true,
+  sleep: true,
+  random: true,
+  userAgent: true,
+  assumptions: true,
+};
+
+/**
+ * The option names a client of a service takes: those of every client, and the service's own.
+ *
+ * @example
+ * clientOptionNames({ tier: true }); // ClientOptions, baseUrl, credentials and tier
+ */
+export function clientOptionNames(own: Readonly<Record<string, true>> = {}): OptionNames {
+  return {
+    names: { ...CLIENT_OPTION_NAMES, ...own },
+    nested: {
+      retry: { names: RETRY_OPTION_NAMES },
+      timeout: { names: TIMEOUT_OPTION_NAMES },
+      tracing: { names: TRACING_OPTION_NAMES },
+    },
+  };
+}
+
 /** How a service package turns its users' options into a service client. */
 export interface ServiceWiring {
   /** The service's auth choice, built from the caller's `credentials` (checked to be an object). */
@@ -61,33 +106,6 @@ export interface ServiceWiring {
   serviceOptions?: Readonly<Record<string, true>> | undefined;
   /** The package the client comes from, named in every request's `User-Agent`. */
   package?: PackageIdentity | undefined;
-}
-
-/** What resource methods are built on: one call of an operation of the spec. */
-export interface ResourceClient {
-  /** The `X-Z-Conversation-Id` of calls that give none, where an operation declares it. */
-  readonly conversationId: string;
-  /** What to do about values that break an assumed constraint. */
-  readonly assumptions: AssumptionPolicy;
-  /** Reports something the caller should know but that does not fail the call, once. */
-  warn(message: string): void;
-  /**
-   * Sends one operation of the spec: checks the call options, the path and query parameters
-   * against the operation's description and the body's serialisability before any request,
-   * sets the conversation id where the operation declares one, and checks that a 2xx body is
-   * of the JSON kind the spec gives.
-   */
-  call(
-    operation: OperationDescription,
-    args: CallArguments,
-    options: CallOptions | undefined,
-    name: string,
-  ): Promise<CallResult>;
-  /**
-   * The same client, sending `conversationId` with the operations that declare the header
-   * (a call's own `conversationId` still wins).
-   */
-  withConversation(conversationId: string): ResourceClient;
 }
 
 /** What a service package builds its resources on. */

@@ -127,6 +127,13 @@ function idAttribute(span: Span, attribute: string, value: string | null): void 
   if (value !== null) span.setAttribute(attribute, [value]);
 }
 
+/** The option names of `tracing`. */
+export const TRACING_OPTION_NAMES: Record<keyof TracingOptions, true> = {
+  api: true,
+  tracerProvider: true,
+  propagate: true,
+};
+
 /** The tracing of one client: wraps its pipeline's `fetch` and the `fetch` that sends. */
 export interface ClientTracing {
   /** Wraps the client's `fetch`: one span per call. */

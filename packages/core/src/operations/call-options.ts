@@ -1,4 +1,6 @@
 import { InvalidArgumentError } from '@partner-apis/errors';
+import { TIMEOUT_OPTION_NAMES } from '../pipeline/attempt.js';
+import type { OptionNames } from '../pipeline/option-names.js';
 
 /** The timeouts of one call, where they differ from the client's. */
 export interface CallTimeoutOptions {
@@ -30,6 +32,22 @@ export interface CallOptions {
    */
   conversationId?: string | undefined;
 }
+
+const CALL_RETRY: Record<keyof CallRetryOptions, true> = { attempts: true, retryWrites: true };
+
+/** What the options of one call may carry (`signal`, `timeout`, `retry`, `conversationId`). */
+export const CALL_OPTION_NAMES: OptionNames = {
+  names: { signal: true, timeout: true, retry: true, conversationId: true } satisfies Record<
+    keyof CallOptions,
+    true
+  >,
+  nested: {
+    timeout: {
+      names: TIMEOUT_OPTION_NAMES satisfies Record<keyof CallTimeoutOptions, true>,
+    },
+    retry: { names: CALL_RETRY },
+  },
+};
 
 /**
  * True when `value` can be sent as a header value: a non-empty string of Latin-1 characters

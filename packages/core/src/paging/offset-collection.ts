@@ -9,8 +9,8 @@ import {
   type ParameterDescription,
 } from '../operations/operation.js';
 import { paginate, type Paginated } from './paginate.js';
-import { withData } from '../client/call-answer.js';
-import type { ResourceClient } from '../client/service-client.js';
+import { withData } from '../operations/call-answer.js';
+import type { ResourceClient } from '../operations/resource-client.js';
 
 /**
  * Pages `list` requests at once by default. Four keeps a slow link busy (about 4× the
@@ -39,6 +39,12 @@ export interface ListCallOptions extends PagingOptions, CallOptions {
   /** The position of the first record, e.g. to resume; 0 by default. */
   startOffset?: number | undefined;
 }
+
+/** The option names of a client that lists records (`pageSize`, `prefetch`). */
+export const PAGING_OPTION_NAMES: Record<keyof PagingOptions, true> = {
+  pageSize: true,
+  prefetch: true,
+};
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type Parameter<D extends OperationDescription> = D['parameters'][number];

@@ -17,6 +17,12 @@ export interface TimeoutOptions {
   totalMs?: number | undefined;
 }
 
+/** The option names of `timeout`, a client's and a call's. */
+export const TIMEOUT_OPTION_NAMES = { attemptMs: true, totalMs: true } satisfies Record<
+  keyof TimeoutOptions,
+  true
+>;
+
 /** What one attempt may take and read. */
 export interface AttemptOptions {
   timeout?: TimeoutOptions | undefined;

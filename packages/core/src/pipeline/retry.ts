@@ -22,6 +22,15 @@ export interface RetryOptions {
   retryWrites?: boolean | undefined;
 }
 
+/** The option names of `retry`, each checked against the type. */
+export const RETRY_OPTION_NAMES: Record<keyof RetryOptions, true> = {
+  attempts: true,
+  baseDelayMs: true,
+  maxDelayMs: true,
+  maxRetryAfterMs: true,
+  retryWrites: true,
+};
+
 /** The longest wait a timer can take: Node fires a longer one at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
 

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@partner-apis/errors';
-import { apiPromise, type ApiPromise } from './api-promise.js';
-import type { CallOptions } from './call-options.js';
+import { apiPromise, type ApiPromise } from '../operations/api-promise.js';
+import type { CallOptions } from '../operations/call-options.js';
 import {
   createOffsetCollection,
   type DateNames,
@@ -9,9 +9,13 @@ import {
   type ResponseBodyOf,
   type WithDates,
 } from '../paging/offset-collection.js';
-import { isRecord, type OperationDescription, type ParameterDescription } from './operation.js';
-import { expectData, withData } from '../client/call-answer.js';
-import type { ResourceClient } from '../client/service-client.js';
+import {
+  isRecord,
+  type OperationDescription,
+  type ParameterDescription,
+} from '../operations/operation.js';
+import { expectData, withData } from '../operations/call-answer.js';
+import type { ResourceClient } from '../operations/resource-client.js';
 import { createSyncRun, type SyncOptions, type SyncRun } from '../paging/sync.js';
 
 /** The JSON request body of an operation of openapi-typescript's `operations`. */

@@ -3,7 +3,9 @@ import { ConfigurationError } from '@partner-apis/errors';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServiceClient, oauth2Service } from '../index.js';
 import { PAGING_OPTION_NAMES } from '../internal.js';
-import { CALL_OPTION_NAMES, clientOptionNames, unknownOptions } from './unknown-options.js';
+import { clientOptionNames } from '../client/service-client.js';
+import { CALL_OPTION_NAMES } from '../operations/call-options.js';
+import { unknownOptions } from './option-names.js';
 
 const credentials = { clientId: 'client-1', clientSecret: 'secret-1' };
 const baseUrl = 'http://127.0.0.1:9';

@@ -1,16 +1,4 @@
 import { ConfigurationError } from '@partner-apis/errors';
-import type {
-  CallOptions,
-  CallRetryOptions,
-  CallTimeoutOptions,
-} from '../operations/call-options.js';
-import type { TimeoutOptions } from '../pipeline/attempt.js';
-import type { RetryOptions } from '../pipeline/retry.js';
-import type { OAuth2ServiceClientOptions } from './oauth2-service-client.js';
-import type { PagingOptions } from '../paging/offset-collection.js';
-import type { ClientOptions } from './service-client.js';
-import type { TestHooks } from '../testing.js';
-import type { TracingOptions } from '../observe/tracing.js';
 
 /**
  * The option names of an object, and of the objects it nests. Each list is checked against its
@@ -21,88 +9,6 @@ export interface OptionNames {
   readonly names: Readonly<Record<string, true>>;
   readonly nested?: Readonly<Record<string, OptionNames>>;
 }
-
-const RETRY: Record<keyof RetryOptions, true> = {
-  attempts: true,
-  baseDelayMs: true,
-  maxDelayMs: true,
-  maxRetryAfterMs: true,
-  retryWrites: true,
-};
-/** A client's timeouts and a call's have the same names. */
-const TIMEOUT = { attemptMs: true, totalMs: true } satisfies Record<keyof TimeoutOptions, true> &
-  Record<keyof CallTimeoutOptions, true>;
-const TRACING: Record<keyof TracingOptions, true> = {
-  api: true,
-  tracerProvider: true,
-  propagate: true,
-};
-
-/** What every `create…Client` takes: `ClientOptions`, its address, credentials and test hooks. */
-const CLIENT: Record<keyof ClientOptions | keyof TestHooks | 'baseUrl' | 'credentials', true> = {
-  baseUrl: true,
-  credentials: true,
-  retry: true,
-  timeout: true,
-  fleet: true,
-  maxRedirects: true,
-  events: true,
-  logger: true,
-  logHeaders: true,
-  maxResponseBytes: true,
-  agent: true,
-  tracing: true,
-  fetch: true,
-  clock: true,
-  sleep: true,
-  random: true,
-  userAgent: true,
-  assumptions: true,
-};
-
-/** The options of an OAuth 2.0 service's client beyond `ClientOptions`. */
-export const OAUTH2_SERVICE_OPTION_NAMES: Record<
-  Exclude<keyof OAuth2ServiceClientOptions, keyof ClientOptions>,
-  true
-> = {
-  baseUrl: true,
-  tokenUrl: true,
-  credentials: true,
-  rateLimit: true,
-  scopeSeparator: true,
-  subscriptionKeyHeader: true,
-  tokenCache: true,
-};
-
-/** The options of a client that lists records (`pageSize`, `prefetch`). */
-export const PAGING_OPTION_NAMES: Record<keyof PagingOptions, true> = {
-  pageSize: true,
-  prefetch: true,
-};
-
-/**
- * The option names a client of a service takes: those of every client, and the service's own.
- *
- * @example
- * clientOptionNames({ tier: true }); // ClientOptions, baseUrl, credentials and tier
- */
-export function clientOptionNames(own: Readonly<Record<string, true>> = {}): OptionNames {
-  return {
-    names: { ...CLIENT, ...own },
-    nested: { retry: { names: RETRY }, timeout: { names: TIMEOUT }, tracing: { names: TRACING } },
-  };
-}
-
-const CALL_RETRY: Record<keyof CallRetryOptions, true> = { attempts: true, retryWrites: true };
-
-/** What the options of one call may carry (`signal`, `timeout`, `retry`, `conversationId`). */
-export const CALL_OPTION_NAMES: OptionNames = {
-  names: { signal: true, timeout: true, retry: true, conversationId: true } satisfies Record<
-    keyof CallOptions,
-    true
-  >,
-  nested: { timeout: { names: TIMEOUT }, retry: { names: CALL_RETRY } },
-};
 
 /** Edits (insert, delete, replace) that turn `a` into `b`, case ignored; at most `limit + 1`. */
 function distance(a: string, b: string, limit: number): number {

@@ -1,5 +1,5 @@
 import { ApiError, CORRELATION_ID_HEADERS } from '@partner-apis/errors';
-import type { ResponseMeta, WithResponse } from '../operations/api-promise.js';
+import type { ResponseMeta, WithResponse } from './api-promise.js';
 import type { PipelineReply } from '../pipeline/call.js';
 import { responseOf } from '../pipeline/fetch-shape.js';
 
