@@ -47,8 +47,9 @@ describe.skipIf(!runRedisTests)('a fleet of 8 processes that loses Redis', () =>
       expect(runs.filter((run) => run.tooManyRequests > 0 || run.failed > 0)).toEqual([]);
       for (const { run } of runs) {
         expect(run.degraded).toBe(8);
-        // Sharing resumed once Redis was back: the run went on past the outage.
-        expect(run.ok).toBeGreaterThan(30);
+        // Sharing resumed once Redis was back: calls went on after the outage (at 6.7/s with
+        // the 500 ms margin, for at least 1.5 s after the longest hand-back).
+        expect(run.ok).toBeGreaterThan(15);
       }
     },
   );
