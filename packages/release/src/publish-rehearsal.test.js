@@ -156,6 +156,13 @@ process.stdin.on('end', stop);
 process.stdin.resume();
 `;
 
+/**
+ * The fixture's v1 of liability: a version above the workspace's own 1.0.0, which the first test
+ * publishes, so the fixture's release does not publish over it.
+ */
+const V1 = '1.1.0';
+const V1_FIX = '1.1.1';
+
 describe('publish rehearsal', () => {
   it('publishes every public package to a local registry', async () => {
     const packs = join(scratch, 'packs');
@@ -327,7 +334,7 @@ describe('two majors of the liability API side by side', () => {
 
   it('a new upstream major: the gate asks for a major release, and 2.0.0 is published as latest', async () => {
     expect(published, 'the packages were not published: see the first test').toBe(true);
-    workspace = await createLiabilityWorkspace(root, join(scratch, 'liability'), '1.0.0');
+    workspace = await createLiabilityWorkspace(root, join(scratch, 'liability'), V1);
     await publishPackage(liability(), 'latest');
 
     await writeLiabilityV2Spec(workspace);
@@ -346,7 +353,7 @@ describe('two majors of the liability API side by side', () => {
       `pnpm spec:diff on the fixture v2 of liability:\n${formatVerdicts(verdicts)}\n${changeset}`,
     );
     expect(verdicts[0]?.problem).toMatch(
-      /needs a major release from 1\.0\.0: specs\/liability\/openapi\.yaml is at 2\.0\.0, a new major version of the upstream/,
+      /needs a major release from 1\.1\.0: specs\/liability\/openapi\.yaml is at 2\.0\.0, a new major version of the upstream/,
     );
     expect(changeset).toBe("---\n'@partner-apis/liability': major\n---");
     await writeFile(
@@ -381,7 +388,7 @@ describe('two majors of the liability API side by side', () => {
       '-q',
       '-b',
       'maintenance/liability-v1',
-      '@partner-apis/liability@1.0.0',
+      `@partner-apis/liability@${V1}`,
     ]);
     const specPath = join(workspace, 'specs/liability/openapi.yaml');
     const spec = /** @type {Record<string, any>} */ (parseYaml(await readFile(specPath, 'utf8')));
@@ -406,15 +413,15 @@ describe('two majors of the liability API side by side', () => {
       ),
     );
     expect((await runSpecDiffGate({ root: workspace }))[0]).toMatchObject({
-      base: '@partner-apis/liability@1.0.0',
-      nextVersion: '1.0.1',
+      base: `@partner-apis/liability@${V1}`,
+      nextVersion: V1_FIX,
       problem: undefined,
     });
     await inWorkspace(changesetsBin, 'version');
     await inWorkspace(changelogCli);
-    expect((await manifest()).version).toBe('1.0.1');
+    expect((await manifest()).version).toBe(V1_FIX);
     expect(await changelog()).toContain(
-      '## 1.0.1\n\n### Bugs Fixed\n\n- `Seller.registrationNumber`',
+      `## ${V1_FIX}\n\n### Bugs Fixed\n\n- \`Seller.registrationNumber\``,
     );
     await build();
 
@@ -423,7 +430,7 @@ describe('two majors of the liability API side by side', () => {
     await publishPackage(liability(), tag);
     expect(await distTags('@partner-apis/liability')).toMatchObject({
       latest: '2.0.0',
-      'maintenance-v1': '1.0.1',
+      'maintenance-v1': V1_FIX,
     });
     released.v1Fix = true;
   }, 300_000);
@@ -443,7 +450,7 @@ describe('two majors of the liability API side by side', () => {
     const installed = async (/** @type {string} */ name) =>
       JSON.parse(await readFile(join(app, 'node_modules', name, 'package.json'), 'utf8')).version;
     expect(await installed('@partner-apis/liability')).toBe('2.0.0');
-    expect(await installed('liability-v1')).toBe('1.0.1');
+    expect(await installed('liability-v1')).toBe(V1_FIX);
 
     await writeFile(join(app, 'consumer.ts'), twoMajorsConsumer);
     await writeFile(
