@@ -120,7 +120,8 @@ describe('help', () => {
     expect(runs[0]!.stdout).toContain(
       'Exit codes:\n  0 ok, 1 API error or invalid data, 2 usage or configuration error.',
     );
-  });
+    // One process per command: on a busy machine that is far longer than one call.
+  }, 180_000);
 });
 
 describe('like gh, aws and az', () => {
