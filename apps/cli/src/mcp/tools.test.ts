@@ -57,6 +57,13 @@ describe('the tools of the operation tables', () => {
       properties: { body: { type: 'object' } },
       required: ['body'],
     });
+    // The body's own schema, from the spec, so a model can fill it in field by field.
+    const { properties } = tool('liability_quotes_create').inputSchema as {
+      properties: Record<string, { required?: string[] }>;
+    };
+    const body = properties.body ?? {};
+    expect(body.required).toEqual(expect.arrayContaining(['productId', 'insureds']));
+    expect(JSON.stringify(body)).not.toContain('$ref');
   });
 
   it('describe themselves from the spec, and mark what writes', () => {

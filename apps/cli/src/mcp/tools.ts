@@ -1,3 +1,5 @@
+import { specDocuments } from '@partner-apis/sandbox/specs';
+import { describeSpec, inlineRefs } from '@partner-apis/spec-model';
 import type { Operation, OperationService, Parameter } from '../commands/operations.js';
 
 /** The most records one call of a listing returns when `maxItems` is not given. */
@@ -62,8 +64,25 @@ function parameterSchema(parameter: Parameter): JsonSchema {
   return Object.fromEntries(Object.entries(schema).filter(([, value]) => value !== undefined));
 }
 
+/**
+ * The schema of an operation's body, from the spec the sandbox bundles, read through the spec
+ * model with its references inlined; none where that spec lacks the operation.
+ */
+function bodySchemaOf(service: string, operationId: string): JsonSchema {
+  const document = (specDocuments as Readonly<Record<string, unknown>>)[service] as
+    Parameters<typeof describeSpec>[0] | undefined;
+  if (document === undefined) return {};
+  const { operations } = describeSpec(document);
+  const schema = operations.find((o) => o.operationId === operationId)?.body?.schema;
+  return schema === undefined ? {} : (inlineRefs(document, schema) as JsonSchema);
+}
+
 /** The input schema of an operation: its parameters, its body, and paging for a listing. */
-function inputSchema(operation: Operation, listing: boolean): McpTool['inputSchema'] {
+function inputSchema(
+  service: string,
+  operation: Operation,
+  listing: boolean,
+): McpTool['inputSchema'] {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const parameter of toolParameters(operation)) {
@@ -74,6 +93,7 @@ function inputSchema(operation: Operation, listing: boolean): McpTool['inputSche
   if (body !== undefined) {
     properties.body = {
       type: body.type ?? 'object',
+      ...bodySchemaOf(service, operation.operationId),
       description: `The request body (${body.mediaType}), as the spec of ${operation.operationId} defines it; the service checks it, and a refusal names each wrong field in its causes.`,
     };
     if (body.required) required.push('body');
@@ -133,7 +153,7 @@ export function mcpTools(services: readonly OperationService[]): McpTool[] {
           name: operation.mcp?.name ?? named,
           title,
           description: toolDescription(operation, listing),
-          inputSchema: inputSchema(operation, listing),
+          inputSchema: inputSchema(service.name, operation, listing),
           annotations: {
             title,
             readOnlyHint: !isWrite(operation),
