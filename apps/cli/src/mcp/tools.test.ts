@@ -58,7 +58,7 @@ describe('the tools of the operation tables', () => {
       required: ['body'],
     });
     // The body's own schema, from the spec, so a model can fill it in field by field.
-    const { properties } = tool('liability_quotes_create').inputSchema as {
+    const { properties } = tool('liability_quotes_create').inputSchema as unknown as {
       properties: Record<string, { required?: string[] }>;
     };
     const body = properties.body ?? {};
