@@ -11,8 +11,7 @@ import {
 import { ConfigurationError } from '@partner-apis/errors';
 import type { operations as Operations, paths } from './generated/openapi.js';
 import { rateLimitTiers, type getApprovals } from './generated/operations.js';
-import { createResources } from './generated/resources.js';
-import type { ApprovalsResult } from './types.js';
+import { createResources, type ApprovalsResult } from './generated/resources.js';
 
 declare const __PACKAGE_VERSION__: string | undefined;
 /** This package, as the `User-Agent` of its requests names it; the build writes in its version. */

@@ -5,7 +5,7 @@ import type {
   ExpenseReportApproval,
   InvoiceApproval,
   RequisitionApproval,
-} from './types.js';
+} from './generated/resources.js';
 
 /** Which group of the approvals result an approval came from. */
 export type ApprovalKind = 'requisition' | 'invoice' | 'expenseReport' | 'contract';

@@ -15,17 +15,7 @@ export { fromEnv } from './env.js';
 export type { components, operations, paths } from './generated/openapi.js';
 export type * from './generated/resources.js';
 export type { ApiPromise, CallOptions, WithResponse } from '@partner-apis/core';
-export type {
-  ApprovalComment,
-  ApprovalItem,
-  ApprovalsErrorBody,
-  ApprovalsErrorCode,
-  ApprovalsResult,
-  ContractApproval,
-  ExpenseReportApproval,
-  InvoiceApproval,
-  RequisitionApproval,
-} from './types.js';
+export type { ApprovalComment, ApprovalsErrorCode } from './types.js';
 
 /** The typed errors every call throws, so users need no second import. */
 export * from '@partner-apis/errors/classes';

@@ -1,14 +1,5 @@
 import type { Comment, ErrorCode } from './generated/resources.js';
 
-export type {
-  ApprovalItem,
-  ApprovalsErrorBody,
-  ApprovalsResult,
-  ContractApproval,
-  ExpenseReportApproval,
-  InvoiceApproval,
-  RequisitionApproval,
-} from './generated/resources.js';
 /** A comment on a procurement object. */
 export type ApprovalComment = Comment;
 /** An error code the approvals service lists. */

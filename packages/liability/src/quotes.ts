@@ -1,7 +1,6 @@
 import type { ApiPromise, CallOptions } from '@partner-apis/core';
 import { InvalidArgumentError } from '@partner-apis/errors';
-import type { Resources } from './generated/resources.js';
-import type { Quote, QuoteRequest } from './types.js';
+import type { Quote, QuoteRequest, Resources } from './generated/resources.js';
 
 /** Options of `quotes.create`. */
 export interface CreateQuoteOptions extends CallOptions {

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@partner-apis/errors';
 import { schemaValues } from './generated/operations.js';
-import type { CountryOfSales, PolicyLine, TerritoryOfSales } from './types.js';
+import type { CountryOfSales, PolicyLine, TerritoryOfSales } from './generated/resources.js';
 
 /**
  * The identifiers of the third party liability product. The upstream document shows them run
