@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getApprovals } from './sandbox.fixture.js';
 import { APPROVALS_TIERS, type ApprovalsTier } from './credentials.js';
+import { openapiDocument as approvalsDocument } from './generated/approvals.document.js';
 import { startSandbox, type Sandbox } from './index.js';
 
 const LISTS = [
@@ -179,6 +180,28 @@ describe('tier limit', () => {
       expect(statuses).toEqual([...Array(10).fill(200), 429]);
     } finally {
       await silver.close();
+    }
+  });
+
+  it('takes the rate of a tier from an approvals spec given at run time', async () => {
+    const document = structuredClone(approvalsDocument) as { info: Record<string, unknown> };
+    document.info['x-rate-limit-tiers'] = { bronze: 2, silver: 10, gold: 100 };
+    const bronze = await startSandbox({
+      credentials: { approvals: { tier: 'bronze' } },
+      specs: { approvals: document },
+    });
+    try {
+      const responses = await Promise.all(
+        Array.from({ length: 3 }, () => getApprovals(bronze, '100234')),
+      );
+      const statuses = responses.map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 200, 429]);
+      const limited = responses.find((r) => r.status === 429);
+      expect(await limited?.json()).toMatchObject({
+        message: 'The bronze tier allows 2 calls per second.',
+      });
+    } finally {
+      await bronze.close();
     }
   });
 

@@ -8,6 +8,7 @@ import { SandboxConfigError } from './config-error.js';
 import type { SandboxContext } from './context.js';
 import { APPROVALS_TIERS, createCredentials, type SandboxCredentials } from './credentials.js';
 import { MODIFIED_FROM, MODIFIED_TO } from './data/collection.js';
+import { describeSpec } from '@partner-apis/spec-model';
 import { FaultRegistry, type FaultPlan } from './faults.js';
 import { errorReply } from './http/reply.js';
 import { DEFAULT_SIZE, NAMED_SIZE_ROUTES, resolveOptions, type SandboxOptions } from './options.js';
@@ -117,13 +118,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const resolved = resolveOptions(options);
   const credentials = createCredentials(resolved.credentials);
   const { seed, sizes } = resolved;
+  const { tier } = credentials.approvals;
+  // An approvals spec given at run time brings its own tiers.
+  const givenTiers =
+    resolved.specs.approvals && describeSpec(resolved.specs.approvals).rateLimitTiers;
   const context: SandboxContext = {
     seed,
     credentials,
     revokedKeys: new Set(),
     tokens: new TokenStore(resolved.tokenLifetimeSeconds),
     employeesWithNothingOutstanding: new Set(resolved.employeesWithNothingOutstanding),
-    approvalsLimit: new SlidingWindowLimit(APPROVALS_TIERS[credentials.approvals.tier]),
+    approvalsLimit: new SlidingWindowLimit(givenTiers?.[tier] ?? APPROVALS_TIERS[tier]),
     liability: new LiabilityStore(),
     requestIds: { liability: new RequestIdLedger(), approvals: new RequestIdLedger() },
   };

@@ -11,7 +11,7 @@ export class SlidingWindowLimit {
   readonly #times: Float64Array;
   #next = 0;
 
-  constructor(perSecond: number) {
+  constructor(readonly perSecond: number) {
     this.#times = new Float64Array(perSecond).fill(Number.NEGATIVE_INFINITY);
   }
 

@@ -1,4 +1,3 @@
-import { APPROVALS_TIERS } from '../credentials.js';
 import { hashString } from '../data/random.js';
 import { openapiDocument } from '../generated/approvals.document.js';
 import { errorReply, json } from '../http/reply.js';
@@ -32,7 +31,7 @@ export const approvalsService: ServiceDefinition = {
       const reply = errorReply(
         429,
         'too_many_requests',
-        `The ${tier} tier allows ${APPROVALS_TIERS[tier]} calls per second.`,
+        `The ${tier} tier allows ${context.approvalsLimit.perSecond} calls per second.`,
         { headers: { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) } },
       );
       return { ...reply, fromGateway: true };
