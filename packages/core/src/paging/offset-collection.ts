@@ -194,6 +194,80 @@ function pageSizes(limit: ParameterDescription): { min: number; max: number; fal
   return { min, max, fallback };
 }
 
+/** What a collection knows of its paging from the spec and the client's defaults. */
+interface CollectionPaging {
+  readonly limit: ParameterDescription;
+  readonly position: ParameterDescription;
+  readonly sizes: { min: number; max: number };
+  readonly pageSize: number;
+  readonly prefetch: number;
+}
+
+function resolveCollectionPaging(
+  operation: OperationDescription,
+  defaults: PagingOptions,
+): CollectionPaging {
+  const limit = pagingParameter(operation, ['limit']);
+  const sizes = pageSizes(limit);
+  const configFail = (option: string) => (problem: string) =>
+    new ConfigurationError(option, problem);
+  return {
+    limit,
+    position: pagingParameter(operation, ['offset', 'page']),
+    sizes,
+    pageSize:
+      defaults.pageSize === undefined
+        ? sizes.fallback
+        : integerIn(configFail('pageSize'), defaults.pageSize, sizes.min, sizes.max),
+    prefetch:
+      defaults.prefetch === undefined
+        ? DEFAULT_PREFETCH
+        : integerIn(configFail('prefetch'), defaults.prefetch, 1, MAX_PREFETCH),
+  };
+}
+
+/**
+ * The paging of one `list` call, its options over the collection's defaults, checked; and the
+ * call's other options.
+ */
+function resolveListPaging(
+  options: Record<string, unknown>,
+  paging: CollectionPaging,
+  listName: string,
+): [{ pageSize: number; prefetch: number; startOffset: number }, Record<string, unknown>] {
+  const { pageSize: size, prefetch: ahead, startOffset: start, ...given } = options;
+  const fail = (argument: string) => (problem: string) =>
+    new InvalidArgumentError(argument, problem, listName);
+  for (const name of [paging.limit.name, paging.position.name]) {
+    if (given[name] !== undefined) {
+      throw new InvalidArgumentError(
+        `options.${name}`,
+        `is set by list; use pageSize and startOffset (or page())`,
+        listName,
+      );
+    }
+  }
+  const { min, max } = paging.sizes;
+  const pageSize =
+    size === undefined ? paging.pageSize : integerIn(fail('options.pageSize'), size, min, max);
+  const prefetch =
+    ahead === undefined
+      ? paging.prefetch
+      : integerIn(fail('options.prefetch'), ahead, 1, MAX_PREFETCH);
+  const startOffset =
+    start === undefined
+      ? 0
+      : integerIn(fail('options.startOffset'), start, 0, Number.MAX_SAFE_INTEGER);
+  if (paging.position.paging === 'page' && startOffset % pageSize !== 0) {
+    throw new InvalidArgumentError(
+      'options.startOffset',
+      `must be a multiple of pageSize (${pageSize}): the service pages by page index`,
+      listName,
+    );
+  }
+  return [{ pageSize, prefetch, startOffset }, given];
+}
+
 /**
  * One offset-paged collection of a service, built from its operation's description: the
  * page-size limit and default come from the spec's `limit` parameter, every other query
@@ -221,143 +295,111 @@ export function createOffsetCollection<
   defaults: PagingOptions = {},
   path?: Readonly<Record<string, unknown>>,
 ): OffsetCollection<T, Q, D, E> {
-  const limitParameter = pagingParameter(operation, ['limit']);
-  const offsetParameter = pagingParameter(operation, ['offset', 'page']);
-  const sizes = pageSizes(limitParameter);
-  const configFail = (option: string) => (problem: string) =>
-    new ConfigurationError(option, problem);
-  const defaultPageSize =
-    defaults.pageSize === undefined
-      ? sizes.fallback
-      : integerIn(configFail('pageSize'), defaults.pageSize, sizes.min, sizes.max);
-  const defaultPrefetch =
-    defaults.prefetch === undefined
-      ? DEFAULT_PREFETCH
-      : integerIn(configFail('prefetch'), defaults.prefetch, 1, MAX_PREFETCH);
-  const listName = `${name}.list`;
-  const pageName = `${name}.page`;
-  const { recordKey } = operation.response;
-
-  async function fetchRecords(
-    query: Record<string, unknown>,
-    callOptions: CallOptions,
-    callName: string,
-    checked = false,
-  ) {
-    const result = await client.call(operation, { path, query, checked }, callOptions, callName);
-    const answered = { operation: callName, method: operation.method, status: result.status };
-    return { ...recordsOf(operation, result.data, answered), result };
-  }
-
-  return {
-    list(options) {
-      const o = checkCallOptions(options, listName) as Record<string, unknown>;
-      const {
-        pageSize: size,
-        prefetch: ahead,
-        startOffset: start,
-        signal,
-        conversationId,
-        timeout,
-        retry,
-        ...given
-      } = o;
-      const fail = (argument: string) => (problem: string) =>
-        new InvalidArgumentError(argument, problem, listName);
-      for (const paging of [limitParameter.name, offsetParameter.name]) {
-        if (given[paging] !== undefined) {
-          throw new InvalidArgumentError(
-            `options.${paging}`,
-            `is set by list; use pageSize and startOffset (or page())`,
-            listName,
-          );
-        }
-      }
-      const pageSize =
-        size === undefined
-          ? defaultPageSize
-          : integerIn(fail('options.pageSize'), size, sizes.min, sizes.max);
-      const prefetch =
-        ahead === undefined
-          ? defaultPrefetch
-          : integerIn(fail('options.prefetch'), ahead, 1, MAX_PREFETCH);
-      const startOffset =
-        start === undefined
-          ? 0
-          : integerIn(fail('options.startOffset'), start, 0, Number.MAX_SAFE_INTEGER);
-      if (offsetParameter.paging === 'page' && startOffset % pageSize !== 0) {
-        throw new InvalidArgumentError(
-          'options.startOffset',
-          `must be a multiple of pageSize (${pageSize}): the service pages by page index`,
-          listName,
-        );
-      }
-      const check: ParameterCheck = {
-        operation: listName,
-        assumptions: client.assumptions,
-        warn: client.warn,
-      };
-      const query = checkQuery(operation, given, 'options.', check, LIST_OPTIONS);
-      // One conversation id covers every page of the iteration, where the operation has one.
-      const callOptions = {
-        conversationId: (conversationId as string | undefined) ?? globalThis.crypto.randomUUID(),
-        timeout,
-        retry,
-      } as CallOptions;
-      return paginate<T>({
-        pageSize,
-        prefetch,
-        startOffset,
-        wholePages: offsetParameter.paging === 'page',
-        signal: signal as AbortSignal | undefined,
-        recordKey:
-          recordKey === undefined
-            ? undefined
-            : (record) => (record as Record<string, unknown>)[recordKey],
-        onWarning: (message) => client.warn(`${listName}: ${message}`),
-        fetchPage: async ({ offset, limit, signal }) => {
-          const { records, envelope } = await fetchRecords(
-            {
-              ...query,
-              [limitParameter.name]: limit,
-              [offsetParameter.name]: wirePosition(offsetParameter, offset, limit),
-            },
-            { ...callOptions, signal },
-            listName,
-            // Checked once for the whole listing, in list().
-            true,
-          );
-          return { records: records as T[], envelope };
-        },
-      });
-    },
-
-    page(options) {
-      return apiPromise(readPage(options));
-    },
+  const collection: Collection = {
+    client,
+    operation,
+    path,
+    paging: resolveCollectionPaging(operation, defaults),
   };
+  return {
+    list: (options) => listRecords<T>(collection, options, `${name}.list`),
+    page: (options) => apiPromise(readPage<T, E>(collection, options, `${name}.page`)),
+  };
+}
 
-  async function readPage(options: unknown): Promise<WithResponse<RecordsPage<T, E>>> {
-    const o = checkCallOptions(options as CallOptions, pageName) as Record<string, unknown>;
-    const { signal, conversationId, timeout, retry, ...given } = o;
-    const check: ParameterCheck = {
-      operation: pageName,
-      assumptions: client.assumptions,
-      warn: client.warn,
-    };
-    const query = checkQuery(
-      operation,
-      { ...given, [limitParameter.name]: given[limitParameter.name] ?? defaultPageSize },
-      'options.',
-      check,
-      CALL_OPTIONS,
-    );
-    const callOptions = { signal, conversationId, timeout, retry } as CallOptions;
-    const { records, envelope, result } = await fetchRecords(query, callOptions, pageName);
-    const page = records as RecordsPage<T, E>;
-    if (envelope !== undefined) {
-      Object.defineProperty(page, 'envelope', { value: envelope, enumerable: false });
-    }
-    return withData(result, page);
+/** One collection, as its `list` and `page` calls share it. */
+interface Collection {
+  readonly client: ResourceClient;
+  readonly operation: OperationDescription;
+  readonly path: Readonly<Record<string, unknown>> | undefined;
+  readonly paging: CollectionPaging;
+}
+
+function checkOf(client: ResourceClient, callName: string): ParameterCheck {
+  return { operation: callName, assumptions: client.assumptions, warn: client.warn };
+}
+
+/** One page's answer, and the records and envelope the spec places in it. */
+async function fetchRecords(
+  { client, operation, path }: Collection,
+  query: Record<string, unknown>,
+  callOptions: CallOptions,
+  callName: string,
+  checked = false,
+) {
+  const result = await client.call(operation, { path, query, checked }, callOptions, callName);
+  const answered = { operation: callName, method: operation.method, status: result.status };
+  return { ...recordsOf(operation, result.data, answered), result };
+}
+
+function listRecords<T>(collection: Collection, options: unknown, listName: string): Paginated<T> {
+  const { client, operation, paging } = collection;
+  const o = checkCallOptions(options as CallOptions, listName) as Record<string, unknown>;
+  const [listPaging, rest] = resolveListPaging(o, paging, listName);
+  const { signal, conversationId, timeout, retry, ...given } = rest;
+  const query = checkQuery(operation, given, 'options.', checkOf(client, listName), LIST_OPTIONS);
+  // One conversation id covers every page of the iteration, where the operation has one.
+  const callOptions = {
+    conversationId: (conversationId as string | undefined) ?? globalThis.crypto.randomUUID(),
+    timeout,
+    retry,
+  } as CallOptions;
+  const { recordKey } = operation.response;
+  const { limit: limitParameter, position } = paging;
+  return paginate<T>({
+    ...listPaging,
+    wholePages: position.paging === 'page',
+    signal: signal as AbortSignal | undefined,
+    recordKey:
+      recordKey === undefined
+        ? undefined
+        : (record) => (record as Record<string, unknown>)[recordKey],
+    onWarning: (message) => client.warn(`${listName}: ${message}`),
+    fetchPage: async ({ offset, limit, signal }) => {
+      const pageQuery = {
+        ...query,
+        [limitParameter.name]: limit,
+        [position.name]: wirePosition(position, offset, limit),
+      };
+      // Checked once for the whole listing, above.
+      const answer = await fetchRecords(
+        collection,
+        pageQuery,
+        { ...callOptions, signal },
+        listName,
+        true,
+      );
+      return { records: answer.records as T[], envelope: answer.envelope };
+    },
+  });
+}
+
+async function readPage<T, E>(
+  collection: Collection,
+  options: unknown,
+  pageName: string,
+): Promise<WithResponse<RecordsPage<T, E>>> {
+  const { client, operation, paging } = collection;
+  const o = checkCallOptions(options as CallOptions, pageName) as Record<string, unknown>;
+  const { signal, conversationId, timeout, retry, ...given } = o;
+  const limitName = paging.limit.name;
+  const query = checkQuery(
+    operation,
+    { ...given, [limitName]: given[limitName] ?? paging.pageSize },
+    'options.',
+    checkOf(client, pageName),
+    CALL_OPTIONS,
+  );
+  const callOptions = { signal, conversationId, timeout, retry } as CallOptions;
+  const { records, envelope, result } = await fetchRecords(
+    collection,
+    query,
+    callOptions,
+    pageName,
+  );
+  const page = records as RecordsPage<T, E>;
+  if (envelope !== undefined) {
+    Object.defineProperty(page, 'envelope', { value: envelope, enumerable: false });
   }
+  return withData(result, page);
 }

@@ -135,6 +135,29 @@ function repeatedRecordsError(offset: number, keyed: boolean): ApiError {
  * for await (const location of locations) console.log(location.id);
  */
 export function paginate<T>(options: PaginateOptions<T>): Paginated<T> {
+  const settings = resolvePaginate(options);
+  const pages = () => iteratePages(settings);
+  return {
+    pages,
+    async *[Symbol.asyncIterator]() {
+      for await (const page of pages()) yield* page.records;
+    },
+  };
+}
+
+/** `paginate`'s options, checked, with a warning told once per kind. */
+interface PaginateSettings<T> {
+  readonly fetchPage: PaginateOptions<T>['fetchPage'];
+  readonly pageSize: number;
+  readonly prefetch: number;
+  readonly startOffset: number;
+  readonly signal: AbortSignal | undefined;
+  readonly recordKey: ((record: T) => unknown) | undefined;
+  readonly wholePages: boolean;
+  readonly warnOnce: (kind: string, message: string) => void;
+}
+
+function resolvePaginate<T>(options: PaginateOptions<T>): PaginateSettings<T> {
   if (typeof options?.fetchPage !== 'function') {
     throw new InvalidArgumentError('fetchPage', 'must be a function', 'paginate');
   }
@@ -149,147 +172,177 @@ export function paginate<T>(options: PaginateOptions<T>): Paginated<T> {
       );
     }
   }
-  const prefetch = integer('prefetch', options.prefetch ?? 1, 1);
-  const startOffset = integer('startOffset', options.startOffset ?? 0, 0);
-  const { fetchPage, signal, recordKey } = options;
   const warned = new Set<string>();
-  const warnOnce = (kind: string, message: string) => {
-    if (warned.has(kind)) return;
-    warned.add(kind);
-    options.onWarning?.(message);
-  };
-
-  async function* pages(): AsyncGenerator<Page<T>> {
-    signal?.throwIfAborted();
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let inFlight: InFlight<T>[] = [];
-    let size = pageSize;
-    let nextOffset = startOffset;
-    // After a short page, one request at a time until a full page shows the service caps pages
-    // (then prefetching resumes at its size) or an empty one shows the end.
-    let confirming = false;
-    let seenKeys = new Set<unknown>();
-    const boundary = recordKey === undefined ? new BoundaryCheck() : undefined;
-
-    const request = (offset: number, limit: number): InFlight<T> => {
-      // Each page gets its own signal, unlinked once it settles or is abandoned: listeners on
-      // the iteration's signal stay bounded by `prefetch`, however many pages there are and
-      // however long an abandoned page takes to settle.
-      const pageController = new AbortController();
-      const abortPage = () => pageController.abort(controller.signal.reason);
-      const unlink = () => controller.signal.removeEventListener('abort', abortPage);
-      controller.signal.addEventListener('abort', abortPage, { once: true });
-      const contents = fetchPage({ offset, limit, signal: pageController.signal }).then(
-        (answer): PageContents<T> =>
-          Array.isArray(answer) ? { records: answer } : (answer as PageContents<T>),
-      );
-      // Pages past the end are aborted; their rejections must not go unhandled.
-      contents.finally(unlink).catch(() => undefined);
-      const abandon = (reason: unknown) => {
-        unlink();
-        pageController.abort(reason);
-      };
-      return { offset, limit, contents, abandon };
-    };
-
-    try {
-      for (;;) {
-        controller.signal.throwIfAborted();
-        while (inFlight.length < (confirming ? 1 : prefetch)) {
-          inFlight.push(request(nextOffset, size));
-          nextOffset += size;
-        }
-        const page = inFlight.shift() as InFlight<T>;
-        const { envelope } = await page.contents;
-        let { records } = await page.contents;
-        if (records.length > page.limit) {
-          warnOnce(
-            'long',
-            `the service answered ${records.length} records where ${page.limit} were asked; ` +
-              'the records past the asked size are left to the next page',
-          );
-          records = records.slice(0, page.limit);
-        }
-        const received = records.length;
-        if (recordKey !== undefined) {
-          const keys = new Set<unknown>();
-          let keyless = 0;
-          const fresh = records.filter((record) => {
-            const key = recordKey(record);
-            if (key === undefined || key === null) {
-              keyless += 1;
-              return true;
-            }
-            const repeated = seenKeys.has(key) || keys.has(key);
-            keys.add(key);
-            return !repeated;
-          });
-          if (fresh.length < received) {
-            if (fresh.length === 0 && received === page.limit) {
-              throw repeatedRecordsError(page.offset, true);
-            }
-            warnOnce(
-              'repeat',
-              `the page at offset ${page.offset} repeated ${received - fresh.length} records ` +
-                'of the page before (records inserted while paging?); each came out once',
-            );
-          }
-          if (keyless > 0) {
-            warnOnce(
-              'keyless',
-              `the page at offset ${page.offset} held ${keyless} records without their key, ` +
-                'which cannot be told from a repeat: they were passed on as they are, so one ' +
-                'may come out twice',
-            );
-          }
-          seenKeys = keys;
-          records = fresh;
-        } else if (boundary?.repeats(records)) {
-          throw repeatedRecordsError(page.offset, false);
-        }
-        if (received === 0) return;
-        if (records.length > 0) {
-          yield envelope === undefined
-            ? { offset: page.offset, records }
-            : { offset: page.offset, records, envelope };
-        }
-        if (received < page.limit) {
-          // The end, or a service that caps pages below the asked size: the pages in flight
-          // were asked at positions that would skip records, so ask again right after this one.
-          for (const stale of inFlight) stale.abandon(new DOMException('stale', 'AbortError'));
-          inFlight = [];
-          // A page index cannot point between pages: the next page keeps the asked size.
-          size = options.wholePages === true ? page.limit : received;
-          nextOffset = page.offset + size;
-          confirming = true;
-        } else if (confirming && options.wholePages === true) {
-          confirming = false;
-          warnOnce(
-            'cap',
-            `the service answered fewer records than asked on a page before its last; it pages by ` +
-              'page index, so records past its own page size are out of reach',
-          );
-        } else if (confirming) {
-          confirming = false;
-          warnOnce(
-            'cap',
-            `the service answered ${size} records per page where ${pageSize} were asked; ` +
-              `paging continues at ${size} per page`,
-          );
-        }
-      }
-    } finally {
-      controller.abort(new DOMException('the iteration ended', 'AbortError'));
-      signal?.removeEventListener('abort', onAbort);
-    }
-  }
-
   return {
-    pages,
-    async *[Symbol.asyncIterator]() {
-      for await (const page of pages()) yield* page.records;
+    fetchPage: options.fetchPage,
+    pageSize,
+    prefetch: integer('prefetch', options.prefetch ?? 1, 1),
+    startOffset: integer('startOffset', options.startOffset ?? 0, 0),
+    signal: options.signal,
+    recordKey: options.recordKey,
+    wholePages: options.wholePages === true,
+    warnOnce(kind, message) {
+      if (warned.has(kind)) return;
+      warned.add(kind);
+      options.onWarning?.(message);
     },
   };
+}
+
+/**
+ * Requests one page. Each page gets its own signal, unlinked once it settles or is abandoned:
+ * listeners on the iteration's signal stay bounded by `prefetch`, however many pages there are
+ * and however long an abandoned page takes to settle.
+ */
+function requestPage<T>(
+  fetchPage: PaginateOptions<T>['fetchPage'],
+  iteration: AbortSignal,
+  offset: number,
+  limit: number,
+): InFlight<T> {
+  const pageController = new AbortController();
+  const abortPage = () => pageController.abort(iteration.reason);
+  const unlink = () => iteration.removeEventListener('abort', abortPage);
+  iteration.addEventListener('abort', abortPage, { once: true });
+  const contents = fetchPage({ offset, limit, signal: pageController.signal }).then(
+    (answer): PageContents<T> =>
+      Array.isArray(answer) ? { records: answer } : (answer as PageContents<T>),
+  );
+  // Pages past the end are aborted; their rejections must not go unhandled.
+  contents.finally(unlink).catch(() => undefined);
+  const abandon = (reason: unknown) => {
+    unlink();
+    pageController.abort(reason);
+  };
+  return { offset, limit, contents, abandon };
+}
+
+/**
+ * Drops the records of a page whose key came in the page before or earlier in the same page,
+ * telling it once; a whole page of repeats is an `inconsistent_paging` error.
+ */
+class KeyedRepeats<T> {
+  #seen = new Set<unknown>();
+
+  constructor(
+    private readonly recordKey: (record: T) => unknown,
+    private readonly warnOnce: PaginateSettings<T>['warnOnce'],
+  ) {}
+
+  fresh(records: readonly T[], page: InFlight<T>): readonly T[] {
+    const keys = new Set<unknown>();
+    let keyless = 0;
+    const fresh = records.filter((record) => {
+      const key = this.recordKey(record);
+      if (key === undefined || key === null) {
+        keyless += 1;
+        return true;
+      }
+      const repeated = this.#seen.has(key) || keys.has(key);
+      keys.add(key);
+      return !repeated;
+    });
+    this.#seen = keys;
+    if (fresh.length < records.length) {
+      if (fresh.length === 0 && records.length === page.limit) {
+        throw repeatedRecordsError(page.offset, true);
+      }
+      this.warnOnce(
+        'repeat',
+        `the page at offset ${page.offset} repeated ${records.length - fresh.length} records ` +
+          'of the page before (records inserted while paging?); each came out once',
+      );
+    }
+    if (keyless > 0) {
+      this.warnOnce(
+        'keyless',
+        `the page at offset ${page.offset} held ${keyless} records without their key, ` +
+          'which cannot be told from a repeat: they were passed on as they are, so one ' +
+          'may come out twice',
+      );
+    }
+    return fresh;
+  }
+}
+
+/** The records of an answer, cut to the size asked, with the repeats dropped or refused. */
+function recordsOf<T>(
+  answer: PageContents<T>,
+  page: InFlight<T>,
+  settings: PaginateSettings<T>,
+  repeats: KeyedRepeats<T> | BoundaryCheck,
+): { received: number; records: readonly T[] } {
+  let { records } = answer;
+  if (records.length > page.limit) {
+    settings.warnOnce(
+      'long',
+      `the service answered ${records.length} records where ${page.limit} were asked; ` +
+        'the records past the asked size are left to the next page',
+    );
+    records = records.slice(0, page.limit);
+  }
+  const received = records.length;
+  if (repeats instanceof KeyedRepeats) records = repeats.fresh(records, page);
+  else if (repeats.repeats(records)) throw repeatedRecordsError(page.offset, false);
+  return { received, records };
+}
+
+async function* iteratePages<T>(settings: PaginateSettings<T>): AsyncGenerator<Page<T>> {
+  const { signal, pageSize, wholePages, warnOnce } = settings;
+  signal?.throwIfAborted();
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let inFlight: InFlight<T>[] = [];
+  let size = pageSize;
+  let nextOffset = settings.startOffset;
+  // After a short page, one request at a time until a full page shows the service caps pages
+  // (then prefetching resumes at its size) or an empty one shows the end.
+  let confirming = false;
+  const repeats =
+    settings.recordKey === undefined
+      ? new BoundaryCheck()
+      : new KeyedRepeats(settings.recordKey, warnOnce);
+  try {
+    for (;;) {
+      controller.signal.throwIfAborted();
+      while (inFlight.length < (confirming ? 1 : settings.prefetch)) {
+        inFlight.push(requestPage(settings.fetchPage, controller.signal, nextOffset, size));
+        nextOffset += size;
+      }
+      const page = inFlight.shift() as InFlight<T>;
+      const answer = await page.contents;
+      const { received, records } = recordsOf(answer, page, settings, repeats);
+      if (received === 0) return;
+      if (records.length > 0) {
+        const { envelope } = answer;
+        yield envelope === undefined
+          ? { offset: page.offset, records }
+          : { offset: page.offset, records, envelope };
+      }
+      if (received < page.limit) {
+        // The end, or a service that caps pages below the asked size: the pages in flight
+        // were asked at positions that would skip records, so ask again right after this one.
+        for (const stale of inFlight) stale.abandon(new DOMException('stale', 'AbortError'));
+        inFlight = [];
+        // A page index cannot point between pages: the next page keeps the asked size.
+        size = wholePages ? page.limit : received;
+        nextOffset = page.offset + size;
+        confirming = true;
+      } else if (confirming) {
+        confirming = false;
+        warnOnce(
+          'cap',
+          wholePages
+            ? 'the service answered fewer records than asked on a page before its last; it ' +
+                'pages by page index, so records past its own page size are out of reach'
+            : `the service answered ${size} records per page where ${pageSize} were asked; ` +
+                `paging continues at ${size} per page`,
+        );
+      }
+    }
+  } finally {
+    controller.abort(new DOMException('the iteration ended', 'AbortError'));
+    signal?.removeEventListener('abort', onAbort);
+  }
 }
