@@ -251,24 +251,62 @@ export function createSyncRun<
   context: SyncContext = {},
 ): SyncRun<T> {
   const callName = `${context.name ?? operation.resource}.sync`;
-  const watermark = watermarkParameter(operation);
   const { recordKey } = operation.response;
   if (recordKey === undefined) {
     throw new Error(`${operation.operationId} names no x-record-key to deduplicate a sync by`);
   }
+  const resolved = resolveSyncOptions(options, operation, callName);
+  const { watermark, filters, listOptions } = resolved;
+  const pass: SyncPass<T> = {
+    checkpoint: firstCheckpoint(resolved, operation, context, callName),
+    recordKey,
+    pageSize: Number(listOptions.pageSize),
+    report: resolved.onCheckpoint,
+    list: (startOffset) =>
+      collection.list({
+        ...filters,
+        ...(pass.checkpoint.since === null ? {} : { [watermark.name]: pass.checkpoint.since }),
+        ...listOptions,
+        startOffset,
+      } as ListOptions<Q, D>),
+  };
+  // Listed now, so a bad filter or page size is refused here rather than at the first page.
+  const listed = pass.list(pass.checkpoint.position);
+  let started = false;
+  return {
+    get checkpoint() {
+      return pass.checkpoint;
+    },
+    [Symbol.asyncIterator]() {
+      if (started) {
+        throw new Error(`${callName}: a run is iterated once; start the next from its checkpoint`);
+      }
+      started = true;
+      return syncRecords(pass, listed);
+    },
+  };
+}
+
+/** A sync's options, checked: its filters apart from what it sends on every listing. */
+interface ResolvedSync {
+  readonly watermark: ParameterDescription;
+  readonly saved: unknown;
+  readonly onCheckpoint: SyncOptions['onCheckpoint'];
+  readonly filters: Record<string, unknown>;
+  readonly listOptions: Readonly<Record<string, unknown>>;
+}
+
+function resolveSyncOptions(
+  options: unknown,
+  operation: OperationDescription,
+  callName: string,
+): ResolvedSync {
+  const watermark = watermarkParameter(operation);
   if (typeof options !== 'object' || options === null) {
     throw new InvalidArgumentError('options', 'must be an object', callName);
   }
-  const {
-    checkpoint: saved,
-    onCheckpoint,
-    pageSize,
-    signal,
-    conversationId,
-    timeout,
-    retry,
-    ...filters
-  } = options as Record<string, unknown>;
+  const { checkpoint, onCheckpoint, pageSize, signal, conversationId, timeout, retry, ...filters } =
+    options as Record<string, unknown>;
   for (const name of [...OPTIONS_SET_BY_SYNC, watermark.name]) {
     if (filters[name] !== undefined) {
       throw new InvalidArgumentError(
@@ -281,99 +319,109 @@ export function createSyncRun<
   if (onCheckpoint !== undefined && typeof onCheckpoint !== 'function') {
     throw new InvalidArgumentError('options.onCheckpoint', 'must be a function', callName);
   }
-  const next = watermarkOf(watermark, (context.now ?? (() => new Date()))());
+  const listOptions = {
+    pageSize: pageSize ?? defaultPageSize(operation),
+    signal,
+    conversationId,
+    timeout,
+    retry,
+    // A page asked before the one ahead of it is answered could see records shift past it.
+    prefetch: 1,
+  };
+  return {
+    watermark,
+    saved: checkpoint,
+    onCheckpoint: onCheckpoint as SyncOptions['onCheckpoint'],
+    filters,
+    listOptions,
+  };
+}
+
+/** Where a run starts: the saved run it resumes, or a new run after the saved complete one. */
+function firstCheckpoint(
+  { saved, watermark, filters }: ResolvedSync,
+  operation: OperationDescription,
+  context: SyncContext,
+  callName: string,
+): SyncCheckpoint {
   const earlier =
     saved === undefined || saved === null
       ? undefined
       : readCheckpoint(saved, operation, watermark, filters, callName);
-  let checkpoint: SyncCheckpoint =
-    earlier !== undefined && !earlier.complete
-      ? earlier
-      : {
-          version: 1,
-          operation: operation.operationId,
-          filters: jsonFilters(filters),
-          since: earlier?.next ?? null,
-          next,
-          position: 0,
-          complete: false,
-        };
-  const size = pageSize ?? defaultPageSize(operation);
-  const listFrom = (startOffset: number) =>
-    collection.list({
-      ...filters,
-      ...(checkpoint.since === null ? {} : { [watermark.name]: checkpoint.since }),
-      pageSize: size,
-      signal,
-      conversationId,
-      timeout,
-      retry,
-      // A page asked before the one ahead of it is answered could see records shift past it.
-      prefetch: 1,
-      startOffset,
-    } as ListOptions<Q, D>);
-  // Called now, so a bad filter or page size is refused here rather than at the first page.
-  let listed = listFrom(checkpoint.position);
-  const report = onCheckpoint as SyncOptions['onCheckpoint'];
-  let started = false;
-
-  async function* records(): AsyncGenerator<T> {
-    const seen = new Set<unknown>();
-    let restarts = 0;
-    for (;;) {
-      let short = false;
-      try {
-        for await (const page of listed.pages()) {
-          for (const record of page.records) {
-            const key = (record as Record<string, unknown> | null)?.[recordKey as string];
-            if (key !== undefined) {
-              if (seen.has(key)) continue;
-              seen.add(key);
-            }
-            // Only a record new to the run is progress: a listing started afresh has no page
-            // before its first to find repeats in.
-            restarts = 0;
-            yield record;
-          }
-          // Past the page only now that the loop has handled its last record. paginate may
-          // have dropped repeats, so the records it gave are a lower bound of the page's extent.
-          checkpoint = { ...checkpoint, position: page.offset + page.records.length };
-          await report?.(checkpoint);
-          // A short page is the end as it stood when the page was read: every record the run
-          // has not passed was on it. paginate would confirm it at the short page's size and,
-          // should insertions fill that confirmation, take it for a service capping its pages;
-          // a fresh listing asks at the full size and ends at an empty page.
-          if (page.records.length < Number(size)) {
-            short = true;
-            break;
-          }
-        }
-      } catch (error) {
-        // Insertions while paging can make a page repeat the one before: a fresh listing from
-        // the checkpoint is a resume, and the records it gives again are dropped by key. A
-        // service that ignores the offset gives no new record, so the error stands after a few.
-        const repeated = error instanceof ApiError && error.code === 'inconsistent_paging';
-        if (!repeated || restarts >= RESTARTS_WITHOUT_NEW_RECORD) throw error;
-        restarts += 1;
-        short = true;
-      }
-      if (!short) break;
-      listed = listFrom(checkpoint.position);
-    }
-    checkpoint = { ...checkpoint, complete: true };
-    await report?.(checkpoint);
-  }
-
+  if (earlier !== undefined && !earlier.complete) return earlier;
   return {
-    get checkpoint() {
-      return checkpoint;
-    },
-    [Symbol.asyncIterator]() {
-      if (started) {
-        throw new Error(`${callName}: a run is iterated once; start the next from its checkpoint`);
-      }
-      started = true;
-      return records();
-    },
+    version: 1,
+    operation: operation.operationId,
+    filters: jsonFilters(filters),
+    since: earlier?.next ?? null,
+    next: watermarkOf(watermark, (context.now ?? (() => new Date()))()),
+    position: 0,
+    complete: false,
   };
+}
+
+/** One run as it goes: its checkpoint moves on after every page the loop has handled. */
+interface SyncPass<T> {
+  checkpoint: SyncCheckpoint;
+  readonly recordKey: string;
+  readonly pageSize: number;
+  readonly report: SyncOptions['onCheckpoint'];
+  /** A listing from a record index, with the checkpoint's watermark. */
+  readonly list: (startOffset: number) => Paginated<T>;
+}
+
+async function* syncRecords<T>(pass: SyncPass<T>, first: Paginated<T>): AsyncGenerator<T> {
+  const seen = new Set<unknown>();
+  const progress = { restarts: 0 };
+  let listed = first;
+  for (;;) {
+    let short: boolean;
+    try {
+      short = yield* readListing(pass, listed, seen, progress);
+    } catch (error) {
+      // Insertions while paging can make a page repeat the one before: a fresh listing from
+      // the checkpoint is a resume, and the records it gives again are dropped by key. A
+      // service that ignores the offset gives no new record, so the error stands after a few.
+      const repeated = error instanceof ApiError && error.code === 'inconsistent_paging';
+      if (!repeated || progress.restarts >= RESTARTS_WITHOUT_NEW_RECORD) throw error;
+      progress.restarts += 1;
+      short = true;
+    }
+    if (!short) break;
+    listed = pass.list(pass.checkpoint.position);
+  }
+  pass.checkpoint = { ...pass.checkpoint, complete: true };
+  await pass.report?.(pass.checkpoint);
+}
+
+/** The records of one listing new to the run; returns whether it ended at a short page. */
+async function* readListing<T>(
+  pass: SyncPass<T>,
+  listed: Paginated<T>,
+  seen: Set<unknown>,
+  progress: { restarts: number },
+): AsyncGenerator<T, boolean> {
+  for await (const page of listed.pages()) {
+    for (const record of page.records) {
+      const key = (record as Record<string, unknown> | null)?.[pass.recordKey];
+      if (key !== undefined) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+      }
+      // Only a record new to the run is progress: a listing started afresh has no page
+      // before its first to find repeats in.
+      progress.restarts = 0;
+      yield record;
+    }
+    // Past the page only now that the loop has handled its last record. paginate may have
+    // dropped repeats, so the records it gave are a lower bound of the page's extent.
+    pass.checkpoint = { ...pass.checkpoint, position: page.offset + page.records.length };
+    await pass.report?.(pass.checkpoint);
+    // A short page is the end as it stood when the page was read: every record the run has
+    // not passed was on it. paginate would confirm it at the short page's size and, should
+    // insertions fill that confirmation, take it for a service capping its pages; a fresh
+    // listing asks at the full size and ends at an empty page.
+    if (page.records.length < pass.pageSize) return true;
+  }
+  return false;
 }
