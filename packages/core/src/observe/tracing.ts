@@ -1,4 +1,4 @@
-import type { Send } from '../transport/exchange.js';
+import type { Exchange, Send } from '../transport/exchange.js';
 import type * as OTelApi from '@opentelemetry/api';
 import type {
   Context,
@@ -159,6 +159,17 @@ export interface ClientTracing {
 export function createClientTracing(
   option: boolean | TracingOptions | undefined,
 ): ClientTracing | undefined {
+  const settings = resolveTracingOptions(option);
+  if (settings === undefined) return undefined;
+  const state: TracingState = { ...settings, calls: new WeakMap(), tracer: undefined };
+  return {
+    traceCalls: (call) => (request) => traceCall(state, call, request),
+    traceExchanges: (send) => (exchange) => traceExchange(state, send, exchange),
+  };
+}
+
+/** The `tracing` option, checked; undefined when tracing is off. */
+function resolveTracingOptions(option: boolean | TracingOptions | undefined) {
   if (option === undefined || option === false) return undefined;
   const settings: TracingOptions = option === true ? {} : option;
   if (typeof settings !== 'object' || settings === null) {
@@ -167,7 +178,7 @@ export function createClientTracing(
       'must be true, false or { tracerProvider?, propagate?, api? }',
     );
   }
-  const { tracerProvider, propagate = false, api: givenApi } = settings;
+  const { tracerProvider, propagate = false, api } = settings;
   if (tracerProvider !== undefined && typeof tracerProvider?.getTracer !== 'function') {
     throw new ConfigurationError(
       'tracing.tracerProvider',
@@ -177,99 +188,104 @@ export function createClientTracing(
   if (typeof propagate !== 'boolean') {
     throw new ConfigurationError('tracing.propagate', 'must be true or false');
   }
-  if (givenApi !== undefined && !isOTelApi(givenApi)) {
+  if (api !== undefined && !isOTelApi(api)) {
     throw new ConfigurationError(
       'tracing.api',
       "must be the @opentelemetry/api module (import * as api from '@opentelemetry/api')",
     );
   }
-  const apiOf = givenApi === undefined ? loadApi : () => Promise.resolve(givenApi);
-  // The transport sets its headers on the call's own `Headers` object and sends every attempt
-  // with it and with the call's abort signal: either one finds the call of an exchange.
-  const calls = new WeakMap<object, CallTrace>();
-  let tracer: Tracer | undefined;
-
-  const traceCalls: ClientTracing['traceCalls'] = (call) => async (request) => {
-    const api = await apiOf();
-    tracer ??= (
-      (tracerProvider as TracerProvider | undefined) ?? api.trace.getTracerProvider()
-    ).getTracer('@partner-apis/core');
-    const { method, url } = request;
-    const parent = api.context.active();
-    const options: SpanOptions = {
-      kind: SPAN_KIND_INTERNAL,
-      attributes: urlAttributes(method, url),
-    };
-    const span = tracer.startSpan(
-      `${method} ${options.attributes?.['server.address'] ?? ''}`.trim(),
-      options,
-      parent,
-    );
-    const trace: CallTrace = {
-      api,
-      tracer,
-      span,
-      context: api.trace.setSpan(parent, span),
-      exchanges: 0,
-    };
-    calls.set(request.headers, trace);
-    try {
-      const response = await call(request);
-      span.setAttribute('http.response.status_code', response.status);
-      return response;
-    } catch (error) {
-      span.setAttribute('error.type', errorType(error));
-      if (typeof (error as { status?: unknown }).status === 'number') {
-        span.setAttribute('http.response.status_code', (error as { status: number }).status);
-      }
-      span.setStatus({
-        code: STATUS_ERROR,
-        // Only the messages of this package's errors are known to carry no secret.
-        message: error instanceof PartnerApisError ? error.message : undefined,
-      });
-      throw error;
-    } finally {
-      if (trace.exchanges > 1) span.setAttribute('http.request.resend_count', trace.exchanges - 1);
-      idAttribute(span, CONVERSATION_ID_ATTRIBUTE, request.headers.get('x-z-conversation-id'));
-      calls.delete(request.headers);
-      span.end();
-    }
+  return {
+    tracerProvider: tracerProvider as TracerProvider | undefined,
+    propagate,
+    apiOf: api === undefined ? loadApi : () => Promise.resolve(api),
   };
+}
 
-  const traceExchanges: ClientTracing['traceExchanges'] = (send) => async (exchange) => {
-    const { headers, signal, method, url } = exchange;
-    const call = calls.get(headers) ?? calls.get(signal);
-    if (call === undefined) return send(exchange);
-    calls.set(signal, call);
-    const attributes = urlAttributes(method, url);
-    if (call.exchanges > 0) attributes['http.request.resend_count'] = call.exchanges;
-    call.exchanges += 1;
-    const span = call.tracer.startSpan(
-      method,
-      { kind: SPAN_KIND_CLIENT, attributes },
-      call.context,
-    );
-    idAttribute(span, REQUEST_ID_ATTRIBUTE, headers.get('x-z-request-id'));
-    idAttribute(span, CONVERSATION_ID_ATTRIBUTE, headers.get('x-z-conversation-id'));
-    const context = call.api.trace.setSpan(call.context, span);
-    if (propagate) call.api.propagation.inject(context, headers, headerSetter);
-    try {
-      const answer = await call.api.context.with(context, () => send(exchange));
-      span.setAttribute('http.response.status_code', answer.status);
-      if (answer.status >= 400) {
-        span.setAttribute('error.type', String(answer.status));
-        span.setStatus({ code: STATUS_ERROR });
-      }
-      return answer;
-    } catch (error) {
-      // A raw error of the sender: its class name only, as its message may say more.
-      span.setAttribute('error.type', errorType(signal.aborted ? signal.reason : error));
+/** One client's tracing: its settings, its tracer once made, and the calls in flight. */
+interface TracingState extends NonNullable<ReturnType<typeof resolveTracingOptions>> {
+  /**
+   * The call of each exchange. The transport sets its headers on the call's own `Headers`
+   * object and sends every attempt with it and with the call's abort signal: either one finds
+   * the call of an exchange.
+   */
+  readonly calls: WeakMap<object, CallTrace>;
+  tracer: Tracer | undefined;
+}
+
+async function traceCall<
+  R extends { method: string; url: string; headers: Headers },
+  A extends { status: number },
+>(state: TracingState, call: (request: R) => Promise<A>, request: R): Promise<A> {
+  const api = await state.apiOf();
+  const tracer = (state.tracer ??= (
+    state.tracerProvider ?? api.trace.getTracerProvider()
+  ).getTracer('@partner-apis/core'));
+  const { method, url } = request;
+  const parent = api.context.active();
+  const options: SpanOptions = { kind: SPAN_KIND_INTERNAL, attributes: urlAttributes(method, url) };
+  const span = tracer.startSpan(
+    `${method} ${options.attributes?.['server.address'] ?? ''}`.trim(),
+    options,
+    parent,
+  );
+  const trace: CallTrace = {
+    api,
+    tracer,
+    span,
+    context: api.trace.setSpan(parent, span),
+    exchanges: 0,
+  };
+  state.calls.set(request.headers, trace);
+  try {
+    const response = await call(request);
+    span.setAttribute('http.response.status_code', response.status);
+    return response;
+  } catch (error) {
+    span.setAttribute('error.type', errorType(error));
+    if (typeof (error as { status?: unknown }).status === 'number') {
+      span.setAttribute('http.response.status_code', (error as { status: number }).status);
+    }
+    span.setStatus({
+      code: STATUS_ERROR,
+      // Only the messages of this package's errors are known to carry no secret.
+      message: error instanceof PartnerApisError ? error.message : undefined,
+    });
+    throw error;
+  } finally {
+    if (trace.exchanges > 1) span.setAttribute('http.request.resend_count', trace.exchanges - 1);
+    idAttribute(span, CONVERSATION_ID_ATTRIBUTE, request.headers.get('x-z-conversation-id'));
+    state.calls.delete(request.headers);
+    span.end();
+  }
+}
+
+async function traceExchange(state: TracingState, send: Send, exchange: Exchange) {
+  const { headers, signal, method, url } = exchange;
+  const call = state.calls.get(headers) ?? state.calls.get(signal);
+  if (call === undefined) return send(exchange);
+  state.calls.set(signal, call);
+  const attributes = urlAttributes(method, url);
+  if (call.exchanges > 0) attributes['http.request.resend_count'] = call.exchanges;
+  call.exchanges += 1;
+  const span = call.tracer.startSpan(method, { kind: SPAN_KIND_CLIENT, attributes }, call.context);
+  idAttribute(span, REQUEST_ID_ATTRIBUTE, headers.get('x-z-request-id'));
+  idAttribute(span, CONVERSATION_ID_ATTRIBUTE, headers.get('x-z-conversation-id'));
+  const context = call.api.trace.setSpan(call.context, span);
+  if (state.propagate) call.api.propagation.inject(context, headers, headerSetter);
+  try {
+    const answer = await call.api.context.with(context, () => send(exchange));
+    span.setAttribute('http.response.status_code', answer.status);
+    if (answer.status >= 400) {
+      span.setAttribute('error.type', String(answer.status));
       span.setStatus({ code: STATUS_ERROR });
-      throw error;
-    } finally {
-      span.end();
     }
-  };
-
-  return { traceCalls, traceExchanges };
+    return answer;
+  } catch (error) {
+    // A raw error of the sender: its class name only, as its message may say more.
+    span.setAttribute('error.type', errorType(signal.aborted ? signal.reason : error));
+    span.setStatus({ code: STATUS_ERROR });
+    throw error;
+  } finally {
+    span.end();
+  }
 }
