@@ -56,97 +56,111 @@ export function createRateLimiter(
   clock: () => number,
   sleep: (ms: number, signal: AbortSignal) => Promise<void>,
 ): RateLimiter {
-  const interval = 1000 / rate.requestsPerSecond;
-  const tolerance = ((rate.burst ?? 1) - 1) * interval;
-  // Fractional rates become whole requests over a longer window: 2.5/s is 2 per 800 ms.
-  const perWindow = Math.max(1, Math.floor(rate.requestsPerSecond));
-  const windowMs = perWindow * interval + RATE_SAFETY_MARGIN_MS;
-  let theoreticalArrival = Number.NEGATIVE_INFINITY;
-  let pausedUntil = Number.NEGATIVE_INFINITY;
-  let log: Entry[] = [];
-  let queue: Promise<unknown> = Promise.resolve();
-  let queued = 0;
-  let onSent: (() => void)[] = [];
+  return new WindowRateLimiter(rate, clock, sleep);
+}
 
-  /** How long until a slot is free (0: now), or `undefined` when only a `sent()` can free one. */
-  function wait(now: number): number | undefined {
-    log = log.filter((entry) => entry.at + windowMs > now);
-    const spacing = Math.max(theoreticalArrival - tolerance, pausedUntil) - now;
-    if (log.length < perWindow) return Math.max(0, spacing);
-    let earliest = Number.POSITIVE_INFINITY;
-    for (const entry of log) earliest = Math.min(earliest, entry.at);
-    if (earliest === Number.POSITIVE_INFINITY) return undefined;
-    return Math.max(spacing, earliest + windowMs - now);
+class WindowRateLimiter implements RateLimiter {
+  readonly #interval: number;
+  readonly #tolerance: number;
+  readonly #perWindow: number;
+  readonly #windowMs: number;
+  #theoreticalArrival = Number.NEGATIVE_INFINITY;
+  #pausedUntil = Number.NEGATIVE_INFINITY;
+  #log: Entry[] = [];
+  #queue: Promise<unknown> = Promise.resolve();
+  #queued = 0;
+  #onSent: (() => void)[] = [];
+
+  constructor(
+    rate: CustomRateLimit,
+    private readonly clock: () => number,
+    private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>,
+  ) {
+    this.#interval = 1000 / rate.requestsPerSecond;
+    this.#tolerance = ((rate.burst ?? 1) - 1) * this.#interval;
+    // Fractional rates become whole requests over a longer window: 2.5/s is 2 per 800 ms.
+    this.#perWindow = Math.max(1, Math.floor(rate.requestsPerSecond));
+    this.#windowMs = this.#perWindow * this.#interval + RATE_SAFETY_MARGIN_MS;
   }
 
-  function grant(now: number): RateSlot {
-    theoreticalArrival = Math.max(theoreticalArrival, now) + interval;
+  pause(ms: number): void {
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.clock() + ms);
+  }
+
+  take(signal: AbortSignal): RateSlot | Promise<RateSlot> {
+    if (this.#queued === 0) {
+      const now = this.clock();
+      if (this.#wait(now) === 0) return this.#grant(now);
+    }
+    this.#queued += 1;
+    const turn = this.#queue.then(() => this.#acquire(signal));
+    this.#queue = turn.catch(() => undefined).finally(() => (this.#queued -= 1));
+    // A caller that gives up is answered at once, not when its turn comes.
+    if (signal.aborted) return Promise.reject(signal.reason as Error);
+    return new Promise<RateSlot>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason as Error);
+      signal.addEventListener('abort', onAbort, { once: true });
+      turn.then(
+        (slot) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(slot);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error as Error);
+        },
+      );
+    });
+  }
+
+  /** How long until a slot is free (0: now), or `undefined` when only a `sent()` can free one. */
+  #wait(now: number): number | undefined {
+    this.#log = this.#log.filter((entry) => entry.at + this.#windowMs > now);
+    const spacing = Math.max(this.#theoreticalArrival - this.#tolerance, this.#pausedUntil) - now;
+    if (this.#log.length < this.#perWindow) return Math.max(0, spacing);
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const entry of this.#log) earliest = Math.min(earliest, entry.at);
+    if (earliest === Number.POSITIVE_INFINITY) return undefined;
+    return Math.max(spacing, earliest + this.#windowMs - now);
+  }
+
+  #grant(now: number): RateSlot {
+    this.#theoreticalArrival = Math.max(this.#theoreticalArrival, now) + this.#interval;
     const entry: Entry = {
       at: Number.POSITIVE_INFINITY,
-      sent() {
+      sent: () => {
         if (entry.at !== Number.POSITIVE_INFINITY) return;
         // Never before the slot's own time, even by a clock that stands still in a test.
-        entry.at = Math.max(clock(), now);
-        const waiting = onSent;
-        onSent = [];
+        entry.at = Math.max(this.clock(), now);
+        const waiting = this.#onSent;
+        this.#onSent = [];
         for (const wake of waiting) wake();
       },
     };
-    log.push(entry);
+    this.#log.push(entry);
     return entry;
   }
 
-  function nextSent(signal: AbortSignal): Promise<void> {
+  #nextSent(signal: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       const onAbort = () => reject(signal.reason as Error);
       signal.addEventListener('abort', onAbort, { once: true });
-      onSent.push(() => {
+      this.#onSent.push(() => {
         signal.removeEventListener('abort', onAbort);
         resolve();
       });
     });
   }
 
-  async function acquire(signal: AbortSignal): Promise<RateSlot> {
-    let now = clock();
+  async #acquire(signal: AbortSignal): Promise<RateSlot> {
+    let now = this.clock();
     for (;;) {
       signal.throwIfAborted();
-      const ms = wait(now);
-      if (ms === 0) return grant(now);
-      await (ms === undefined ? nextSent(signal) : sleep(ms, signal));
+      const ms = this.#wait(now);
+      if (ms === 0) return this.#grant(now);
+      await (ms === undefined ? this.#nextSent(signal) : this.sleep(ms, signal));
       // After a sleep of `ms`, at least `ms` has passed, whatever the clock says.
-      now = Math.max(clock(), now + (ms ?? 0));
+      now = Math.max(this.clock(), now + (ms ?? 0));
     }
   }
-
-  return {
-    pause(ms) {
-      pausedUntil = Math.max(pausedUntil, clock() + ms);
-    },
-    take(signal) {
-      if (queued === 0) {
-        const now = clock();
-        if (wait(now) === 0) return grant(now);
-      }
-      queued += 1;
-      const turn = queue.then(() => acquire(signal));
-      queue = turn.catch(() => undefined).finally(() => (queued -= 1));
-      // A caller that gives up is answered at once, not when its turn comes.
-      if (signal.aborted) return Promise.reject(signal.reason as Error);
-      return new Promise<RateSlot>((resolve, reject) => {
-        const onAbort = () => reject(signal.reason as Error);
-        signal.addEventListener('abort', onAbort, { once: true });
-        turn.then(
-          (slot) => {
-            signal.removeEventListener('abort', onAbort);
-            resolve(slot);
-          },
-          (error: unknown) => {
-            signal.removeEventListener('abort', onAbort);
-            reject(error as Error);
-          },
-        );
-      });
-    },
-  };
 }
