@@ -4,7 +4,7 @@ import { isWrite } from '../transport/buffered-response.js';
 import { ResponseTooLarge, type Exchange, type Send } from '../transport/exchange.js';
 import { toConnectionError } from '../transport/network-failure.js';
 import { followRedirects, isRedirect } from '../transport/redirects.js';
-import { attemptFailed, type Next } from './call.js';
+import { attemptFailed, type InFlight, type Next } from './call.js';
 import { errorContext, type ErrorSettings } from './errors.js';
 import { MAX_TIMER_MS } from './retry.js';
 import { number, section, type Resolver } from './options.js';
@@ -87,34 +87,22 @@ export interface AttemptRuntime extends ErrorSettings {
  */
 export function sendAttempt(s: ResolvedAttempt, run: AttemptRuntime): Next {
   return async (call) => {
-    const { scope, method, url, headers, body, request } = call;
+    const { scope, request } = call;
     // A deadline that passes during this attempt names it.
     scope.current = request;
     if (run.observer.detailed) {
       run.observer.request({
-        method,
+        method: call.method,
         url: call.shownUrl(),
         attempt: call.attempt,
         requestId: request.requestId,
         conversationId: request.conversationId,
-        headers: run.redactHeaders(headers),
+        headers: run.redactHeaders(call.headers),
       });
     }
     const started = run.clock();
     scope.startAttempt(call.attemptTimeoutMs);
-    const exchange: Exchange = {
-      url: call.sendUrl ?? url,
-      method,
-      headers,
-      body,
-      get signal() {
-        return scope.signal;
-      },
-      onAbort: (listener) => scope.onAbort(listener),
-      maxResponseBytes: s.maxResponseBytes,
-      headersReceived: false,
-      onWritten: call.onWritten,
-    };
+    const exchange = exchangeOf(call, s.maxResponseBytes);
     try {
       let answer = await run.send(exchange);
       if (isRedirect(answer)) {
@@ -129,7 +117,7 @@ export function sendAttempt(s: ResolvedAttempt, run: AttemptRuntime): Next {
       }
       if (run.observer.detailed) {
         run.observer.response({
-          method,
+          method: call.method,
           url: call.shownUrl(),
           attempt: call.attempt,
           requestId: request.requestId,
@@ -140,33 +128,63 @@ export function sendAttempt(s: ResolvedAttempt, run: AttemptRuntime): Next {
       }
       return { answer };
     } catch (error) {
-      if (scope.ended) throw scope.reason;
-      if (error instanceof ResponseTooLarge) {
-        // The error of its status class, from the start of the body that was read.
-        const tooLarge = apiErrorFromResponse({
-          response: error,
-          text: new TextDecoder().decode(error.head),
-          request,
-          truncated: true,
-          maxResponseBytes: s.maxResponseBytes,
-          mayHaveTakenEffect: isWrite(method),
-          ...errorContext(run, call),
-        });
-        throw attemptFailed(tooLarge, { kind: 'fatal' });
-      }
-      if (scope.attemptTimedOut) {
-        const timeout = new TimeoutError({
-          request,
-          timeoutMs: call.attemptTimeoutMs,
-          scope: 'attempt',
-        });
-        throw attemptFailed(timeout, { kind: 'no-answer', sent: true });
-      }
-      const failure = toConnectionError(error, request, exchange.headersReceived ? 'body' : 'send');
-      if (failure === undefined) throw error;
-      throw attemptFailed(failure, { kind: 'no-answer', sent: failure.requestMayHaveBeenSent });
+      throw attemptError(error, exchange, call, s, run);
     } finally {
       scope.endAttempt();
     }
   };
+}
+
+/** The exchange a sender puts on the wire for one attempt of the call. */
+function exchangeOf(call: InFlight, maxResponseBytes: number): Exchange {
+  const { scope } = call;
+  return {
+    url: call.sendUrl ?? call.url,
+    method: call.method,
+    headers: call.headers,
+    body: call.body,
+    get signal() {
+      return scope.signal;
+    },
+    onAbort: (listener) => scope.onAbort(listener),
+    maxResponseBytes,
+    headersReceived: false,
+    onWritten: call.onWritten,
+  };
+}
+
+/** The typed error of a failed attempt, marked with what the attempt came to. */
+function attemptError(
+  error: unknown,
+  exchange: Exchange,
+  call: InFlight,
+  s: ResolvedAttempt,
+  run: AttemptRuntime,
+): unknown {
+  const { scope, request } = call;
+  if (scope.ended) return scope.reason;
+  if (error instanceof ResponseTooLarge) {
+    // The error of its status class, from the start of the body that was read.
+    const tooLarge = apiErrorFromResponse({
+      response: error,
+      text: new TextDecoder().decode(error.head),
+      request,
+      truncated: true,
+      maxResponseBytes: s.maxResponseBytes,
+      mayHaveTakenEffect: isWrite(call.method),
+      ...errorContext(run, call),
+    });
+    return attemptFailed(tooLarge, { kind: 'fatal' });
+  }
+  if (scope.attemptTimedOut) {
+    const timeout = new TimeoutError({
+      request,
+      timeoutMs: call.attemptTimeoutMs,
+      scope: 'attempt',
+    });
+    return attemptFailed(timeout, { kind: 'no-answer', sent: true });
+  }
+  const failure = toConnectionError(error, request, exchange.headersReceived ? 'body' : 'send');
+  if (failure === undefined) return error;
+  return attemptFailed(failure, { kind: 'no-answer', sent: failure.requestMayHaveBeenSent });
 }
