@@ -3,7 +3,7 @@
 // @partner-apis/exposure installed from a local registry. `tsc` refuses the README's first
 // example there (TS1295, TS1479); after the one change the README's install section names, it
 // compiles, and the compiled example passes under vitest against the sandbox. A third project,
-// with `moduleResolution: node`, type-checks a client and an error class.
+// with `moduleResolution: node`, type-checks a client, an error class and a subpath export.
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -110,14 +110,17 @@ describe.each([
 });
 
 // `moduleResolution: node` reads `types` and `main`, not `exports`: each package's root resolves,
-// and the error classes a service re-exports from `@partner-apis/errors/classes` resolve through
-// the errors package's `typesVersions`.
-it('resolves a service and its error classes under moduleResolution node', async () => {
+// and so does a subpath, through the package's folder of that name (a package.json whose `types`
+// points into `dist/`): the validator of `@partner-apis/exposure/statement-of-values`, and the
+// error classes a service re-exports from `@partner-apis/errors/classes` (which the errors
+// package's `typesVersions` maps too).
+it('resolves a service, its error classes and a subpath under moduleResolution node', async () => {
   const flags = ['--module', 'commonjs', '--moduleResolution', 'node10'];
   const dir = await project('node10', [...flags, '--verbatimModuleSyntax', 'false']);
   await writeFile(
     join(dir, 'index.ts'),
     `import { createExposureClient, NotFoundError } from '@partner-apis/exposure';
+import { validateStatementOfValues } from '@partner-apis/exposure/statement-of-values';
 
 export const client = createExposureClient({
   baseUrl: 'https://exposure.example.com',
@@ -125,6 +128,7 @@ export const client = createExposureClient({
   credentials: { clientId: 'id', clientSecret: 'secret', subscriptionKeys: { primary: 'key' } },
 });
 export const notFound = (error: unknown): boolean => error instanceof NotFoundError;
+export const valid: boolean = validateStatementOfValues({}).valid;
 `,
   );
   const compiled = await node([TSC, '--noEmit'], dir);

@@ -59,13 +59,17 @@ export async function npmPackFiles(packageDir, env) {
   return (result?.files ?? []).map((f) => f.path).sort();
 }
 
-/** What a user needs in a published package: the build, the manifest and the notices. */
-const SHIPPED = /^(?:package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/.+)$/;
+/**
+ * What a user needs in a published package: the build, the manifest, the notices, and the
+ * `<subpath>/package.json` of each subpath export, for resolvers that ignore `exports`.
+ */
+const SHIPPED =
+  /^(?:package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/.+|[\w-]+\/package\.json)$/;
 const NOT_SHIPPED = /\.test(?:-d)?\.|\.tsbuildinfo$/;
 
 /**
  * The files of a packed package that a user does not need: anything but `dist/`, the
- * package.json, README, LICENSE and CHANGELOG, and tests or build state inside `dist/`.
+ * package.json files, README, LICENSE and CHANGELOG, and tests or build state inside `dist/`.
  *
  * @example
  * unneededFiles(['dist/index.js', 'src/index.ts']); // ['src/index.ts']

@@ -111,6 +111,7 @@ describe('the checks themselves', () => {
         'README.md',
         'dist/index.js',
         'dist/index.d.ts',
+        'internal/package.json',
         'dist/client.test.js',
         'dist/client.test.d.ts.map',
         'dist/tsconfig.build.tsbuildinfo',
