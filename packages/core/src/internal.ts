@@ -17,3 +17,6 @@ export { paginate } from './paging/paginate.js';
 export type { PageContents, PageRequest, PaginateOptions } from './paging/paginate.js';
 export { createSyncRun } from './paging/sync.js';
 export type { SyncContext, SyncSource } from './paging/sync.js';
+export { SEND_KEY } from './transport/direct-send.js';
+export type { DirectSendOffer, SendKit } from './transport/direct-send.js';
+export type { Answer, Exchange, Send } from './transport/exchange.js';

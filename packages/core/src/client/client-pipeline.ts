@@ -27,6 +27,7 @@ import { abortableSleep } from '../pipeline/sleep.js';
 import { createRateLimiter } from '../rate-limit/limiter.js';
 import type { TestHooks } from '../testing.js';
 import { createDefaultSend } from '#default-send';
+import { directSendOf } from '../transport/direct-send.js';
 import { createFetchSend } from '../transport/fetch-send.js';
 
 /**
@@ -86,7 +87,10 @@ const TOKEN_RETRYABLE_STATUSES: ReadonlySet<number> = new Set([
   ...Array.from({ length: 100 }, (_, i) => 500 + i),
 ]);
 
-/** The sender: over the caller's `fetch`, else the default transport (with the caller's agent). */
+/**
+ * The sender: the caller's `fetch`'s own sender when it offers one (see `SEND_KEY`), else one
+ * over that `fetch`, else the default transport (with the caller's agent).
+ */
 function sender(options: PipelineOptions) {
   if (options.fetch === undefined) return createDefaultSend(options.agent);
   const fetch = fn<typeof globalThis.fetch>('fetch', options.fetch, globalThis.fetch);
@@ -96,7 +100,7 @@ function sender(options: PipelineOptions) {
       'cannot be combined with fetch: give the agent to your fetch',
     );
   }
-  return createFetchSend(fetch);
+  return directSendOf(fetch) ?? createFetchSend(fetch);
 }
 
 function logHeadersOf(value: unknown): readonly string[] {
