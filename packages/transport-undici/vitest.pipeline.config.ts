@@ -6,11 +6,10 @@ import { defineConfig } from 'vitest/config';
 // clients, with this transport in place of the global fetch. The transport is kept only while
 // every one of them passes through it.
 const setup = fileURLToPath(new URL('./src/undici-global-fetch.setup.ts', import.meta.url));
-// In Node, core sends over node:http unless given a `fetch`; here its default is the global
-// fetch (what it uses outside Node), so every client without a `fetch` option meets this one.
-const fetchDefault = fileURLToPath(
-  new URL('../core/src/transport/default-send.ts', import.meta.url),
-);
+// In Node, core sends over node:http unless given a `fetch`; here its default is the sender this
+// transport's fetch offers (what a client given `fetch: createUndiciFetch()` sends through), so
+// every client without a `fetch` option meets this transport.
+const undiciDefault = fileURLToPath(new URL('./src/undici-default-send.setup.ts', import.meta.url));
 const suites = ['core', 'auth', 'exposure', 'riskengineering', 'liability', 'approvals'];
 
 export default defineConfig({
@@ -22,7 +21,7 @@ export default defineConfig({
       .map((name) => fileURLToPath(new URL(`../${name}`, import.meta.url)))
       .filter((root) => existsSync(root))
       .map((root) => ({
-        resolve: { alias: { '#default-send': fetchDefault } },
+        resolve: { alias: { '#default-send': undiciDefault } },
         test: { name: root.split('/').at(-1), root, setupFiles: [setup] },
       })),
   },

@@ -50,10 +50,10 @@ function isAsyncIterable(value: object): value is AsyncIterable<Uint8Array> {
 }
 
 /**
- * Turns a `fetch` body into one undici sends as is, adding the `Content-Type` fetch would add
- * for that kind of body when the caller set none.
+ * Turns a `fetch` body into one undici sends as is, adding to `headers` (flat, lower-case names)
+ * the `Content-Type` fetch would add for that kind of body when the caller set none.
  */
-async function toUndiciBody(
+export async function toUndiciBody(
   body: NonNullable<RequestInit['body']>,
   headers: string[],
 ): Promise<RequestParts['body']> {

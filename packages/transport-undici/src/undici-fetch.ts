@@ -1,7 +1,9 @@
+import type { SendKit } from '@partner-apis/core/internal';
 import { Agent, type Dispatcher } from 'undici';
 import { toRequestParts } from './request-parts.js';
 import { decodeBody } from './response-body.js';
 import { UndiciResponse } from './undici-response.js';
+import { NULL_BODY_STATUSES, createUndiciSend, headersOf } from './undici-send.js';
 
 /** Options of {@link createUndiciFetch}. */
 export interface UndiciFetchOptions {
@@ -27,8 +29,12 @@ export interface UndiciFetch {
   close(): Promise<void>;
 }
 
-// Statuses whose response has no body (Fetch standard, "null body status").
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+/**
+ * Where a partner-apis client looks for a sender a `fetch` offers (`SEND_KEY` of
+ * `@partner-apis/core/internal`): a registered symbol, so this package needs no import of core.
+ */
+const SEND_KEY = Symbol.for('partner-apis.send');
+
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 function checkCount(name: keyof UndiciFetchOptions, value: unknown, min: number): void {
@@ -53,16 +59,6 @@ function createAgent(options: UndiciFetchOptions): Agent {
   });
 }
 
-function toHeaderPairs(raw: Record<string, string | string[] | undefined>): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (const name in raw) {
-    const value = raw[name];
-    if (typeof value === 'string') pairs.push([name, value]);
-    else if (value !== undefined) for (const item of value) pairs.push([name, item]);
-  }
-  return pairs;
-}
-
 /**
  * Creates a `fetch`-compatible function that sends over `undici.request` through a keep-alive
  * connection pool: the opt-in Node transport of the partner-apis clients, for less CPU per
@@ -75,6 +71,10 @@ function toHeaderPairs(raw: Record<string, string | string[] | undefined>): [str
  * rejects with `TypeError('fetch failed')` whose `cause` is undici's error with its `code`
  * (`ECONNREFUSED`, `UND_ERR_SOCKET`, `UND_ERR_CONNECT_TIMEOUT`, …); a connection lost
  * mid-body fails the body stream with `TypeError('terminated')`, the network error as `cause`.
+ *
+ * Given as a client's `fetch`, it is not called as a `fetch`: the client finds the sender the
+ * function offers under `Symbol.for('partner-apis.send')` and sends through the same pool with
+ * it, reading each body whole without building a `Response`.
  *
  * @example
  * import { createUndiciFetch } from '@partner-apis/transport-undici';
@@ -124,7 +124,7 @@ export function createUndiciFetch(options: UndiciFetchOptions = {}): UndiciFetch
     const responseInit = {
       status: usual ? statusCode : 500,
       statusText,
-      headers: toHeaderPairs(rawHeaders),
+      headers: headersOf(rawHeaders),
     };
     let response: Response;
     if (NULL_BODY_STATUSES.has(statusCode) || parts.method === 'HEAD') {
@@ -145,5 +145,7 @@ export function createUndiciFetch(options: UndiciFetchOptions = {}): UndiciFetch
 
   return Object.assign(undiciFetch, {
     close: () => (owned ? dispatcher.close() : Promise.resolve()),
+    // What a client given this function sends through instead of calling it.
+    [SEND_KEY]: (kit: SendKit) => createUndiciSend(dispatcher, kit),
   });
 }
