@@ -7,23 +7,10 @@
  */
 import { describeSpec, isObject } from '@partner-apis/spec-model';
 import { clientMethod } from './operations.js';
+import { refName, schemaTypes, tsdoc } from './schema-types.js';
 
 /** @typedef {import('@partner-apis/spec-model').OperationModel} OperationModel */
 /** @typedef {import('@partner-apis/spec-model').ParameterModel} ParameterModel */
-
-/**
- * `text` as the lines of a TSDoc comment at `indent`.
- * @param {string[]} paragraphs
- * @param {string} indent
- */
-function tsdoc(paragraphs, indent) {
-  const body = paragraphs
-    .join('\n\n')
-    .replaceAll('*/', '*\\/')
-    .split('\n')
-    .map((line) => `${indent} *${line === '' ? '' : ` ${line}`}`);
-  return [`${indent}/**`, ...body, `${indent} */`];
-}
 
 /**
  * A TypeScript identifier for a parameter name (`quote-id` → `quoteId`).
@@ -86,18 +73,6 @@ function capitalized(name) {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
-const SCHEMA_REF = '#/components/schemas/';
-
-/**
- * The component schema a `$ref` names, e.g. `Location`.
- * @param {unknown} schema
- */
-function refName(schema) {
-  return isObject(schema) && typeof schema.$ref === 'string' && schema.$ref.startsWith(SCHEMA_REF)
-    ? schema.$ref.slice(SCHEMA_REF.length)
-    : undefined;
-}
-
 /**
  * The named type of a schema: its component's name, `Name[]` for an array of one, else
  * `fallback`, so editors show `Quote` rather than what it expands to.
@@ -109,33 +84,6 @@ function namedType(schema, fallback) {
   if (name !== undefined) return name;
   const item = isObject(schema) && schema.type === 'array' ? refName(schema.items) : undefined;
   return item === undefined ? fallback : `${item}[]`;
-}
-
-/**
- * One named type per component schema, documented by its description: an interface where the
- * schema is an object (so a hover shows its name), an alias otherwise.
- * @param {Record<string, unknown>} document
- */
-function schemaTypes(document) {
-  const components = isObject(document.components) ? document.components : {};
-  const schemas = isObject(components.schemas) ? components.schemas : {};
-  return Object.entries(schemas).flatMap(([name, schema]) => {
-    if (!/^[A-Za-z_$][\w$]*$/.test(name)) return [];
-    const described = isObject(schema) && typeof schema.description === 'string';
-    const docs = described ? tsdoc([String(schema.description).trim()], '') : [];
-    const isInterface =
-      isObject(schema) && schema.type === 'object' && !schema.oneOf && !schema.anyOf;
-    // An array of a named schema reads as `Quote[]`, not as what `Quote` expands to.
-    const schemaType = namedType(schema, `components["schemas"][${JSON.stringify(name)}]`);
-    // An interface extends a name only: the schema gets one first.
-    return isInterface
-      ? [
-          `type ${name}Schema = ${schemaType};`,
-          ...docs,
-          `export interface ${name} extends ${name}Schema {}`,
-        ]
-      : [...docs, `export type ${name} = ${schemaType};`];
-  });
 }
 
 /**
@@ -353,7 +301,8 @@ export function renderResources(document) {
     '}',
     '',
   );
-  const body = [...schemaTypes(document), '', ...declarations, '', ...lines].join('\n');
+  const schemas = schemaTypes(document);
+  const body = [...schemas.types, '', ...declarations, '', ...lines, ...schemas.check].join('\n');
   // Each name of core's surface the file uses, and nothing else.
   const used = CORE_NAMES.filter((name) => new RegExp(`\\b${name}\\b`).test(body));
   const values = ['operationMethod', 'pagedRead'];

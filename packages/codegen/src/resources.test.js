@@ -74,7 +74,14 @@ describe('renderResources', () => {
   it('names each type the spec names: a record, a body and an answer of a component schema', () => {
     const doc = /** @type {Record<string, any>} */ (document());
     doc.components = {
-      schemas: { Thing: { type: 'object', description: 'One thing.' }, Kind: { enum: ['a'] } },
+      schemas: {
+        Thing: {
+          type: 'object',
+          description: 'One thing.',
+          properties: { kind: { $ref: '#/components/schemas/Kind', description: 'Its kind.' } },
+        },
+        Kind: { enum: ['a'] },
+      },
     };
     const thing = { $ref: '#/components/schemas/Thing' };
     doc.paths['/things'].get.responses[200].content['application/json'].schema = {
@@ -85,9 +92,12 @@ describe('renderResources', () => {
     doc.paths['/things'].post.deprecated = true;
     const named = renderResources(doc);
     expect(named).toContain(
-      '/**\n * One thing.\n */\nexport interface Thing extends ThingSchema {}',
+      '/**\n * One thing.\n */\nexport type Thing = {\n  /**\n   * Its kind.\n   */\n  kind?: Kind;\n};',
     );
-    expect(named).toContain('export type Kind = components["schemas"]["Kind"];');
+    expect(named).toContain('export type Kind = "a";');
+    expect(named).toContain(
+      '  Assignable<Thing, Schemas["Thing"]>, Assignable<Schemas["Thing"], Thing>,',
+    );
     expect(named).toContain('list(options?: ThingsListOptions): Paginated<Thing>');
     expect(named).toContain('create(body: Thing, options?: CallOptions)');
     expect(named).toContain('@deprecated The upstream marks this operation deprecated.');

@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * What an editor shows a user of the service packages: the TypeScript language service's
- * hovers over the calls of the READMEs, read from the built declarations as a user gets them.
+ * hovers over the calls of the READMEs and the fields read off their answers and bodies, read
+ * from the built declarations as a user gets them.
  */
 const CONSUMER = `
-import { createExposureClient } from '@partner-apis/exposure';
-import { createRiskEngineeringClient } from '@partner-apis/riskengineering';
-import { createLiabilityClient } from '@partner-apis/liability';
-import { createApprovalsClient } from '@partner-apis/approvals';
+import { createExposureClient, type Location, type StatementOfValues } from '@partner-apis/exposure';
+import { createRiskEngineeringClient, type ErrorBody, type Grading } from '@partner-apis/riskengineering';
+import { createLiabilityClient, type Quote } from '@partner-apis/liability';
+import { createApprovalsClient, type ApprovalsResult } from '@partner-apis/approvals';
 
 const keys = { clientId: 'c', clientSecret: 's', subscriptionKeys: { primary: 'k' } };
 const exposure = createExposureClient({ baseUrl: 'https://e.test', tokenUrl: 'https://t.test', credentials: keys });
@@ -32,6 +33,24 @@ export async function readme() {
   const outstanding = await approvals.approvals.list('100234');
   return { firstPage, run, receipt, quote, found, outstanding };
 }
+
+export function nested(
+  approvalsResult: ApprovalsResult,
+  created: Quote,
+  portfolio: StatementOfValues,
+  site: Location,
+  survey: Grading,
+  failure: ErrorBody,
+) {
+  const invoiceDetails = approvalsResult.invoiceApprovals?.[0]?.invoiceDetails;
+  const answers = created.policyLines?.[0]?.declarativeQuestionAnswers;
+  const country = answers?.countryOfSales;
+  const address = portfolio.locations[0]?.address;
+  const siteField = site['locationId'];
+  const surveyField = survey['gradingId'];
+  const source = failure.causes?.[0]?.source;
+  return { invoiceDetails, country, address, siteField, surveyField, source };
+}
 `;
 
 /** The hover of each expression, where `at` names the text just before it ends. */
@@ -44,6 +63,23 @@ const HOVERS = {
   'quote =': 'const quote: Quote',
   'found =': 'const found: QuoteSearchResult',
   'outstanding =': 'const outstanding: ApprovalsResult',
+  'invoiceDetails =': 'const invoiceDetails: InvoiceDetails | undefined',
+  'answers =': 'const answers: DeclarativeQuestionAnswers | undefined',
+  'country =': 'const country: CountryOfSales | undefined',
+  'address =': 'const address: Address',
+  'source =': 'const source: ErrorSource | undefined',
+  // A location and a grading are open records: the specs name none of their fields yet.
+  'siteField =': 'const siteField: unknown',
+  'surveyField =': 'const surveyField: unknown',
+};
+/** The hover of a field read at depth: its type by name. */
+const FIELDS = {
+  '?.invoiceDetails;': '(property) invoiceDetails?: InvoiceDetails | undefined',
+  '?.declarativeQuestionAnswers;':
+    '(property) declarativeQuestionAnswers: DeclarativeQuestionAnswers | undefined',
+  '?.countryOfSales;': '(property) countryOfSales?: CountryOfSales | undefined',
+  '?.address;': '(property) address: Address',
+  '?.source;': '(property) source?: ErrorSource | undefined',
 };
 const METHODS = [
   'exposure.locations.list',
@@ -116,6 +152,11 @@ describe('hovers read like hand-written types', () => {
 
   it.each(Object.entries(HOVERS))('%s shows a named type', (text, shown) => {
     expect(hover(text)).toBe(shown);
+  });
+
+  it.each(Object.entries(FIELDS))('%s names its type at any depth', (text, shown) => {
+    expect(hover(text)).toBe(shown);
+    expect(shown).not.toMatch(/components\[|operations\[|\| undefined \| undefined/);
   });
 
   it.each(METHODS)('%s names its types, without the generated machinery', (method) => {

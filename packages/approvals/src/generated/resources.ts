@@ -14,64 +14,173 @@ import {
   getApprovals,
 } from './operations.js';
 
-type ApprovalsResultSchema = components["schemas"]["ApprovalsResult"];
 /**
  * Root object of a 200 response.
  */
-export interface ApprovalsResult extends ApprovalsResultSchema {}
-type ApprovalItemSchema = components["schemas"]["ApprovalItem"];
+export type ApprovalsResult = {
+  employeeNumber?: string;
+  userId?: number;
+  userFullname?: string;
+  requisitionApprovals?: RequisitionApproval[];
+  invoiceApprovals?: InvoiceApproval[];
+  expenseReportApprovals?: ExpenseReportApproval[];
+  contractApprovals?: ContractApproval[];
+};
 /**
  * Fields common to every approval item.
  */
-export interface ApprovalItem extends ApprovalItemSchema {}
-export type RequisitionApproval = components["schemas"]["RequisitionApproval"];
-export type InvoiceApproval = components["schemas"]["InvoiceApproval"];
-export type ExpenseReportApproval = components["schemas"]["ExpenseReportApproval"];
-export type ContractApproval = components["schemas"]["ContractApproval"];
+export type ApprovalItem = {
+  approvableId?: number;
+  approvableType?: string;
+  approvalReason?: string;
+  approvalStatus?: string;
+  approvalId?: number;
+  /**
+   * ISO 8601 timestamp with offset.
+   */
+  approvalCreatedDate?: string;
+  approvalNote?: string;
+  approvalType?: string;
+};
+export type RequisitionApproval = ApprovalItem & {
+  requisitionDetails?: RequisitionDetails;
+};
+export type InvoiceApproval = ApprovalItem & {
+  invoiceDetails?: InvoiceDetails;
+};
+export type ExpenseReportApproval = ApprovalItem & {
+  expenseReportDetails?: ExpenseReportDetails;
+};
+export type ContractApproval = ApprovalItem & {
+  contractDetails?: ContractDetails;
+};
 /**
  * A decimal number as text, so that no precision is lost.
  */
-export type DecimalText = components["schemas"]["DecimalText"];
-export type UserType = components["schemas"]["UserType"];
+export type DecimalText = string;
+export type UserType = string;
 /**
  * State value of the underlying procurement object.
  */
-export type ObjectStatus = components["schemas"]["ObjectStatus"];
-type CommentSchema = components["schemas"]["Comment"];
-export interface Comment extends CommentSchema {}
-type RequisitionDetailsSchema = components["schemas"]["RequisitionDetails"];
-export interface RequisitionDetails extends RequisitionDetailsSchema {}
-type InvoiceDetailsSchema = components["schemas"]["InvoiceDetails"];
-export interface InvoiceDetails extends InvoiceDetailsSchema {}
-type ExpenseReportDetailsSchema = components["schemas"]["ExpenseReportDetails"];
-export interface ExpenseReportDetails extends ExpenseReportDetailsSchema {}
-type ContractDetailsSchema = components["schemas"]["ContractDetails"];
+export type ObjectStatus = string;
+export type Comment = {
+  comment?: string;
+  createdBy?: string;
+  /**
+   * ISO 8601 timestamp with offset.
+   */
+  createdDate?: string;
+};
+export type RequisitionDetails = {
+  url?: string;
+  status?: ObjectStatus;
+  requestedBy?: string;
+  requestedByUserType?: UserType;
+  requisitionTitle?: string;
+  requisitionSupplier?: string;
+  requisitionTotal?: DecimalText;
+  requisitionLineCount?: number;
+  requisitionJustification?: string;
+  comments?: Comment[];
+};
+export type InvoiceDetails = {
+  url?: string;
+  status?: ObjectStatus;
+  createdBy?: string;
+  createdByUserType?: UserType;
+  invoiceNumber?: string;
+  invoiceSupplier?: string;
+  invoiceGrossTotal?: DecimalText;
+  invoiceLineCount?: number;
+  comments?: Comment[];
+};
+export type ExpenseReportDetails = {
+  url?: string;
+  status?: ObjectStatus;
+  expensedBy?: string;
+  expensedByUserType?: UserType;
+  expenseReportTitle?: string;
+  expenseReportTotal?: DecimalText;
+  expenseReportScore?: number;
+  expenseReportLineCount?: number;
+  comments?: Comment[];
+};
 /**
  * The date fields keep the upstream spelling contactStartDate and contactEndDate.
  */
-export interface ContractDetails extends ContractDetailsSchema {}
+export type ContractDetails = {
+  url?: string;
+  status?: ObjectStatus;
+  createdBy?: string;
+  createdByUserType?: UserType;
+  contractNumber?: string;
+  contractName?: string;
+  contractSupplier?: string;
+  contactStartDate?: string;
+  contactEndDate?: string;
+};
 /**
  * The error codes the approvals service lists.
  */
-export type ErrorCode = components["schemas"]["ErrorCode"];
+export type ErrorCode = "data_validation" | "not_found" | "method_not_allowed" | "not_acceptable" | "unsupported_media_type" | "not_implemented" | "internal_server_error" | "authentication_error";
 /**
  * The common error body with this service's error codes.
  */
-export type ApprovalsErrorBody = components["schemas"]["ApprovalsErrorBody"];
-type ErrorSourceSchema = components["schemas"]["ErrorSource"];
+export type ApprovalsErrorBody = ErrorBody & {
+  code?: ErrorCode;
+};
 /**
  * Origin of the error.
  */
-export interface ErrorSource extends ErrorSourceSchema {}
-type ErrorCauseSchema = components["schemas"]["ErrorCause"];
-export interface ErrorCause extends ErrorCauseSchema {}
-type ErrorBodySchema = components["schemas"]["ErrorBody"];
+export type ErrorSource = {
+  /**
+   * Name of the API, service or system.
+   */
+  name?: string;
+  /**
+   * Architecture layer.
+   */
+  layer?: string;
+};
+export type ErrorCause = {
+  /**
+   * Finer error identifier.
+   */
+  code?: string;
+  /**
+   * Specific failure information.
+   */
+  message: string;
+  /**
+   * JSON Pointer (RFC 6901) to the entity or attribute responsible.
+   */
+  field?: string;
+  source?: ErrorSource;
+};
 /**
  * The one error body that every error response of the liability and approvals services
  * carries (both documents give the same table). The exposure and risk engineering document
  * does not show its error body, so those specs use it as an assumption.
  */
-export interface ErrorBody extends ErrorBodySchema {}
+export type ErrorBody = {
+  /**
+   * Pattern-based identifier of the error condition.
+   */
+  code: string;
+  /**
+   * Human-readable description, not meant for parsing.
+   */
+  message: string;
+  /**
+   * Identifier for tracing the request.
+   */
+  correlationId: string;
+  source?: ErrorSource;
+  /**
+   * More detailed causes.
+   */
+  causes?: ErrorCause[];
+};
 
 /** The query parameters of `approvals.list()`, as the spec declares them. */
 export interface ApprovalsListQuery {
@@ -115,3 +224,30 @@ export function createResources(client: ResourceClient): Resources {
     },
   };
 }
+
+/** openapi-typescript's type of each schema, which the named types spell with names. */
+type Schemas = components["schemas"];
+/** `T`, which must be assignable to `U`. */
+type Assignable<T extends U, U> = T;
+/** Fails to compile where a named type and openapi-typescript's type of its schema differ. */
+type Mirrored = [
+  Assignable<ApprovalsResult, Schemas["ApprovalsResult"]>, Assignable<Schemas["ApprovalsResult"], ApprovalsResult>,
+  Assignable<ApprovalItem, Schemas["ApprovalItem"]>, Assignable<Schemas["ApprovalItem"], ApprovalItem>,
+  Assignable<RequisitionApproval, Schemas["RequisitionApproval"]>, Assignable<Schemas["RequisitionApproval"], RequisitionApproval>,
+  Assignable<InvoiceApproval, Schemas["InvoiceApproval"]>, Assignable<Schemas["InvoiceApproval"], InvoiceApproval>,
+  Assignable<ExpenseReportApproval, Schemas["ExpenseReportApproval"]>, Assignable<Schemas["ExpenseReportApproval"], ExpenseReportApproval>,
+  Assignable<ContractApproval, Schemas["ContractApproval"]>, Assignable<Schemas["ContractApproval"], ContractApproval>,
+  Assignable<DecimalText, Schemas["DecimalText"]>, Assignable<Schemas["DecimalText"], DecimalText>,
+  Assignable<UserType, Schemas["UserType"]>, Assignable<Schemas["UserType"], UserType>,
+  Assignable<ObjectStatus, Schemas["ObjectStatus"]>, Assignable<Schemas["ObjectStatus"], ObjectStatus>,
+  Assignable<Comment, Schemas["Comment"]>, Assignable<Schemas["Comment"], Comment>,
+  Assignable<RequisitionDetails, Schemas["RequisitionDetails"]>, Assignable<Schemas["RequisitionDetails"], RequisitionDetails>,
+  Assignable<InvoiceDetails, Schemas["InvoiceDetails"]>, Assignable<Schemas["InvoiceDetails"], InvoiceDetails>,
+  Assignable<ExpenseReportDetails, Schemas["ExpenseReportDetails"]>, Assignable<Schemas["ExpenseReportDetails"], ExpenseReportDetails>,
+  Assignable<ContractDetails, Schemas["ContractDetails"]>, Assignable<Schemas["ContractDetails"], ContractDetails>,
+  Assignable<ErrorCode, Schemas["ErrorCode"]>, Assignable<Schemas["ErrorCode"], ErrorCode>,
+  Assignable<ApprovalsErrorBody, Schemas["ApprovalsErrorBody"]>, Assignable<Schemas["ApprovalsErrorBody"], ApprovalsErrorBody>,
+  Assignable<ErrorSource, Schemas["ErrorSource"]>, Assignable<Schemas["ErrorSource"], ErrorSource>,
+  Assignable<ErrorCause, Schemas["ErrorCause"]>, Assignable<Schemas["ErrorCause"], ErrorCause>,
+  Assignable<ErrorBody, Schemas["ErrorBody"]>, Assignable<Schemas["ErrorBody"], ErrorBody>,
+];

@@ -22,59 +22,161 @@ import {
   submitStatementOfValues,
 } from './operations.js';
 
-type LocationSchema = components["schemas"]["Location"];
 /**
  * One exposure location record.
  */
-export interface Location extends LocationSchema {}
-type StatementOfValuesSchema = components["schemas"]["StatementOfValues"];
+export type Location = {
+  [key: string]: unknown;
+};
 /**
  * A property portfolio submitted to the insurer.
  */
-export interface StatementOfValues extends StatementOfValuesSchema {}
-type StatementOfValuesLocationSchema = components["schemas"]["StatementOfValuesLocation"];
+export type StatementOfValues = {
+  /**
+   * A name for the portfolio.
+   */
+  portfolioName?: string;
+  /**
+   * The insurance contract the portfolio belongs to.
+   */
+  policyReference?: string;
+  /**
+   * The date the values refer to.
+   */
+  valuationDate?: string;
+  currency: CurrencyCode;
+  /**
+   * The locations of the portfolio.
+   */
+  locations: StatementOfValuesLocation[];
+};
 /**
  * One location of a Statement of Values.
  */
-export interface StatementOfValuesLocation extends StatementOfValuesLocationSchema {}
-type AddressSchema = components["schemas"]["Address"];
+export type StatementOfValuesLocation = {
+  /**
+   * The submitter's identifier of the location, unique within the portfolio.
+   */
+  locationId: string;
+  name: string;
+  address: Address;
+  coordinates?: Coordinates;
+  /**
+   * What the premises are used for.
+   */
+  occupancy: string;
+  /**
+   * The construction class of the main building.
+   */
+  construction: string;
+  yearBuilt?: number;
+  numberOfStoreys?: number;
+  /**
+   * Gross floor area in square metres.
+   */
+  floorArea?: number;
+  /**
+   * Whether an automatic sprinkler system protects the location.
+   */
+  sprinklered?: boolean;
+  values: CoverageValues;
+};
 /**
  * A postal address.
  */
-export interface Address extends AddressSchema {}
-type CoordinatesSchema = components["schemas"]["Coordinates"];
+export type Address = {
+  street: string;
+  city: string;
+  postalCode?: string;
+  /**
+   * State, province or county, where the country uses one.
+   */
+  region?: string;
+  /**
+   * ISO 3166-1 alpha-2 country code.
+   */
+  country: string;
+};
 /**
  * WGS 84 coordinates of the location.
  */
-export interface Coordinates extends CoordinatesSchema {}
-type CoverageValuesSchema = components["schemas"]["CoverageValues"];
+export type Coordinates = {
+  latitude: number;
+  longitude: number;
+};
 /**
  * Insured values per coverage, in the portfolio's currency.
  */
-export interface CoverageValues extends CoverageValuesSchema {}
+export type CoverageValues = {
+  buildings?: number;
+  contents?: number;
+  /**
+   * Annual business interruption value.
+   */
+  businessInterruption?: number;
+};
 /**
  * ISO 4217 currency code.
  */
-export type CurrencyCode = components["schemas"]["CurrencyCode"];
-type StatementOfValuesReceiptSchema = components["schemas"]["StatementOfValuesReceipt"];
+export type CurrencyCode = string;
 /**
  * Whatever the service returns for an accepted submission.
  */
-export interface StatementOfValuesReceipt extends StatementOfValuesReceiptSchema {}
-type ErrorSourceSchema = components["schemas"]["ErrorSource"];
+export type StatementOfValuesReceipt = {
+  [key: string]: unknown;
+};
 /**
  * Origin of the error.
  */
-export interface ErrorSource extends ErrorSourceSchema {}
-type ErrorCauseSchema = components["schemas"]["ErrorCause"];
-export interface ErrorCause extends ErrorCauseSchema {}
-type ErrorBodySchema = components["schemas"]["ErrorBody"];
+export type ErrorSource = {
+  /**
+   * Name of the API, service or system.
+   */
+  name?: string;
+  /**
+   * Architecture layer.
+   */
+  layer?: string;
+};
+export type ErrorCause = {
+  /**
+   * Finer error identifier.
+   */
+  code?: string;
+  /**
+   * Specific failure information.
+   */
+  message: string;
+  /**
+   * JSON Pointer (RFC 6901) to the entity or attribute responsible.
+   */
+  field?: string;
+  source?: ErrorSource;
+};
 /**
  * The one error body that every error response of the liability and approvals services
  * carries (both documents give the same table). The exposure and risk engineering document
  * does not show its error body, so those specs use it as an assumption.
  */
-export interface ErrorBody extends ErrorBodySchema {}
+export type ErrorBody = {
+  /**
+   * Pattern-based identifier of the error condition.
+   */
+  code: string;
+  /**
+   * Human-readable description, not meant for parsing.
+   */
+  message: string;
+  /**
+   * Identifier for tracing the request.
+   */
+  correlationId: string;
+  source?: ErrorSource;
+  /**
+   * More detailed causes.
+   */
+  causes?: ErrorCause[];
+};
 
 /** The filters of `locations`: its query parameters but the paging ones. */
 export interface LocationsFilters {
@@ -148,3 +250,22 @@ export function createResources(client: ResourceClient, paging?: PagingOptions):
     },
   };
 }
+
+/** openapi-typescript's type of each schema, which the named types spell with names. */
+type Schemas = components["schemas"];
+/** `T`, which must be assignable to `U`. */
+type Assignable<T extends U, U> = T;
+/** Fails to compile where a named type and openapi-typescript's type of its schema differ. */
+type Mirrored = [
+  Assignable<Location, Schemas["Location"]>, Assignable<Schemas["Location"], Location>,
+  Assignable<StatementOfValues, Schemas["StatementOfValues"]>, Assignable<Schemas["StatementOfValues"], StatementOfValues>,
+  Assignable<StatementOfValuesLocation, Schemas["StatementOfValuesLocation"]>, Assignable<Schemas["StatementOfValuesLocation"], StatementOfValuesLocation>,
+  Assignable<Address, Schemas["Address"]>, Assignable<Schemas["Address"], Address>,
+  Assignable<Coordinates, Schemas["Coordinates"]>, Assignable<Schemas["Coordinates"], Coordinates>,
+  Assignable<CoverageValues, Schemas["CoverageValues"]>, Assignable<Schemas["CoverageValues"], CoverageValues>,
+  Assignable<CurrencyCode, Schemas["CurrencyCode"]>, Assignable<Schemas["CurrencyCode"], CurrencyCode>,
+  Assignable<StatementOfValuesReceipt, Schemas["StatementOfValuesReceipt"]>, Assignable<Schemas["StatementOfValuesReceipt"], StatementOfValuesReceipt>,
+  Assignable<ErrorSource, Schemas["ErrorSource"]>, Assignable<Schemas["ErrorSource"], ErrorSource>,
+  Assignable<ErrorCause, Schemas["ErrorCause"]>, Assignable<Schemas["ErrorCause"], ErrorCause>,
+  Assignable<ErrorBody, Schemas["ErrorBody"]>, Assignable<Schemas["ErrorBody"], ErrorBody>,
+];

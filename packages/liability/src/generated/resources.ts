@@ -21,122 +21,237 @@ import {
  * Identifier of the commercial package quoted. The default is the third party liability
  * product for sales on online marketplaces.
  */
-export type ProductId = components["schemas"]["ProductId"];
+export type ProductId = string;
 /**
  * Identifier of a product subscribed. The default is the liability policy line of the third
  * party liability product; it requires the declarative questions countryOfSales and
  * territoryOfSales.
  */
-export type PolicyLineId = components["schemas"]["PolicyLineId"];
+export type PolicyLineId = string;
 /**
  * Declarative question countryOfSales, the country of sales.
  */
-export type CountryOfSales = components["schemas"]["CountryOfSales"];
+export type CountryOfSales = "EU-ASIA" | "US-CA-UK-IL-CL-AU" | "OTHERS";
 /**
  * Declarative question territoryOfSales, the territory of sales.
  */
-export type TerritoryOfSales = components["schemas"]["TerritoryOfSales"];
-type DeclarativeQuestionAnswersSchema = components["schemas"]["DeclarativeQuestionAnswers"];
+export type TerritoryOfSales = "US" | "NON-US";
 /**
  * Information supplied by the insured entity for evaluation and pricing. Which answers are
  * required depends on the policy line id, so PolicyLine says it: the liability policy line
  * of the third party liability product requires countryOfSales and territoryOfSales.
  */
-export interface DeclarativeQuestionAnswers extends DeclarativeQuestionAnswersSchema {}
-type LiabilityDeclarativeQuestionAnswersSchema = components["schemas"]["LiabilityDeclarativeQuestionAnswers"];
+export type DeclarativeQuestionAnswers = {
+  countryOfSales?: CountryOfSales;
+  territoryOfSales?: TerritoryOfSales;
+} & {
+  [key: string]: unknown;
+};
 /**
  * The answers the liability policy line of the third party liability product requires:
  * countryOfSales and territoryOfSales.
  */
-export interface LiabilityDeclarativeQuestionAnswers extends LiabilityDeclarativeQuestionAnswersSchema {}
-type PolicyLineSchema = components["schemas"]["PolicyLine"];
+export type LiabilityDeclarativeQuestionAnswers = {
+  countryOfSales: CountryOfSales;
+  territoryOfSales: TerritoryOfSales;
+} & {
+  [key: string]: unknown;
+};
 /**
  * A product subscribed. A commercial product with several products sends them as several
  * policy lines.
  */
-export interface PolicyLine extends PolicyLineSchema {}
-type InsuredObjectSchema = components["schemas"]["InsuredObject"];
+export type PolicyLine = {
+  id: PolicyLineId;
+  declarativeQuestionAnswers: DeclarativeQuestionAnswers;
+};
 /**
  * Details of the insured object, according to the category and sub-category of the product.
  */
-export interface InsuredObject extends InsuredObjectSchema {}
-type InsuredSchema = components["schemas"]["Insured"];
+export type InsuredObject = {
+  category?: string;
+  subCategory?: string;
+} & {
+  [key: string]: unknown;
+};
 /**
  * The entity for which the quote is created, a registered seller.
  */
-export interface Insured extends InsuredSchema {}
-type UnderwritingInformationSchema = components["schemas"]["UnderwritingInformation"];
+export type Insured = {
+  /**
+   * The sellerId returned by POST /parties/sellers.
+   */
+  sellerId: string;
+};
 /**
  * Allows a quote to be forced into manual referral review, and carries the agent username in
  * the underwriting system.
  */
-export interface UnderwritingInformation extends UnderwritingInformationSchema {}
-type AgencyInformationSchema = components["schemas"]["AgencyInformation"];
+export type UnderwritingInformation = {
+  /**
+   * Pass the quote to manual underwriting whatever its risk assessment. Omitted means false; no `default` is declared so that generated request types keep it optional.
+   */
+  forceManualReferral?: boolean;
+  /**
+   * The agent's username in the underwriting system.
+   */
+  agentUsername?: string;
+};
 /**
  * The agency for which the quote is created.
  */
-export interface AgencyInformation extends AgencyInformationSchema {}
-type QuoteRequestSchema = components["schemas"]["QuoteRequest"];
+export type AgencyInformation = {
+  agencyId?: string;
+  agencyName?: string;
+};
 /**
  * Everything needed to create a quote and later to purchase it and issue the policy.
  */
-export interface QuoteRequest extends QuoteRequestSchema {}
-type PriceSchema = components["schemas"]["Price"];
+export type QuoteRequest = {
+  productId: ProductId;
+  policyLines: PolicyLine[];
+  insuredObject?: InsuredObject;
+  insureds: Insured[];
+  underwritingInformation?: UnderwritingInformation;
+  agencyInformation?: AgencyInformation;
+};
 /**
  * A valid price for the product.
  */
-export interface Price extends PriceSchema {}
-type ReferralSchema = components["schemas"]["Referral"];
+export type Price = {
+  /**
+   * A decimal number as text, so that no precision is lost.
+   */
+  amount: string;
+  /**
+   * ISO 4217 currency code.
+   */
+  currency: string;
+};
 /**
  * A referral that applies to the quote.
  */
-export interface Referral extends ReferralSchema {}
+export type Referral = {
+  code?: string;
+  reason?: string;
+};
 /**
  * The state of the quote.
  */
-export type QuoteStatus = components["schemas"]["QuoteStatus"];
-type QuoteSchema = components["schemas"]["Quote"];
+export type QuoteStatus = string;
 /**
  * A created quote: its identifier, status, price and referrals, and the request it answers.
  * A quote request returns a valid price, so every quote has one, a referred quote too; only
  * quoteId and price are required, so a response that leaves out parts of the request still
  * fits.
  */
-export interface Quote extends QuoteSchema {}
+export type Quote = {
+  quoteId: string;
+  status?: QuoteStatus;
+  price: Price;
+  referrals?: Referral[];
+  createdAt?: string;
+  productId?: ProductId;
+  policyLines?: PolicyLine[];
+  insuredObject?: InsuredObject;
+  insureds?: Insured[];
+  underwritingInformation?: UnderwritingInformation;
+  agencyInformation?: AgencyInformation;
+};
 /**
  * The quotes that match the filters.
  */
 export type QuoteSearchResult = Quote[];
-type MarketplaceSchema = components["schemas"]["Marketplace"];
 /**
  * An online marketplace the seller sells on.
  */
-export interface Marketplace extends MarketplaceSchema {}
-type SellerAddressSchema = components["schemas"]["SellerAddress"];
-export interface SellerAddress extends SellerAddressSchema {}
-type SellerSchema = components["schemas"]["Seller"];
+export type Marketplace = {
+  name: string;
+  storeUrl?: string;
+};
+export type SellerAddress = {
+  street?: string;
+  city?: string;
+  postalCode?: string;
+  /**
+   * ISO 3166-1 alpha-2 country code.
+   */
+  country: string;
+};
 /**
  * A party for which quotes can be requested.
  */
-export interface Seller extends SellerSchema {}
+export type Seller = {
+  /**
+   * The seller's legal name.
+   */
+  name: string;
+  /**
+   * The company register number.
+   */
+  registrationNumber?: string;
+  address: SellerAddress;
+  email?: string;
+  marketplaces?: Marketplace[];
+};
 /**
  * The created seller with the identifier quotes refer to.
  */
-export type SellerCreated = components["schemas"]["SellerCreated"];
-type ErrorSourceSchema = components["schemas"]["ErrorSource"];
+export type SellerCreated = Seller & {
+  sellerId: string;
+};
 /**
  * Origin of the error.
  */
-export interface ErrorSource extends ErrorSourceSchema {}
-type ErrorCauseSchema = components["schemas"]["ErrorCause"];
-export interface ErrorCause extends ErrorCauseSchema {}
-type ErrorBodySchema = components["schemas"]["ErrorBody"];
+export type ErrorSource = {
+  /**
+   * Name of the API, service or system.
+   */
+  name?: string;
+  /**
+   * Architecture layer.
+   */
+  layer?: string;
+};
+export type ErrorCause = {
+  /**
+   * Finer error identifier.
+   */
+  code?: string;
+  /**
+   * Specific failure information.
+   */
+  message: string;
+  /**
+   * JSON Pointer (RFC 6901) to the entity or attribute responsible.
+   */
+  field?: string;
+  source?: ErrorSource;
+};
 /**
  * The one error body that every error response of the liability and approvals services
  * carries (both documents give the same table). The exposure and risk engineering document
  * does not show its error body, so those specs use it as an assumption.
  */
-export interface ErrorBody extends ErrorBodySchema {}
+export type ErrorBody = {
+  /**
+   * Pattern-based identifier of the error condition.
+   */
+  code: string;
+  /**
+   * Human-readable description, not meant for parsing.
+   */
+  message: string;
+  /**
+   * Identifier for tracing the request.
+   */
+  correlationId: string;
+  source?: ErrorSource;
+  /**
+   * More detailed causes.
+   */
+  causes?: ErrorCause[];
+};
 
 /** The query parameters of `quotes.search()`, as the spec declares them. */
 export interface QuotesSearchQuery {
@@ -235,3 +350,35 @@ export function createResources(client: ResourceClient): Resources {
     },
   };
 }
+
+/** openapi-typescript's type of each schema, which the named types spell with names. */
+type Schemas = components["schemas"];
+/** `T`, which must be assignable to `U`. */
+type Assignable<T extends U, U> = T;
+/** Fails to compile where a named type and openapi-typescript's type of its schema differ. */
+type Mirrored = [
+  Assignable<ProductId, Schemas["ProductId"]>, Assignable<Schemas["ProductId"], ProductId>,
+  Assignable<PolicyLineId, Schemas["PolicyLineId"]>, Assignable<Schemas["PolicyLineId"], PolicyLineId>,
+  Assignable<CountryOfSales, Schemas["CountryOfSales"]>, Assignable<Schemas["CountryOfSales"], CountryOfSales>,
+  Assignable<TerritoryOfSales, Schemas["TerritoryOfSales"]>, Assignable<Schemas["TerritoryOfSales"], TerritoryOfSales>,
+  Assignable<DeclarativeQuestionAnswers, Schemas["DeclarativeQuestionAnswers"]>, Assignable<Schemas["DeclarativeQuestionAnswers"], DeclarativeQuestionAnswers>,
+  Assignable<LiabilityDeclarativeQuestionAnswers, Schemas["LiabilityDeclarativeQuestionAnswers"]>, Assignable<Schemas["LiabilityDeclarativeQuestionAnswers"], LiabilityDeclarativeQuestionAnswers>,
+  Assignable<PolicyLine, Schemas["PolicyLine"]>, Assignable<Schemas["PolicyLine"], PolicyLine>,
+  Assignable<InsuredObject, Schemas["InsuredObject"]>, Assignable<Schemas["InsuredObject"], InsuredObject>,
+  Assignable<Insured, Schemas["Insured"]>, Assignable<Schemas["Insured"], Insured>,
+  Assignable<UnderwritingInformation, Schemas["UnderwritingInformation"]>, Assignable<Schemas["UnderwritingInformation"], UnderwritingInformation>,
+  Assignable<AgencyInformation, Schemas["AgencyInformation"]>, Assignable<Schemas["AgencyInformation"], AgencyInformation>,
+  Assignable<QuoteRequest, Schemas["QuoteRequest"]>, Assignable<Schemas["QuoteRequest"], QuoteRequest>,
+  Assignable<Price, Schemas["Price"]>, Assignable<Schemas["Price"], Price>,
+  Assignable<Referral, Schemas["Referral"]>, Assignable<Schemas["Referral"], Referral>,
+  Assignable<QuoteStatus, Schemas["QuoteStatus"]>, Assignable<Schemas["QuoteStatus"], QuoteStatus>,
+  Assignable<Quote, Schemas["Quote"]>, Assignable<Schemas["Quote"], Quote>,
+  Assignable<QuoteSearchResult, Schemas["QuoteSearchResult"]>, Assignable<Schemas["QuoteSearchResult"], QuoteSearchResult>,
+  Assignable<Marketplace, Schemas["Marketplace"]>, Assignable<Schemas["Marketplace"], Marketplace>,
+  Assignable<SellerAddress, Schemas["SellerAddress"]>, Assignable<Schemas["SellerAddress"], SellerAddress>,
+  Assignable<Seller, Schemas["Seller"]>, Assignable<Schemas["Seller"], Seller>,
+  Assignable<SellerCreated, Schemas["SellerCreated"]>, Assignable<Schemas["SellerCreated"], SellerCreated>,
+  Assignable<ErrorSource, Schemas["ErrorSource"]>, Assignable<Schemas["ErrorSource"], ErrorSource>,
+  Assignable<ErrorCause, Schemas["ErrorCause"]>, Assignable<Schemas["ErrorCause"], ErrorCause>,
+  Assignable<ErrorBody, Schemas["ErrorBody"]>, Assignable<Schemas["ErrorBody"], ErrorBody>,
+];

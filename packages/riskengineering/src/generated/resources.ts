@@ -21,30 +21,70 @@ import {
   listRiskLocations,
 } from './operations.js';
 
-type GradingSchema = components["schemas"]["Grading"];
 /**
  * One risk engineering grading record.
  */
-export interface Grading extends GradingSchema {}
-type RiskLocationSchema = components["schemas"]["RiskLocation"];
+export type Grading = {
+  [key: string]: unknown;
+};
 /**
  * One location record of the risk engineering service.
  */
-export interface RiskLocation extends RiskLocationSchema {}
-type ErrorSourceSchema = components["schemas"]["ErrorSource"];
+export type RiskLocation = {
+  [key: string]: unknown;
+};
 /**
  * Origin of the error.
  */
-export interface ErrorSource extends ErrorSourceSchema {}
-type ErrorCauseSchema = components["schemas"]["ErrorCause"];
-export interface ErrorCause extends ErrorCauseSchema {}
-type ErrorBodySchema = components["schemas"]["ErrorBody"];
+export type ErrorSource = {
+  /**
+   * Name of the API, service or system.
+   */
+  name?: string;
+  /**
+   * Architecture layer.
+   */
+  layer?: string;
+};
+export type ErrorCause = {
+  /**
+   * Finer error identifier.
+   */
+  code?: string;
+  /**
+   * Specific failure information.
+   */
+  message: string;
+  /**
+   * JSON Pointer (RFC 6901) to the entity or attribute responsible.
+   */
+  field?: string;
+  source?: ErrorSource;
+};
 /**
  * The one error body that every error response of the liability and approvals services
  * carries (both documents give the same table). The exposure and risk engineering document
  * does not show its error body, so those specs use it as an assumption.
  */
-export interface ErrorBody extends ErrorBodySchema {}
+export type ErrorBody = {
+  /**
+   * Pattern-based identifier of the error condition.
+   */
+  code: string;
+  /**
+   * Human-readable description, not meant for parsing.
+   */
+  message: string;
+  /**
+   * Identifier for tracing the request.
+   */
+  correlationId: string;
+  source?: ErrorSource;
+  /**
+   * More detailed causes.
+   */
+  causes?: ErrorCause[];
+};
 
 /** The filters of `gradings`: its query parameters but the paging ones. */
 export interface GradingsFilters {
@@ -132,3 +172,16 @@ export function createResources(client: ResourceClient, paging?: PagingOptions):
     locations: pagedRead<Resources["locations"]>(client, listRiskLocations, paging),
   };
 }
+
+/** openapi-typescript's type of each schema, which the named types spell with names. */
+type Schemas = components["schemas"];
+/** `T`, which must be assignable to `U`. */
+type Assignable<T extends U, U> = T;
+/** Fails to compile where a named type and openapi-typescript's type of its schema differ. */
+type Mirrored = [
+  Assignable<Grading, Schemas["Grading"]>, Assignable<Schemas["Grading"], Grading>,
+  Assignable<RiskLocation, Schemas["RiskLocation"]>, Assignable<Schemas["RiskLocation"], RiskLocation>,
+  Assignable<ErrorSource, Schemas["ErrorSource"]>, Assignable<Schemas["ErrorSource"], ErrorSource>,
+  Assignable<ErrorCause, Schemas["ErrorCause"]>, Assignable<Schemas["ErrorCause"], ErrorCause>,
+  Assignable<ErrorBody, Schemas["ErrorBody"]>, Assignable<Schemas["ErrorBody"], ErrorBody>,
+];
