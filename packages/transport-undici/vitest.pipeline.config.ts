@@ -21,7 +21,7 @@ export default defineConfig({
       .map((name) => fileURLToPath(new URL(`../${name}`, import.meta.url)))
       .filter((root) => existsSync(root))
       .map((root) => ({
-        resolve: { alias: { '#default-send': undiciDefault } },
+        resolve: { alias: { '@partner-apis/core/default-send': undiciDefault } },
         test: { name: root.split('/').at(-1), root, setupFiles: [setup] },
       })),
   },

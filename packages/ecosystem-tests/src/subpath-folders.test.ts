@@ -1,7 +1,8 @@
 // Resolvers that ignore `exports` (Parcel's default one, TypeScript's `moduleResolution: node`)
 // read a subpath such as `@partner-apis/core/internal` as a folder of the package: every subpath
-// export of a public package has that folder, shipped, with a package.json whose `main` and
-// `types` point where the export's `default` and `types` do.
+// export of a public package has that folder, shipped, with a package.json that points where the
+// export does: for an export with a `node` condition, `main` at the Node file and `browser` at
+// the other (Parcel builds for browsers by default).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,9 +24,14 @@ function folderManifest(folder: string, conditions: Conditions | string) {
     target === undefined
       ? undefined
       : `${'../'.repeat(folder.split('/').length)}${target.slice(2)}`;
-  const { types, default: main } =
-    typeof conditions === 'string' ? { default: conditions } : conditions;
-  return { main: up(main), types: up(types) };
+  const {
+    types,
+    node,
+    default: fallback,
+  } = typeof conditions === 'string' ? { default: conditions } : conditions;
+  return node === undefined
+    ? { main: up(fallback), types: up(types) }
+    : { main: up(node), browser: up(fallback), types: up(types) };
 }
 
 it('finds the subpath exports of the public packages', () => {

@@ -26,7 +26,7 @@ import { resolveRetryOptions, retryStep, type RetryOptions } from '../pipeline/r
 import { abortableSleep } from '../pipeline/sleep.js';
 import { createRateLimiter } from '../rate-limit/limiter.js';
 import type { TestHooks } from '../testing.js';
-import { createDefaultSend } from '#default-send';
+import { createDefaultSend } from '@partner-apis/core/default-send';
 import { directSendOf } from '../transport/direct-send.js';
 import { createFetchSend } from '../transport/fetch-send.js';
 
