@@ -140,23 +140,62 @@ function warnOfSecretExpiry(auth: AuthScheme | undefined, now: number, warn: (m:
  * const raw = createClient<paths>({ baseUrl: pipeline.baseUrl, fetch: pipeline.fetch });
  */
 export function createClientPipeline(options: PipelineOptions): ClientPipeline {
+  const settings = resolvePipelineOptions(options);
+  const { base, auth, retry, attempt, conversation, userAgent, clock, send, tracing } = settings;
+  const tokenExecute = tokenPipeline(settings);
+  const steps: Step[] = [
+    retryStep(settings.retryPolicy, settings.retryRuntime),
+    errorsStep(settings.errorSettings),
+  ];
+  if (auth !== undefined) {
+    steps.push(credentialsStep({ auth, tokenExecute, observer: settings.observer, clock }));
+  }
+  steps.push(requestIdStep);
+  if (settings.rate !== undefined) {
+    const limiter = pipelineRateLimiter(
+      settings.fleet,
+      {
+        baseUrl: settings.baseUrl,
+        clientId: auth?.clientId,
+        rate: settings.rate,
+        localLimiter: (localRate) => createRateLimiter(localRate, clock, settings.sleep),
+        sleep: settings.sleep,
+        clock,
+      },
+      (message) => settings.warn(message, 'PARTNER_APIS_RATE_LIMIT'),
+    );
+    steps.push(rateLimitStep(limiter, retry.maxRetryAfterMs, clock));
+  }
+  const dataExecute = createPipeline(
+    { attempt, retry, trustedPrefix: `${base.origin}/`, conversation, userAgent, clock },
+    steps,
+    sendAttempt(attempt, {
+      ...settings.attemptRuntime,
+      send: tracing?.traceExchanges(send) ?? send,
+    }),
+  );
+  warnOfSecretExpiry(auth, clock(), (message) =>
+    settings.warn(message, 'PARTNER_APIS_SECRET_EXPIRY'),
+  );
+  const execute = tracing?.traceCalls(dataExecute) ?? dataExecute;
+  const fetch = async (request: Request) => responseOf(await execute(await callOfFetch(request)));
+  const conversationId = conversation === 'per-call' ? undefined : conversation;
+  return { execute, fetch, baseUrl: settings.baseUrl, conversationId };
+}
+
+/** Every option of the pipeline resolved and checked once, and what the steps share. */
+function resolvePipelineOptions(options: PipelineOptions) {
   if (typeof options !== 'object' || options === null) {
     throw new ConfigurationError('options', 'must be an object');
   }
   const base = parseSecureUrl('baseUrl', options.baseUrl);
-  const baseUrl = base.href.replace(/\/+$/, '');
   const auth = resolveCredentialsOptions(options);
   const retry = resolveRetryOptions(options);
-  const attempt = resolveAttemptOptions(options);
-  const conversation = resolveRequestIdOptions(options);
-  const { rate, fleet } = resolveRateLimitOptions(options);
   const clock = fn('clock', options.clock, Date.now);
   const sleep = fn('sleep', options.sleep, abortableSleep);
   const random = fn('random', options.random, Math.random);
   const events = options.events === undefined ? undefined : section('events', options.events);
   const logger = options.logger === undefined ? undefined : section('logger', options.logger);
-  const logHeaders = logHeadersOf(options.logHeaders);
-  const tracing = createClientTracing(options.tracing);
   const observer = createObserver(
     events as PipelineEvents | undefined,
     logger as Logger | undefined,
@@ -169,29 +208,56 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
       ...(auth?.secretHeaderNames ?? []),
     ]),
   ].map((name) => name.toLowerCase());
-  const send = sender(options);
-  const { userAgent } = options;
+  const errorSettings = { secretHeaderNames, auth, clock };
+  const logHeaders = logHeadersOf(options.logHeaders);
+  const redactHeaders = createHeaderRedactor(
+    [...DEFAULT_LOGGED_HEADERS, ...logHeaders],
+    secretHeaderNames,
+  );
+  const retryRuntime = { observer, clock, sleep, random };
+  return {
+    base,
+    baseUrl: base.href.replace(/\/+$/, ''),
+    auth,
+    retry,
+    attempt: resolveAttemptOptions(options),
+    conversation: resolveRequestIdOptions(options),
+    ...resolveRateLimitOptions(options),
+    clock,
+    sleep,
+    observer,
+    tracing: createClientTracing(options.tracing),
+    send: sender(options),
+    userAgent: userAgentOf(options.userAgent),
+    errorSettings,
+    attemptRuntime: { ...errorSettings, observer, redactHeaders },
+    retryRuntime,
+    retryPolicy: { ...retry, retryStatuses: RETRYABLE_STATUSES, throwHttpErrors: true },
+    /** To the client's logger when it has one, else a process warning with its code. */
+    warn(message: string, code: string) {
+      if (logger?.warn !== undefined) observer.warn(message);
+      else globalThis.process?.emitWarning(message, { code });
+    },
+  };
+}
+
+function userAgentOf(userAgent: unknown): string | undefined {
   if (userAgent !== undefined && !isHeaderValue(userAgent)) {
     throw new ConfigurationError(
       'userAgent',
       'must be a non-empty string of Latin-1 characters without line breaks',
     );
   }
-  const errorSettings = { secretHeaderNames, auth, clock };
-  const attemptRuntime = {
-    ...errorSettings,
-    observer,
-    redactHeaders: createHeaderRedactor(
-      [...DEFAULT_LOGGED_HEADERS, ...logHeaders],
-      secretHeaderNames,
-    ),
-  };
-  const retryRuntime = { observer, clock, sleep, random };
-  const retryPolicy = { ...retry, retryStatuses: RETRYABLE_STATUSES, throwHttpErrors: true };
+  return userAgent;
+}
 
-  // Asking for a token twice is harmless: its POST is always retried, after any 5xx too, and
-  // its final answer is the auth scheme's to judge.
-  const tokenExecute = createPipeline(
+/**
+ * Token requests: asking for a token twice is harmless, so its POST is always retried, after
+ * any 5xx too, and its final answer is the auth scheme's to judge.
+ */
+function tokenPipeline(settings: ReturnType<typeof resolvePipelineOptions>): Execute {
+  const { attempt, retry, userAgent, clock } = settings;
+  return createPipeline(
     {
       attempt,
       retry: { ...retry, retryWrites: true },
@@ -202,40 +268,15 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     },
     [
       retryStep(
-        { ...retryPolicy, retryStatuses: TOKEN_RETRYABLE_STATUSES, throwHttpErrors: false },
-        retryRuntime,
+        {
+          ...settings.retryPolicy,
+          retryStatuses: TOKEN_RETRYABLE_STATUSES,
+          throwHttpErrors: false,
+        },
+        settings.retryRuntime,
       ),
-      errorsStep(errorSettings),
+      errorsStep(settings.errorSettings),
     ],
-    sendAttempt(attempt, { ...attemptRuntime, send }),
+    sendAttempt(attempt, { ...settings.attemptRuntime, send: settings.send }),
   );
-  const steps: Step[] = [retryStep(retryPolicy, retryRuntime), errorsStep(errorSettings)];
-  if (auth !== undefined) {
-    steps.push(credentialsStep({ auth, tokenExecute, observer, clock }));
-  }
-  steps.push(requestIdStep);
-  if (rate !== undefined) {
-    const limiter = pipelineRateLimiter(fleet, {
-      baseUrl,
-      clientId: auth?.clientId,
-      rate,
-      localLimiter: (localRate) => createRateLimiter(localRate, clock, sleep),
-      sleep,
-      clock,
-    });
-    steps.push(rateLimitStep(limiter, retry.maxRetryAfterMs, clock));
-  }
-  const dataExecute = createPipeline(
-    { attempt, retry, trustedPrefix: `${base.origin}/`, conversation, userAgent, clock },
-    steps,
-    sendAttempt(attempt, { ...attemptRuntime, send: tracing?.traceExchanges(send) ?? send }),
-  );
-  warnOfSecretExpiry(auth, clock(), (message) => {
-    if (logger?.warn !== undefined) observer.warn(message);
-    else globalThis.process?.emitWarning(message, { code: 'PARTNER_APIS_SECRET_EXPIRY' });
-  });
-  const execute = tracing?.traceCalls(dataExecute) ?? dataExecute;
-  const fetch = async (request: Request) => responseOf(await execute(await callOfFetch(request)));
-  const conversationId = conversation === 'per-call' ? undefined : conversation;
-  return { execute, fetch, baseUrl, conversationId };
 }

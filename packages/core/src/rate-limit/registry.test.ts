@@ -10,6 +10,7 @@ import { createRateLimiter } from './limiter.js';
 import { pipelineRateLimiter } from './registry.js';
 
 const SILVER = 10;
+const ignore = () => undefined;
 
 /**
  * Clients on one virtual time, all answered by one strict gateway: a client ID gets a 429 for
@@ -19,9 +20,14 @@ function strictGateway(limit = SILVER) {
   const time = createVirtualTime();
   const counter = createRollingWindowCounter(1000);
   let tooManyRequests = 0;
-  const client = (clientId: string, rateLimit: RateLimitTier = 'silver') =>
+  const client = (
+    clientId: string,
+    rateLimit: RateLimitTier = 'silver',
+    logger?: { warn(message: string): void },
+  ) =>
     createClientPipeline({
       baseUrl: 'http://127.0.0.1:9',
+      logger,
       auth: clientIdHeaders({ clientId, clientSecret: 'not-a-real-secret' }),
       rateLimit,
       retry: { attempts: 1 },
@@ -96,6 +102,19 @@ describe('one rate limiter per client application per process', () => {
     expect(warnings[0]?.message).toContain('declare 1/s and 100/s: both are paced at 1/s');
   });
 
+  it("tells the stricter rate to the client's logger, when it has one", async () => {
+    const gateway = strictGateway(1);
+    const logged: string[] = [];
+    const warnings = await warningsDuring(async () => {
+      gateway.client('app-7', 'gold');
+      gateway.client('app-7', 'bronze', { warn: (message) => logged.push(message) });
+    });
+    expect(warnings).toEqual([]);
+    expect(logged).toEqual([
+      expect.stringContaining('declare 100/s and 1/s: both are paced at 1/s'),
+    ]);
+  });
+
   it('paces two client IDs apart, each at its own tier', async () => {
     const gateway = strictGateway();
     const one = gateway.client('app-1');
@@ -118,9 +137,9 @@ describe('one rate limiter per client application per process', () => {
       sleep: time.sleep,
       clock: time.now,
     });
-    const first = pipelineRateLimiter(undefined, scope('app-3'));
-    const second = pipelineRateLimiter(undefined, scope('app-3'));
-    const other = pipelineRateLimiter(undefined, scope('app-4'));
+    const first = pipelineRateLimiter(undefined, scope('app-3'), ignore);
+    const second = pipelineRateLimiter(undefined, scope('app-3'), ignore);
+    const other = pipelineRateLimiter(undefined, scope('app-4'), ignore);
     expect(second).toBe(first);
     expect(other).not.toBe(first);
     const signal = new AbortController().signal;
@@ -143,7 +162,9 @@ describe('one rate limiter per client application per process', () => {
       sleep: time.sleep,
       clock: time.now,
     };
-    expect(pipelineRateLimiter(undefined, scope)).not.toBe(pipelineRateLimiter(undefined, scope));
+    expect(pipelineRateLimiter(undefined, scope, ignore)).not.toBe(
+      pipelineRateLimiter(undefined, scope, ignore),
+    );
   });
 
   it("a 429's Retry-After pauses the other clients of the client ID too", async () => {

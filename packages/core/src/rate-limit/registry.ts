@@ -48,15 +48,19 @@ function describeRate(rate: CustomRateLimit): string {
  * service address and client ID gets the same one, because the tier belongs to the client ID
  * and not to a client object; with a fleet it is the fleet's, shared with every process, so a
  * client without a fleet pays nothing for Redis. When two clients of one client ID declare
- * different rates, both are paced at the stricter one and a warning says so
- * (`PARTNER_APIS_RATE_LIMIT`). A scope without a client ID gets a limiter of its own.
+ * different rates, both are paced at the stricter one and `warn` says so (to the second
+ * client's logger, else as a `PARTNER_APIS_RATE_LIMIT` process warning). A scope without a client ID gets a limiter of its own.
  *
  * @example
  * const first = pipelineRateLimiter(undefined, { ...scope, rate: { requestsPerSecond: 10 } });
  * const second = pipelineRateLimiter(undefined, { ...scope, rate: { requestsPerSecond: 1 } });
  * first === second; // true: one client ID, paced once for both at 1/s, with a warning
  */
-export function pipelineRateLimiter(fleet: Fleet | undefined, scope: FleetRateScope): RateLimiter {
+export function pipelineRateLimiter(
+  fleet: Fleet | undefined,
+  scope: FleetRateScope,
+  warn: (message: string) => void,
+): RateLimiter {
   const create = (rate: CustomRateLimit) =>
     fleet === undefined ? scope.localLimiter(rate) : fleet.rateLimiter({ ...scope, rate });
   if (scope.clientId === undefined) return create(scope.rate);
@@ -88,10 +92,9 @@ export function pipelineRateLimiter(fleet: Fleet | undefined, scope: FleetRateSc
       known.rate = scope.rate;
       known.current = create(scope.rate);
     }
-    globalThis.process?.emitWarning(
+    warn(
       `Two clients of one client ID for ${redactUrl(scope.baseUrl)} declare ${declared}: ` +
         `both are paced at ${describeRate(known.rate)}, the stricter, as the tier belongs to the client ID.`,
-      { code: 'PARTNER_APIS_RATE_LIMIT' },
     );
   }
   return known.limiter;
