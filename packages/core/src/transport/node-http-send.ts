@@ -224,6 +224,60 @@ export function checkAgent(value: unknown): NodeAgent | undefined {
   return value as NodeAgent;
 }
 
+/** The headers node:http sends for an exchange, and its body as bytes or text. */
+async function outgoing(exchange: Exchange) {
+  const headers: Record<string, string> = {};
+  exchange.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const body = exchange.body === undefined ? undefined : await encodeBody(exchange.body, headers);
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  else if (exchange.method !== 'GET' && exchange.method !== 'HEAD') {
+    headers['content-length'] = '0';
+  }
+  headers.accept ??= '*/*';
+  headers['accept-encoding'] ??= 'gzip, deflate, br';
+  headers['user-agent'] ??= 'node';
+  return { headers, body };
+}
+
+/** Reads a response whole, decoded, within the exchange's size limit, and settles with it. */
+function readResponse(
+  response: IncomingMessage,
+  exchange: Exchange,
+  zlib: Zlib,
+  settle: (error: unknown, answer?: Answer) => void,
+): void {
+  exchange.headersReceived = true;
+  const status = response.statusCode ?? 0;
+  const statusText = response.statusMessage ?? '';
+  const limit = exchange.maxResponseBytes;
+  const declared = Number(response.headers['content-length']);
+  const decoders = decodersFor(zlib, response.headers['content-encoding']);
+  if (decoders.length === 0 && declared > limit) {
+    response.destroy();
+    const headers = responseHeaders(response.rawHeaders);
+    settle(new ResponseTooLarge(status, headers, limit, NO_BYTES, statusText));
+    return;
+  }
+  let source: Readable = response;
+  for (const decoder of decoders) {
+    source.on('error', (error) => decoder.destroy(error));
+    source = source.pipe(decoder);
+  }
+  readAll(response, source, limit).then(
+    (bytes) => {
+      const headers = responseHeaders(response.rawHeaders, bytes.byteLength);
+      settle(undefined, { status, statusText, headers, bytes });
+    },
+    (error: unknown) => {
+      response.destroy();
+      for (const decoder of decoders) decoder.destroy();
+      settle(error);
+    },
+  );
+}
+
 /**
  * A sender over `node:http` and `node:https` with keep-alive agents: the default in Node, for
  * a fraction of the CPU the global `fetch` spends per request. It decodes gzip, deflate and
@@ -239,16 +293,7 @@ export function createNodeHttpSend(agent: NodeAgent | undefined): Send {
     const { url, method } = exchange;
     const { origin, path } = originOf(url, origins);
     const { secure, hostname, port } = origin;
-    const headers: Record<string, string> = {};
-    exchange.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    const body = exchange.body === undefined ? undefined : await encodeBody(exchange.body, headers);
-    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-    else if (method !== 'GET' && method !== 'HEAD') headers['content-length'] = '0';
-    headers.accept ??= '*/*';
-    headers['accept-encoding'] ??= 'gzip, deflate, br';
-    headers['user-agent'] ??= 'node';
+    const { headers, body } = await outgoing(exchange);
     const { transport, zlib } = loadedFor(secure) ?? (await load(secure));
     const via = secure
       ? (httpsAgent ??= new transport.Agent(KEEP_ALIVE))
@@ -278,35 +323,7 @@ export function createNodeHttpSend(agent: NodeAgent | undefined): Send {
       request.on('error', (error) => settle(new TypeError('fetch failed', { cause: error })));
       if (exchange.onWritten !== undefined) request.once('finish', exchange.onWritten);
       request.once('response', (response) => {
-        if (settled) return;
-        exchange.headersReceived = true;
-        const status = response.statusCode ?? 0;
-        const statusText = response.statusMessage ?? '';
-        const limit = exchange.maxResponseBytes;
-        const declared = Number(response.headers['content-length']);
-        const decoders = decodersFor(zlib, response.headers['content-encoding']);
-        if (decoders.length === 0 && declared > limit) {
-          response.destroy();
-          const headers = responseHeaders(response.rawHeaders);
-          settle(new ResponseTooLarge(status, headers, limit, NO_BYTES, statusText));
-          return;
-        }
-        let source: Readable = response;
-        for (const decoder of decoders) {
-          source.on('error', (error) => decoder.destroy(error));
-          source = source.pipe(decoder);
-        }
-        readAll(response, source, limit).then(
-          (bytes) => {
-            const headers = responseHeaders(response.rawHeaders, bytes.byteLength);
-            settle(undefined, { status, statusText, headers, bytes });
-          },
-          (error: unknown) => {
-            response.destroy();
-            for (const decoder of decoders) decoder.destroy();
-            settle(error);
-          },
-        );
+        if (!settled) readResponse(response, exchange, zlib, settle);
       });
       request.end(body);
     });
