@@ -1237,7 +1237,7 @@ describe('sandbox start, status and stop', () => {
         process.kill(pid, 'SIGTERM');
       }
     }
-  }, 60_000);
+  });
 
   test('a start the sandbox refuses is a usage error, and nothing is left running', async () => {
     const env = {

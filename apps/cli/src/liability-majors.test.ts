@@ -294,7 +294,7 @@ describe('liability --major against a sandbox of the CLI', () => {
       await bin(['sandbox', 'stop'], env);
     }
     expect(existsSync(stateFile)).toBe(false);
-  }, 60_000);
+  });
 
   test('a --liability-spec the sandbox cannot serve is one line naming the file; nothing is left running', async () => {
     const env = { XDG_STATE_HOME: await mkdtemp(join(tmpdir(), 'partner-apis-majors-state-')) };
@@ -324,5 +324,5 @@ describe('liability --major against a sandbox of the CLI', () => {
       expect(result.stderr).toContain(problem);
     }
     expect(existsSync(join(env.XDG_STATE_HOME, 'partner-apis', 'sandbox.json'))).toBe(false);
-  }, 60_000);
+  });
 });

@@ -199,7 +199,7 @@ describe('syncToOutput', () => {
     } finally {
       await sb.close();
     }
-  }, 30_000);
+  });
 });
 
 describe('registerSyncCommands', () => {
