@@ -224,21 +224,16 @@ export function checkAgent(value: unknown): NodeAgent | undefined {
   return value as NodeAgent;
 }
 
-/** The headers node:http sends for an exchange, and its body as bytes or text. */
-async function outgoing(exchange: Exchange) {
+/** The headers node:http sends for an exchange, before those of its body. */
+function outgoingHeaders(exchange: Exchange): Record<string, string> {
   const headers: Record<string, string> = {};
   exchange.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const body = exchange.body === undefined ? undefined : await encodeBody(exchange.body, headers);
-  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-  else if (exchange.method !== 'GET' && exchange.method !== 'HEAD') {
-    headers['content-length'] = '0';
-  }
   headers.accept ??= '*/*';
   headers['accept-encoding'] ??= 'gzip, deflate, br';
   headers['user-agent'] ??= 'node';
-  return { headers, body };
+  return headers;
 }
 
 /** Reads a response whole, decoded, within the exchange's size limit, and settles with it. */
@@ -293,7 +288,11 @@ export function createNodeHttpSend(agent: NodeAgent | undefined): Send {
     const { url, method } = exchange;
     const { origin, path } = originOf(url, origins);
     const { secure, hostname, port } = origin;
-    const { headers, body } = await outgoing(exchange);
+    const headers = outgoingHeaders(exchange);
+    // Awaited only with a body: a GET reaches the socket in the same tick as its call.
+    const body = exchange.body === undefined ? undefined : await encodeBody(exchange.body, headers);
+    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+    else if (method !== 'GET' && method !== 'HEAD') headers['content-length'] = '0';
     const { transport, zlib } = loadedFor(secure) ?? (await load(secure));
     const via = secure
       ? (httpsAgent ??= new transport.Agent(KEEP_ALIVE))
