@@ -194,6 +194,11 @@ function pageSizes(limit: ParameterDescription): { min: number; max: number; fal
   return { min, max, fallback };
 }
 
+/** The page size of a read when neither the call nor the client gives one, from its spec. */
+export function defaultPageSize(operation: OperationDescription): number {
+  return pageSizes(pagingParameter(operation, ['limit'])).fallback;
+}
+
 /** What a collection knows of its paging from the spec and the client's defaults. */
 interface CollectionPaging {
   readonly limit: ParameterDescription;

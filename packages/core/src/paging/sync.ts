@@ -1,5 +1,10 @@
 import { ApiError, InvalidArgumentError } from '@partner-apis/errors';
-import type { DescribedQuery, ListCallOptions, ListOptions } from './offset-collection.js';
+import {
+  defaultPageSize,
+  type DescribedQuery,
+  type ListCallOptions,
+  type ListOptions,
+} from './offset-collection.js';
 import type { OperationDescription, ParameterDescription } from '../operations/operation.js';
 import type { Paginated } from './paginate.js';
 
@@ -102,12 +107,6 @@ function watermarkParameter(operation: OperationDescription): ParameterDescripti
 function watermarkOf(parameter: ParameterDescription, start: Date): string {
   const day = new Date(Math.floor(start.getTime() / DAY_MS) * DAY_MS - DAY_MS).toISOString();
   return parameter.format === 'date' ? day.slice(0, 10) : day;
-}
-
-/** The page size of a sync when none is given: the default of the spec's `limit`. */
-function defaultPageSize(operation: OperationDescription): number {
-  const limit = operation.parameters.find((p) => p.in === 'query' && p.paging === 'limit');
-  return typeof limit?.default === 'number' ? limit.default : Math.min(limit?.maximum ?? 100, 100);
 }
 
 function isWatermark(parameter: ParameterDescription, value: unknown): value is string {
