@@ -58,6 +58,7 @@ export { runSyncRounds } from ${JSON.stringify(source('testing/src/changing-upst
 const listLocations = {
   operationId: 'listLocations', resource: 'locations', verb: 'list', method: 'GET',
   path: '/open/portal-api/exposure/locations',
+  pageSize: 128,
   parameters: [
     { name: 'modifiedSince', in: 'query', required: false, type: 'string', format: 'date', sync: 'watermark' },
     { name: 'limit', in: 'query', required: false, type: 'integer', minimum: 1, maximum: 1024, default: 128, paging: 'limit' },

@@ -63,6 +63,7 @@ export function tableEntry(operation) {
       recordKey: paging?.recordKey,
     },
     apiKeys: operation.security.apiKeys.length > 0 ? operation.security.apiKeys : undefined,
+    pageSize: paging?.defaultPageSize,
   };
 }
 

@@ -79,6 +79,7 @@ describe('the table of operations', () => {
       resource: 'things',
       verb: 'list',
       method: 'GET',
+      pageSize: 128,
       path: '/things/{group}',
       summary: 'List things',
       parameters: [

@@ -33,6 +33,7 @@ const listLocations = {
   verb: 'list',
   method: 'GET',
   path: '/locations',
+  pageSize: 128,
   parameters: [
     { name: 'modifiedSince', in: 'query', required: false, type: 'string', format: 'date' },
     {

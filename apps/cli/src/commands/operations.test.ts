@@ -81,6 +81,7 @@ describe('commands from the operation tables', () => {
       verb: 'list',
       method: 'GET',
       path: '/widgets',
+      pageSize: 50,
       summary: 'List widgets',
       parameters: [
         { name: 'colour', in: 'query', required: true, type: 'string', enum: ['red', 'blue'] },

@@ -66,6 +66,11 @@ export interface OperationDescription {
   readonly body?: BodyDescription;
   /** The API keys it sends, and where (`securitySchemes`). */
   readonly apiKeys?: readonly ApiKeyDescription[];
+  /**
+   * Paged reads: the page size sent when neither the call nor the client gives one, by the
+   * spec model's one rule (the `limit` parameter's `default`, else 100 or its `maximum` if lower).
+   */
+  readonly pageSize?: number;
   readonly response: {
     /** The JSON kind of a 2xx body, where the spec gives one. */
     readonly type?: 'array' | 'object';

@@ -16,6 +16,7 @@ const listRows = {
   verb: 'list',
   method: 'GET',
   path: '/rows',
+  pageSize: 128,
   parameters: [
     { name: 'modifiedSince', in: 'query', required: false, type: 'string', format: 'date' },
     { name: 'region', in: 'query', required: false, type: 'string', enum: ['EU', 'US'] },
@@ -221,9 +222,17 @@ describe('createOffsetCollection', () => {
     expect(create({ prefetch: 2.5 })).toThrow(ConfigurationError);
   });
 
+  it('refuses an operation table written before paged reads carried their page size', async () => {
+    const older = { ...listRows, pageSize: undefined } as unknown as OperationDescription;
+    await expect(rowsOf({ total: 1 }, {}, older)).rejects.toThrow(
+      'listRows has no pageSize: regenerate its operation table',
+    );
+  });
+
   it('takes its limits from the spec: a changed maximum and default need no code', async () => {
     const smaller = {
       ...listRows,
+      pageSize: 25,
       parameters: listRows.parameters.map((p) =>
         p.name === 'limit' ? { ...p, maximum: 50, default: 25 } : p,
       ),

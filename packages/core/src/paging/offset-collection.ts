@@ -186,17 +186,14 @@ function wirePosition(position: ParameterDescription, recordIndex: number, pageS
   return position.paging === 'page' ? base + recordIndex / pageSize : base + recordIndex;
 }
 
-/** The page sizes a `limit` parameter allows, from its schema. */
-function pageSizes(limit: ParameterDescription): { min: number; max: number; fallback: number } {
+/** The page sizes a paged read allows, from its `limit` parameter, and the one it sends unasked. */
+function pageSizes(operation: OperationDescription, limit: ParameterDescription) {
+  if (operation.pageSize === undefined) {
+    throw new Error(`${operation.operationId} has no pageSize: regenerate its operation table`);
+  }
   const min = Math.max(1, limit.minimum ?? 1);
   const max = limit.maximum ?? Number.MAX_SAFE_INTEGER;
-  const fallback = typeof limit.default === 'number' ? limit.default : Math.min(max, 100);
-  return { min, max, fallback };
-}
-
-/** The page size of a read when neither the call nor the client gives one, from its spec. */
-export function defaultPageSize(operation: OperationDescription): number {
-  return pageSizes(pagingParameter(operation, ['limit'])).fallback;
+  return { min, max, fallback: operation.pageSize };
 }
 
 /** What a collection knows of its paging from the spec and the client's defaults. */
@@ -213,7 +210,7 @@ function resolveCollectionPaging(
   defaults: PagingOptions,
 ): CollectionPaging {
   const limit = pagingParameter(operation, ['limit']);
-  const sizes = pageSizes(limit);
+  const sizes = pageSizes(operation, limit);
   const configFail = (option: string) => (problem: string) =>
     new ConfigurationError(option, problem);
   return {

@@ -24,6 +24,7 @@ const listLocations = {
   verb: 'list',
   method: 'GET',
   path: '/open/portal-api/exposure/locations',
+  pageSize: 100,
   parameters: [
     {
       name: 'modifiedSince',

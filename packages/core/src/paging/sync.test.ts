@@ -17,6 +17,7 @@ const listRows = {
   verb: 'list',
   method: 'GET',
   path: '/rows',
+  pageSize: 100,
   parameters: [
     {
       name: 'modifiedSince',

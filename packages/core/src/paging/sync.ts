@@ -1,6 +1,5 @@
 import { ApiError, InvalidArgumentError } from '@partner-apis/errors';
 import {
-  defaultPageSize,
   type DescribedQuery,
   type ListCallOptions,
   type ListOptions,
@@ -319,7 +318,7 @@ function resolveSyncOptions(
     throw new InvalidArgumentError('options.onCheckpoint', 'must be a function', callName);
   }
   const listOptions = {
-    pageSize: pageSize ?? defaultPageSize(operation),
+    pageSize: pageSize ?? operation.pageSize,
     signal,
     conversationId,
     timeout,

@@ -60,6 +60,7 @@ export const listLocations = {
       name: "Ocp-Apim-Subscription-Key",
     },
   ],
+  pageSize: 128,
 } as const satisfies OperationDescription;
 
 /** Submit a Statement of Values (provisional): `POST /open/portal-api/exposure/statement-of-values`. */

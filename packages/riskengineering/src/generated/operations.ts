@@ -60,6 +60,7 @@ export const listGradings = {
       name: "Ocp-Apim-Subscription-Key",
     },
   ],
+  pageSize: 128,
 } as const satisfies OperationDescription;
 
 /** List risk engineering locations: `GET /open/portal-api/riskengineering/Locations`. */
@@ -117,6 +118,7 @@ export const listRiskLocations = {
       name: "Ocp-Apim-Subscription-Key",
     },
   ],
+  pageSize: 128,
 } as const satisfies OperationDescription;
 
 /** Every operation of the spec by operationId: the table clients, sandbox and CLI share. */
