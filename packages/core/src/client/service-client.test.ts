@@ -342,6 +342,8 @@ describe('per-call options and withResponse()', () => {
     expect(result.requestId).toBe(server.requests[1]?.headers['x-z-request-id']);
     expect(result.response.status).toBe(200);
     expect(result.headers.get('x-correlation-id')).toBe('corr-42');
+    expect(result.headers).toBeInstanceOf(Headers);
+    expect(result.response.headers).toBeInstanceOf(Headers);
   });
 
   it('an ApiPromise resolves to the data, and a failure reaches both ways of asking', async () => {

@@ -2,6 +2,7 @@ import { ApiError, CORRELATION_ID_HEADERS } from '@partner-apis/errors';
 import type { ResponseMeta, WithResponse } from './api-promise.js';
 import type { PipelineReply } from '../pipeline/call.js';
 import { responseOf } from '../pipeline/fetch-shape.js';
+import { publicHeaders } from '../transport/received-headers.js';
 
 /** What a resource method gets back: the parsed body (if any), the response and its metadata. */
 export interface CallResult extends ResponseMeta {
@@ -20,23 +21,26 @@ export interface CallResult extends ResponseMeta {
 class CallAnswer<T> implements CallResult, WithResponse<T> {
   readonly data: T;
   readonly status: number;
-  readonly headers: Headers;
   readonly requestId: string | undefined;
   readonly correlationId: string | undefined;
   readonly conversationId: string | undefined;
   readonly attempts: number;
   readonly #reply: PipelineReply;
   #response: Response | undefined;
+  #headers: Headers | undefined;
 
   constructor(reply: PipelineReply, data: T, correlationId: string | undefined) {
     this.data = data;
     this.status = reply.status;
-    this.headers = reply.answer.headers;
     this.requestId = reply.requestId;
     this.correlationId = correlationId;
     this.conversationId = reply.conversationId;
     this.attempts = reply.attempts;
     this.#reply = reply;
+  }
+
+  get headers(): Headers {
+    return (this.#headers ??= publicHeaders(this.#reply.answer.headers));
   }
 
   get response(): Response {

@@ -1,5 +1,6 @@
 import { ApiError, MAX_RAW_BODY_LENGTH, redactUrl, type FailedRequest } from '@partner-apis/errors';
 import type { Answer } from './exchange.js';
+import { publicHeaders } from './received-headers.js';
 
 const decoder = new TextDecoder();
 
@@ -126,7 +127,8 @@ function defineBufferedResponse(Base: ResponseBase) {
 
 /** The answer's headers with `Content-Length` set to the length of the (decoded) body. */
 function exactLengthHeaders(answer: Answer): Headers {
-  const { headers, bytes } = answer;
+  const { bytes } = answer;
+  const headers = publicHeaders(answer.headers);
   const length = String(bytes.byteLength);
   if (headers.get('content-length') === length && !headers.has('transfer-encoding')) return headers;
   const exact = new Headers(headers);

@@ -14,6 +14,7 @@ import {
   type Send,
 } from './exchange.js';
 import type { RequestBody } from './exchange.js';
+import { ReceivedHeaders } from './received-headers.js';
 
 /** What `http.request` accepts as `agent`: Node's agents and proxy agents built on them. */
 export type NodeAgent = HttpAgent | HttpsAgent;
@@ -118,21 +119,6 @@ async function encodeBody(
   return new Uint8Array(await encoded.arrayBuffer());
 }
 
-/**
- * The response headers as received; with `length`, those of the body as it is served: its
- * decoded length in `Content-Length`, and no `Transfer-Encoding`.
- */
-function responseHeaders(raw: readonly string[], length?: number): Headers {
-  const headers = new Headers();
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] as string;
-    if (length !== undefined && /^(content-length|transfer-encoding)$/i.test(name)) continue;
-    headers.append(name, raw[i + 1] as string);
-  }
-  if (length !== undefined) headers.set('content-length', String(length));
-  return headers;
-}
-
 /** A body that broke off or could not be decoded: the shape `fetch` gives, so it is classified alike. */
 function terminated(cause?: unknown): TypeError {
   return new TypeError('terminated', { cause });
@@ -154,7 +140,7 @@ function readAll(response: IncomingMessage, source: Readable, limit: number): Pr
         reject(
           new ResponseTooLarge(
             response.statusCode ?? 0,
-            responseHeaders(response.rawHeaders),
+            new ReceivedHeaders(response.rawHeaders),
             limit,
             headOf([...chunks, chunk]),
             response.statusMessage,
@@ -251,7 +237,7 @@ function readResponse(
   const decoders = decodersFor(zlib, response.headers['content-encoding']);
   if (decoders.length === 0 && declared > limit) {
     response.destroy();
-    const headers = responseHeaders(response.rawHeaders);
+    const headers = new ReceivedHeaders(response.rawHeaders);
     settle(new ResponseTooLarge(status, headers, limit, NO_BYTES, statusText));
     return;
   }
@@ -262,7 +248,7 @@ function readResponse(
   }
   readAll(response, source, limit).then(
     (bytes) => {
-      const headers = responseHeaders(response.rawHeaders, bytes.byteLength);
+      const headers = new ReceivedHeaders(response.rawHeaders, bytes.byteLength);
       settle(undefined, { status, statusText, headers, bytes });
     },
     (error: unknown) => {
