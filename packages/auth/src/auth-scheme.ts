@@ -31,6 +31,22 @@ export interface AuthEvents {
   onKeyFailover?(event: KeyFailoverEvent): void;
 }
 
+/** A request an auth scheme sends itself (a token request), with its body as text. */
+export interface AuthRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string | undefined;
+}
+
+/** The answer to an `AuthRequest`, read whole: any final status, never thrown. */
+export interface AuthAnswer {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Headers;
+  readonly text: string;
+}
+
 /**
  * What the pipeline hands a scheme for one logical call. The same object is passed to every
  * attempt of the call, so a scheme may keep per-call state in a `WeakMap` keyed by it.
@@ -45,6 +61,11 @@ export interface AuthContext {
    * read back through a stream.
    */
   readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /**
+   * The same pipeline for a request the scheme builds itself, with no `Response` made and read
+   * back: the answer comes as it was read. The built-in schemes send their token requests so.
+   */
+  readonly send: (request: AuthRequest) => Promise<AuthAnswer>;
   /** The pipeline's clock, in ms since the epoch. */
   readonly now: () => number;
   /** The pipeline's event hooks; calling them never throws. */

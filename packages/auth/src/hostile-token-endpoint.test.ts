@@ -10,6 +10,7 @@ import {
 } from '@partner-apis/testing';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fetchAuthContext } from './auth-context.fixture.js';
 import {
   basicAuth,
   clientIdHeaders,
@@ -44,12 +45,7 @@ function scheme(overrides: Partial<OAuth2ClientCredentialsOptions> = {}) {
 }
 
 function context(failovers: KeyFailoverEvent[] = []): AuthContext {
-  return {
-    signal: new AbortController().signal,
-    fetch: (input, init) => fetch(input, init),
-    now: () => 0,
-    events: { onKeyFailover: (event) => failovers.push(event) },
-  };
+  return fetchAuthContext(() => 0, { onKeyFailover: (event) => failovers.push(event) });
 }
 
 const keysSent = () => server?.requests.map((r) => r.headers['ocp-apim-subscription-key']);

@@ -1,6 +1,8 @@
 export type {
+  AuthAnswer,
   AuthContext,
   AuthEvents,
+  AuthRequest,
   AuthScheme,
   KeyFailoverEvent,
   TokenRefreshEvent,

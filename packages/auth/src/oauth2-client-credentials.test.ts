@@ -1,6 +1,7 @@
 import { ConfigurationError } from '@partner-apis/errors';
 import { createVirtualTime, startFaultServer, type FaultServer } from '@partner-apis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fetchAuthContext } from './auth-context.fixture.js';
 import {
   createTokenCache,
   oauth2ClientCredentials,
@@ -27,13 +28,7 @@ const options = (overrides: Partial<OAuth2ClientCredentialsOptions> = {}) => ({
 
 /** The context a pipeline would hand in, with plain fetch as the token transport. */
 function context(): AuthContext {
-  const time = createVirtualTime();
-  return {
-    signal: new AbortController().signal,
-    fetch: (input, init) => fetch(input, init),
-    now: time.now,
-    events: {},
-  };
+  return fetchAuthContext(createVirtualTime().now);
 }
 
 describe('oauth2ClientCredentials', () => {

@@ -34,6 +34,9 @@ export const DEFAULT_SUBSCRIPTION_KEY_HEADER: string = tokenOperation.apiKeys[0]
  * field's OpenAPI encoding in the token spec (`spaceDelimited` is a space, RFC 6749 §3.3).
  */
 export const DEFAULT_SCOPE_SEPARATOR: string = tokenOperation.body.separators.scope;
+/** A 2xx, as `Response.ok` tells it. */
+const isOk = (status: number) => status >= 200 && status < 300;
+
 /** The lifetime assumed when a token response has no `expires_in`, in seconds. */
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 
@@ -240,9 +243,10 @@ export function oauth2ClientCredentials(
     };
   }
 
-  async function postTokenRequest(context: AuthContext, key: 'primary' | 'secondary') {
-    const response = await context.fetch(tokenUrl, {
+  function postTokenRequest(context: AuthContext, key: 'primary' | 'secondary') {
+    return context.send({
       method: 'POST',
+      url: tokenUrl,
       headers: {
         authorization: basic,
         'content-type': 'application/x-www-form-urlencoded',
@@ -251,7 +255,6 @@ export function oauth2ClientCredentials(
       },
       body: formBody,
     });
-    return { response, text: await response.text() };
   }
 
   async function requestToken(
@@ -260,21 +263,22 @@ export function oauth2ClientCredentials(
   ): Promise<CachedToken> {
     const requestedAt = context.now();
     const usedKey = activeKey;
-    let { response, text } = await postTokenRequest(context, usedKey);
+    let answer = await postTokenRequest(context, usedKey);
     // The documents show neither how a refused key looks nor which 401 means it: any 401 may be
     // the key's, so the secondary is tried once, and kept only when it gets a token.
-    if (response.status === 401 && usedKey === 'primary' && secondaryKey !== undefined) {
+    if (answer.status === 401 && usedKey === 'primary' && secondaryKey !== undefined) {
       const second = await postTokenRequest(context, 'secondary');
-      if (second.response.ok && parseTokenResponse(second.text) !== undefined) {
+      if (isOk(second.status) && parseTokenResponse(second.text) !== undefined) {
         failOver(context, 'token-request');
       }
-      ({ response, text } = second);
+      answer = second;
     }
-    if (response.ok) {
+    const { status, text } = answer;
+    if (isOk(status)) {
       const body = parseTokenResponse(text);
       if (body === undefined) {
         throw new TokenError({
-          status: response.status,
+          status,
           error: 'invalid_token_response',
           errorDescription: 'the response carries no Bearer access_token',
           tokenUrl,
@@ -284,7 +288,7 @@ export function oauth2ClientCredentials(
       if (!isHeaderSafe(body.access_token)) {
         // fetch would refuse the header with a TypeError that quotes the token.
         throw new TokenError({
-          status: response.status,
+          status,
           error: 'invalid_token_response',
           errorDescription:
             'the access_token holds characters an HTTP header cannot carry (controls or non-Latin-1)',
@@ -303,10 +307,10 @@ export function oauth2ClientCredentials(
       });
       return token;
     }
-    if (response.status >= 400 && response.status < 500) {
+    if (status >= 400 && status < 500) {
       const body = parseTokenErrorBody(text);
       throw new TokenError({
-        status: response.status,
+        status,
         error: body?.error ?? 'unexpected_response',
         errorDescription: body?.error_description,
         errorUri: body?.error_uri,
@@ -315,7 +319,7 @@ export function oauth2ClientCredentials(
       });
     }
     throw apiErrorFromResponse({
-      response,
+      response: answer,
       text,
       request: { method: 'POST', url: tokenUrl },
       secrets,

@@ -1,7 +1,7 @@
 import type { AuthContext, AuthScheme } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import type { Observer } from '../observe/observer.js';
-import { bufferedResponse } from '../transport/buffered-response.js';
+import { bufferedResponse, textOf } from '../transport/buffered-response.js';
 import type { Execute, InFlight, Step } from './call.js';
 import { callOfFetch, responseOf } from './fetch-shape.js';
 import type { Resolver } from './options.js';
@@ -78,6 +78,18 @@ export function credentialsStep(run: CredentialsRuntime): Step {
           responseOf(
             await tokenExecute({ ...(await callOfFetch(input, init)), budget: call.budget }),
           ),
+        send: async ({ method, url, headers, body }) => {
+          const { answer } = await tokenExecute({
+            method,
+            url,
+            headers: new Headers(headers),
+            body,
+            signal: undefined,
+            budget: call.budget,
+          });
+          const { status, statusText } = answer;
+          return { status, statusText, headers: answer.headers, text: textOf(answer.bytes) };
+        },
         now: run.clock,
         events: run.observer.authEvents,
       };

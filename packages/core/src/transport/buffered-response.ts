@@ -5,7 +5,7 @@ import { publicHeaders } from './received-headers.js';
 const decoder = new TextDecoder();
 
 /** The body as text: through `Buffer` where there is one, which is quicker than TextDecoder. */
-function textOf(bytes: Uint8Array): string {
+export function textOf(bytes: Uint8Array): string {
   const NodeBuffer = globalThis.Buffer;
   if (NodeBuffer === undefined) return decoder.decode(bytes);
   const buffer = NodeBuffer.isBuffer(bytes)

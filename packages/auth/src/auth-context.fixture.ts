@@ -1,0 +1,22 @@
+import type { AuthContext } from './auth-scheme.js';
+
+/**
+ * The context a pipeline would hand a scheme, with plain `fetch` as its way to the network: what
+ * the scheme's tests need of a pipeline without depending on one.
+ */
+export function fetchAuthContext(
+  now: () => number,
+  events: AuthContext['events'] = {},
+): AuthContext {
+  return {
+    signal: new AbortController().signal,
+    fetch: (input, init) => fetch(input, init),
+    send: async ({ method, url, headers, body }) => {
+      const response = await fetch(url, { method, headers, body });
+      const { status, statusText } = response;
+      return { status, statusText, headers: response.headers, text: await response.text() };
+    },
+    now,
+    events,
+  };
+}
