@@ -112,8 +112,7 @@ describe.each([
 // `moduleResolution: node` reads `types` and `main`, not `exports`: each package's root resolves,
 // and so does a subpath, through the package's folder of that name (a package.json whose `types`
 // points into `dist/`): the validator of `@partner-apis/exposure/statement-of-values`, and the
-// error classes a service re-exports from `@partner-apis/errors/classes` (which the errors
-// package's `typesVersions` maps too).
+// error classes a service re-exports from `@partner-apis/errors/classes`.
 it('resolves a service, its error classes and a subpath under moduleResolution node', async () => {
   const flags = ['--module', 'commonjs', '--moduleResolution', 'node10'];
   const dir = await project('node10', [...flags, '--verbatimModuleSyntax', 'false']);
