@@ -2,12 +2,12 @@ import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
+import { startConnectProxy, type ConnectProxy } from '@partner-apis/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BIN, createSeller, runBuiltCli, type Run } from './cli.fixture.js';
 import { sandboxVariables } from './config/sandbox-variables.js';
@@ -305,32 +305,15 @@ describe('7. values checked against the spec before any request', () => {
 });
 
 describe('8. proxies and TLS', () => {
-  let proxy: Server;
-  let proxied: string[];
+  let proxy: ConnectProxy;
 
   beforeAll(async () => {
-    proxied = [];
-    // A forward proxy that tunnels, as HTTPS_PROXY and HTTP_PROXY clients ask with CONNECT.
-    proxy = createServer((_, answer) => answer.writeHead(405).end());
-    proxy.on('connect', (incoming: IncomingMessage, client: Socket, head: Buffer) => {
-      proxied.push(`CONNECT ${incoming.url}`);
-      const [host = '', port = ''] = (incoming.url ?? '').split(':');
-      const upstream = connect(Number(port), host, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      upstream.on('error', () => client.destroy());
-      client.on('error', () => upstream.destroy());
-    });
-    proxy.listen(0, '127.0.0.1');
-    await once(proxy, 'listening');
+    proxy = await startConnectProxy();
   });
   afterAll(() => proxy?.close());
 
   test('HTTP_PROXY carries the requests; NO_PROXY exempts a host', async () => {
-    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const proxyUrl = proxy.url;
     const through = await run(
       ['approvals', 'approvals', 'list', '--employee-number', '100234', '-o', 'json'],
       {
@@ -339,8 +322,8 @@ describe('8. proxies and TLS', () => {
       },
     );
     expect(through.code).toBe(0);
-    expect(proxied).toContain(`CONNECT ${new URL(sb.urls.approvals).host}`);
-    proxied.length = 0;
+    expect(proxy.tunnels).toContain(new URL(sb.urls.approvals).host);
+    const tunnelled = proxy.tunnels.length;
     const around = await run(
       ['approvals', 'approvals', 'list', '--employee-number', '100234', '-o', 'json'],
       {
@@ -350,7 +333,7 @@ describe('8. proxies and TLS', () => {
       },
     );
     expect(around.code).toBe(0);
-    expect(proxied).toEqual([]);
+    expect(proxy.tunnels.slice(tunnelled)).toEqual([]);
   });
 
   test.runIf(existsSync('/usr/bin/openssl'))(

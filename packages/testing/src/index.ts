@@ -1,3 +1,5 @@
+export { startConnectProxy } from './connect-proxy.js';
+export type { ConnectProxy } from './connect-proxy.js';
 export { refusedUrl, startFaultServer } from './fault-server.js';
 export type {
   FaultHandler,

@@ -2,38 +2,17 @@ import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { Agent, createServer, type ClientRequestArgs, type IncomingMessage } from 'node:http';
+import { Agent, type ClientRequestArgs } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { promisify } from 'node:util';
 import { startSandbox } from '@partner-apis/sandbox';
-import { refusedUrl, startHostileUpstream } from '@partner-apis/testing';
+import { refusedUrl, startConnectProxy, startHostileUpstream } from '@partner-apis/testing';
 import { describe, expect, it } from 'vitest';
 import { verifyUpstream } from './verify.js';
-
-/** A forward proxy on 127.0.0.1 that tunnels what it is asked to with CONNECT, and says where. */
-async function startConnectProxy() {
-  const tunnels: string[] = [];
-  const proxy = createServer((_, answer) => answer.writeHead(405).end());
-  proxy.on('connect', (request: IncomingMessage, client: Socket, head: Buffer) => {
-    tunnels.push(request.url ?? '');
-    const [host = '', port = ''] = (request.url ?? '').split(':');
-    const upstream = connect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client).pipe(upstream);
-    });
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-  });
-  proxy.listen(0, '127.0.0.1');
-  await once(proxy, 'listening');
-  const { port } = proxy.address() as AddressInfo;
-  return { port, tunnels, close: () => proxy.close() };
-}
 
 /** An `http.Agent` that opens each connection through the CONNECT tunnel of a proxy. */
 class TunnelAgent extends Agent {

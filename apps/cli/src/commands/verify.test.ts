@@ -1,13 +1,18 @@
 import { once } from 'node:events';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '@partner-apis/sandbox';
-import { refusedUrl, startStrictUpstream, type StrictUpstream } from '@partner-apis/testing';
+import {
+  refusedUrl,
+  startConnectProxy,
+  startStrictUpstream,
+  type StrictUpstream,
+} from '@partner-apis/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../program.js';
 
@@ -131,35 +136,20 @@ describe('partner-apis verify', () => {
 
   it('goes through the proxy of HTTP_PROXY to the environment behind it, as every command does', async () => {
     const sb = await startSandbox();
-    const tunnels: string[] = [];
-    // A forward proxy that tunnels, as HTTPS_PROXY and HTTP_PROXY clients ask with CONNECT.
-    const proxy = createServer((_, answer) => answer.writeHead(405).end());
-    proxy.on('connect', (incoming: IncomingMessage, client: Socket, head: Buffer) => {
-      tunnels.push(incoming.url ?? '');
-      const [host = '', port = ''] = (incoming.url ?? '').split(':');
-      const upstream = connect(Number(port), host, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client).pipe(upstream);
-      });
-      upstream.on('error', () => client.destroy());
-      client.on('error', () => upstream.destroy());
-    });
-    proxy.listen(0, '127.0.0.1');
-    await once(proxy, 'listening');
+    const proxy = await startConnectProxy();
     try {
       const { code, stdout, stderr } = await run(
         ['--employee', sb.fixtures.employeeWithApprovals, '-o', 'json'],
         {
           XDG_CONFIG_HOME: cwd,
-          HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+          HTTP_PROXY: proxy.url,
           PARTNER_APIS_APPROVALS_BASE_URL: sb.urls.approvals,
           PARTNER_APIS_APPROVALS_CLIENT_ID: sb.credentials.approvals.clientId,
           PARTNER_APIS_APPROVALS_CLIENT_SECRET: sb.credentials.approvals.clientSecret,
           PARTNER_APIS_APPROVALS_TIER: 'gold',
         },
       );
-      expect(tunnels).toContain(new URL(sb.urls.approvals).host);
+      expect(proxy.tunnels).toContain(new URL(sb.urls.approvals).host);
       const { findings } = JSON.parse(stdout) as { findings: { status: string }[] };
       expect(findings.filter((finding) => finding.status !== 'confirmed')).toEqual([]);
       expect(code).toBe(0);
