@@ -93,10 +93,6 @@ async function bundleScripts(packageDir, entries, rule, manifest) {
     target: 'node20.19',
     tsconfig: 'tsconfig.build.json',
     sourcemap: 'linked',
-    // Less for Node to read and compile at import (about a fifth off a service's cold import);
-    // names stay, so stack traces read, and the linked sourcemaps lead back to the sources.
-    minifyWhitespace: true,
-    minifySyntax: true,
     define: packageDefines(manifest),
     plugins: [dependencyImports],
     logLevel: 'warning',

@@ -87,10 +87,7 @@ describe('buildPackage', { timeout: 120_000 }, () => {
     }
     expect(withClass).toHaveLength(1);
     const extra = await readFile(join(dir, 'dist/extra.js'), 'utf8');
-    expect(extra).toMatch(/from\s*"fixture-dependency"/);
-    // Whitespace and syntax are minified for a faster cold import; names stay for stack traces.
-    expect(extra).toMatch(/^import\{Shared\}from/);
-    expect(extra).toMatch(/\bmade\b/);
+    expect(extra).toMatch(/from "fixture-dependency"/);
     expect(extra).not.toMatch(/=> 1/);
     expect((await readdir(join(dir, 'dist'))).some((n) => n.includes('test'))).toBe(false);
     const types = await readFile(join(dir, 'dist/index.d.ts'), 'utf8');
