@@ -51,15 +51,19 @@ export class FleetTokenCache extends TokenCache {
     const lockKey = `${keyPrefix}token-lock:${id}`;
     const refused = this.#refused.get(key);
     const giveUpAt = Date.now() + lockMs;
-    for (;;) {
+    /** The token Redis holds for the entry, unless it is expired or the one refused. */
+    const storedToken = async () => {
       const stored = await connection.run((client) => client.get(tokenKey));
-      if (stored === UNAVAILABLE) return this.#local(key, request);
+      if (stored === UNAVAILABLE) return UNAVAILABLE;
       const token = stored === null ? undefined : sealing.open(stored, tokenKey);
+      return token !== undefined && token.accessToken !== refused && Date.now() < token.expiresAt
+        ? token
+        : undefined;
+    };
+    for (;;) {
+      const valid = await storedToken();
+      if (valid === UNAVAILABLE) return this.#local(key, request);
       const now = Date.now();
-      const valid =
-        token !== undefined && token.accessToken !== refused && now < token.expiresAt
-          ? token
-          : undefined;
       if (valid !== undefined && now < valid.refreshAt) return this.#taken(key, valid);
       const owner = randomUUID();
       const locked = await connection.run((client) =>
@@ -68,6 +72,11 @@ export class FleetTokenCache extends TokenCache {
       if (locked === UNAVAILABLE) return valid ?? this.#local(key, request);
       if (locked === 'OK') {
         try {
+          // Another process may have stored a token and let go between the look and the lock.
+          const stored = await storedToken();
+          if (stored !== UNAVAILABLE && stored !== undefined && Date.now() < stored.refreshAt) {
+            return this.#taken(key, stored);
+          }
           const fresh = await request();
           const ttl = fresh.expiresAt - Date.now();
           if (ttl > 0) {
