@@ -1,9 +1,5 @@
 import { ApiError, InvalidArgumentError } from '@partner-apis/errors';
-import {
-  type DescribedQuery,
-  type ListCallOptions,
-  type ListOptions,
-} from './offset-collection.js';
+import type { DescribedQuery, ListCallOptions, ListOptions } from './offset-collection.js';
 import type { OperationDescription, ParameterDescription } from '../operations/operation.js';
 import type { Paginated } from './paginate.js';
 

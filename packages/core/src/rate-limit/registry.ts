@@ -49,7 +49,8 @@ function describeRate(rate: CustomRateLimit): string {
  * and not to a client object; with a fleet it is the fleet's, shared with every process, so a
  * client without a fleet pays nothing for Redis. When two clients of one client ID declare
  * different rates, both are paced at the stricter one and `warn` says so (to the second
- * client's logger, else as a `PARTNER_APIS_RATE_LIMIT` process warning). A scope without a client ID gets a limiter of its own.
+ * client's logger, else as a `PARTNER_APIS_RATE_LIMIT` process warning). A scope without a
+ * client ID gets a limiter of its own.
  *
  * @example
  * const first = pipelineRateLimiter(undefined, { ...scope, rate: { requestsPerSecond: 10 } });
