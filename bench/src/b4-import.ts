@@ -6,34 +6,6 @@ import type { Sandbox } from '@partner-apis/sandbox';
 import type * as TransportUndici from '@partner-apis/transport-undici';
 import type * as OpenapiFetch from 'openapi-fetch';
 
-/**
- * `@partner-apis/approvals` with core, auth, errors and openapi-fetch inside its one file, as a
- * package of its own: what the service packages would import like if they carried their
- * dependencies. B4 builds it into the bench's `node_modules` before measuring.
- */
-export const BUNDLED_APPROVALS = '@partner-apis-bundled/approvals';
-
-/**
- * The same one file minified: what is left of the cold import once the code takes the least
- * parsing it can.
- */
-export const BUNDLED_APPROVALS_MINIFIED = '@partner-apis-bundled/approvals-minified';
-
-/** The bundled variants, each built by B4 into the bench's `node_modules` before measuring. */
-export const BUNDLED_VARIANTS = [
-  {
-    specifier: BUNDLED_APPROVALS,
-    minify: false,
-    shows:
-      'the approvals package with its dependencies in its one file (no goal; what carrying them would give)',
-  },
-  {
-    specifier: BUNDLED_APPROVALS_MINIFIED,
-    minify: true,
-    shows: 'that one file minified (no goal; the least parsing this code can take)',
-  },
-] as const;
-
 /** The packages B4 imports, and the first request each one makes. */
 export const B4_IMPORTED = [
   'openapi-fetch',
@@ -42,8 +14,6 @@ export const B4_IMPORTED = [
   '@partner-apis/liability',
   '@partner-apis/approvals',
   '@partner-apis/transport-undici',
-  BUNDLED_APPROVALS,
-  BUNDLED_APPROVALS_MINIFIED,
 ] as const;
 export type B4Imported = (typeof B4_IMPORTED)[number];
 
@@ -64,22 +34,7 @@ type Modules = {
   '@partner-apis/liability': typeof Liability;
   '@partner-apis/approvals': typeof Approvals;
   '@partner-apis/transport-undici': typeof TransportUndici;
-  [BUNDLED_APPROVALS]: typeof Approvals;
-  [BUNDLED_APPROVALS_MINIFIED]: typeof Approvals;
 };
-
-/** One employee's approvals: the first request of the approvals client, bundled or not. */
-function approvalsFirstRequest(
-  { createApprovalsClient }: typeof Approvals,
-  { sandbox }: B4ImportInput,
-): Promise<unknown> {
-  const { tier, ...credentials } = sandbox.credentials.approvals;
-  return createApprovalsClient({
-    baseUrl: sandbox.urls.approvals,
-    credentials,
-    tier,
-  }).approvals.list(sandbox.fixtures.employeeWithApprovals);
-}
 
 /**
  * The first request a user of each package makes, against the sandbox: a page of one record, a
@@ -122,9 +77,14 @@ const firstRequests: {
       baseUrl: sandbox.urls.liability,
       credentials: sandbox.credentials.liability,
     }).quotes.search({}),
-  '@partner-apis/approvals': approvalsFirstRequest,
-  [BUNDLED_APPROVALS]: approvalsFirstRequest,
-  [BUNDLED_APPROVALS_MINIFIED]: approvalsFirstRequest,
+  '@partner-apis/approvals': ({ createApprovalsClient }, { sandbox }) => {
+    const { tier, ...credentials } = sandbox.credentials.approvals;
+    return createApprovalsClient({
+      baseUrl: sandbox.urls.approvals,
+      credentials,
+      tier,
+    }).approvals.list(sandbox.fixtures.employeeWithApprovals);
+  },
   '@partner-apis/transport-undici': async ({ createUndiciFetch }, { sandbox }) => {
     const { clientId, clientSecret } = sandbox.credentials.approvals;
     const fetch = createUndiciFetch();

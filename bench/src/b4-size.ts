@@ -1,10 +1,11 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import {
   B4_IMPORTED,
-  BUNDLED_VARIANTS,
   type B4Imported,
   type B4ImportInput,
   type B4ImportResult,
@@ -19,10 +20,7 @@ const benchRoot = fileURLToPath(new URL('..', import.meta.url));
 
 const REFERENCE = 'openapi-fetch';
 /** Measured for size; the subpath entry only once the package has it. */
-const SIZED = [
-  ...B4_IMPORTED.filter((specifier) => !BUNDLED_VARIANTS.some((v) => v.specifier === specifier)),
-  '@partner-apis/exposure/statement-of-values',
-] as const;
+const SIZED = [...B4_IMPORTED, '@partner-apis/exposure/statement-of-values'] as const;
 const SERVICES = [
   '@partner-apis/exposure',
   '@partner-apis/riskengineering',
@@ -88,43 +86,31 @@ async function bundleSize(specifier: string, external: string[]): Promise<Size |
   }
 }
 
+const run = promisify(execFile);
+
 /**
- * Writes one bundled variant into the bench's `node_modules`: the approvals package and its
- * dependencies in one file, built for Node, so that importing it resolves one package as a
- * user's import would. Returns why it could not be built, if it could not.
+ * Wall milliseconds of fresh `node` processes, interleaved in rotating order over `rounds`
+ * rounds: each package's process does only `await import(pkg)`; `null` stands for `node -e 0`,
+ * the start and exit every process pays.
  */
-async function buildBundledApprovals(
-  specifier: string,
-  minify: boolean,
-  external: string[],
-): Promise<string | undefined> {
-  const dir = fileURLToPath(new URL(`../node_modules/${specifier}/`, import.meta.url));
-  try {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      `${dir}package.json`,
-      JSON.stringify({ name: specifier, type: 'module', exports: './index.js' }),
-    );
-    await build({
-      stdin: {
-        contents: `export * from '@partner-apis/approvals';`,
-        resolveDir: benchRoot,
-        loader: 'js',
-      },
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      minify,
-      external,
-      outfile: `${dir}index.js`,
-      logLevel: 'silent',
-    });
-    return undefined;
-  } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
-    return `${specifier} could not be built: ${text.split('\n')[0]}`;
+async function freshProcessMs(
+  specifiers: readonly (B4Imported | null)[],
+  rounds: number,
+): Promise<Map<B4Imported | null, number[]>> {
+  const samples = new Map<B4Imported | null, number[]>(specifiers.map((s) => [s, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < specifiers.length; i++) {
+      const specifier = specifiers[(i + round) % specifiers.length] ?? null;
+      const args =
+        specifier === null
+          ? ['-e', '0']
+          : ['--input-type=module', '-e', `await import(${JSON.stringify(specifier)})`];
+      const started = performance.now();
+      await run(process.execPath, args, { cwd: benchRoot, timeout: 20_000 });
+      samples.get(specifier)?.push(performance.now() - started);
+    }
   }
+  return samples;
 }
 
 const kilobytes = (bytes: number) => fixed(bytes / 1024, 1);
@@ -149,11 +135,9 @@ async function runSizes(options: RunOptions): Promise<Section> {
     else sizes.set(specifier, size);
   }
 
-  const notBundled = new Map<B4Imported, string>();
-  for (const { specifier, minify } of BUNDLED_VARIANTS) {
-    const why = await buildBundledApprovals(specifier, minify, external);
-    if (why !== undefined) notBundled.set(specifier, why);
-  }
+  const processMs = await freshProcessMs([null, ...B4_IMPORTED], options.quick ? 5 : 21);
+  const baseMs = median(processMs.get(null) ?? []);
+  const coldImportMs = (specifier: B4Imported) => median(processMs.get(specifier) ?? []) - baseMs;
   const sandbox = await startService<SandboxHostInfo>('sandbox-host', {}, { timeoutMs: 20_000 });
   const importMs = new Map<B4Imported, number[]>(B4_IMPORTED.map((name) => [name, []]));
   const firstRequestMs = new Map<B4Imported, number[]>(B4_IMPORTED.map((name) => [name, []]));
@@ -172,11 +156,6 @@ async function runSizes(options: RunOptions): Promise<Section> {
       );
       for (const specifier of order) {
         if (unavailable.has(specifier)) continue;
-        const why = notBundled.get(specifier);
-        if (why !== undefined) {
-          unavailable.set(specifier, why);
-          continue;
-        }
         const input: B4ImportInput = { specifier, sandbox: info };
         const result = await runTask<B4ImportResult>('b4-import', input, { timeoutMs: 20_000 });
         if ('unavailable' in result) {
@@ -208,8 +187,10 @@ async function runSizes(options: RunOptions): Promise<Section> {
       : undefined;
     const timing =
       imported === undefined || unavailable.has(imported)
-        ? ['', '', '', '']
+        ? ['', '', '', '', '', '']
         : [
+            fixed(coldImportMs(imported), 1),
+            times(coldImportMs(imported) / coldImportMs(REFERENCE)),
             fixed(median(importMs.get(imported) ?? []), 1),
             times(ratio(importMs, imported)),
             fixed(median(firstRequestMs.get(imported) ?? []), 1),
@@ -228,7 +209,7 @@ async function runSizes(options: RunOptions): Promise<Section> {
   const goals: Goal[] = SERVICES.flatMap((specifier) => [
     atMost(
       `P2 cold import of ${specifier} vs openapi-fetch`,
-      ratio(importMs, specifier),
+      coldImportMs(specifier) / coldImportMs(REFERENCE),
       IMPORT_TARGET,
       times,
     ),
@@ -250,10 +231,11 @@ async function runSizes(options: RunOptions): Promise<Section> {
     title: 'Size and cold import',
     method: [
       "Each package entry bundled with its dependencies by esbuild (platform node, ESM, minified; node: built-ins and optional peer dependencies external), then gzip -9: what the package adds to a user's bundle.",
-      `Cold import is the time from before \`await import(pkg)\` to after it, measured inside a fresh \`node\` process that has loaded none of the packages;`,
+      `Cold import is the wall time of a fresh \`node\` process that only runs \`await import(pkg)\`, minus that of \`node -e 0\` (medians of ${options.quick ? 5 : 21} interleaved processes each): what a program that uses the package pays to start.`,
+      `Import in process is the time from before \`await import(pkg)\` to after it, inside a fresh \`node\` process whose ESM loader is already running;`,
       'in the same process the client is then created and makes its first request against the sandbox (in its own process), parsed:',
       "a page of one record (the portal clients fetch their token first), a quote search, or one employee's approvals (openapi-fetch and the undici transport make that same request).",
-      `Times are medians of ${rounds} processes per package, interleaved; ratios are medians of same-round ratios to openapi-fetch.`,
+      `Those times are medians of ${rounds} processes per package, interleaved; their ratios are medians of same-round ratios to openapi-fetch.`,
       'The notes give the same ratios by the CPU time of the process (process.cpuUsage), which suffers less when other work shares the machine.',
     ].join(' '),
     tables: [
@@ -263,7 +245,9 @@ async function runSizes(options: RunOptions): Promise<Section> {
           'min kB',
           'min+gzip kB',
           '× openapi-fetch size',
-          'import ms',
+          'cold import ms',
+          '× openapi-fetch',
+          'import in process ms',
           '× openapi-fetch',
           'import + first request ms',
           '× openapi-fetch',
@@ -273,13 +257,10 @@ async function runSizes(options: RunOptions): Promise<Section> {
     ],
     goals,
     notes: [
-      ...BUNDLED_VARIANTS.filter(({ specifier }) => !unavailable.has(specifier)).map(
-        ({ specifier, shows }) =>
-          `${specifier}, ${shows}: import ${times(ratio(importMs, specifier))}, import + first request ${times(ratio(firstRequestMs, specifier))} openapi-fetch's`,
-      ),
+      `\`node -e 0\`: ${fixed(baseMs, 1)} ms.`,
       ...SERVICES.map(
         (specifier) =>
-          `by CPU time, ${specifier}: import ${times(ratio(importCpuMs, specifier))}, import + first request ${times(ratio(firstRequestCpuMs, specifier))} openapi-fetch's`,
+          `by CPU time, ${specifier}: import in process ${times(ratio(importCpuMs, specifier))}, import + first request ${times(ratio(firstRequestCpuMs, specifier))} openapi-fetch's`,
       ),
       ...notes,
       ...[...unavailable.values()],

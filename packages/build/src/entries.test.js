@@ -8,7 +8,8 @@ describe('buildPlan', () => {
       exports: {
         '.': {
           types: './dist/index.d.ts',
-          node: './dist/index.node.js',
+          module: './dist/index.js',
+          node: './dist/standalone/index.js',
           default: './dist/index.js',
         },
         './statement-of-values': {
@@ -20,11 +21,11 @@ describe('buildPlan', () => {
       bin: { tool: './dist/cli.js' },
     });
     expect(plan.scripts).toEqual([
-      { out: 'index.node', source: 'src/index.node.ts' },
       { out: 'index', source: 'src/index.ts' },
       { out: 'statement-of-values', source: 'src/statement-of-values.ts' },
       { out: 'cli', source: 'src/cli.ts' },
     ]);
+    expect(plan.standalone).toEqual([{ out: 'standalone/index', source: 'src/index.ts' }]);
     expect(plan.declarations).toEqual([
       { out: 'index', source: 'src/index.ts' },
       { out: 'statement-of-values', source: 'src/statement-of-values.ts' },

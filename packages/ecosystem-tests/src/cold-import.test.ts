@@ -1,6 +1,7 @@
-// Importing a client loads none of Node's http, https or zlib: they are most of a cold import's
-// time, and the default transport loads them with the first request. Each check runs in a fresh
-// `node` process, as a user's program starts.
+// Importing a client loads one file and none of Node's http, https or zlib: each module file
+// costs about a millisecond to resolve and compile whatever it holds, the built-ins are most of
+// the rest, and the default transport loads them with the first request. Each check runs in a
+// fresh `node` process, as a user's program starts.
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -48,7 +49,35 @@ async function builtinsLoaded(specifier: string) {
   return JSON.parse(stdout) as { atImport: string[]; afterRequest: string[] };
 }
 
+/** Prints the URL of every module file the process loads, built-ins aside, on stderr. */
+const LOAD_HOOKS = `export async function load(url, context, next) {
+  if (url.startsWith('file:')) console.error('LOADED ' + url);
+  return next(url, context);
+}`;
+const REGISTER_HOOKS = `data:text/javascript,${encodeURIComponent(
+  `import { register } from 'node:module';
+   register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(LOAD_HOOKS)}`)});`,
+)}`;
+
+/** The module files, relative to node_modules, a fresh process loads to import `specifier`. */
+async function filesLoaded(specifier: string) {
+  const { stderr } = await run(
+    process.execPath,
+    ['--import', REGISTER_HOOKS, '--input-type=module', '-e', `await import('${specifier}')`],
+    { cwd: import.meta.dirname, timeout: 20_000 },
+  );
+  return [...stderr.matchAll(/^LOADED file:\/\/(.+)$/gm)].map((m) =>
+    (m[1] ?? '').replace(/^.*\/packages\//, ''),
+  );
+}
+
 describe.each(SERVICES)('@partner-apis/%s', (service) => {
+  it('loads one file under Node: core, auth, errors and openapi-fetch are inside it', async () => {
+    expect(await filesLoaded(`@partner-apis/${service}`)).toEqual([
+      `${service}/dist/standalone/index.js`,
+    ]);
+  });
+
   it('loads http and zlib with the first request, not at import', async () => {
     const { atImport, afterRequest } = await builtinsLoaded(`@partner-apis/${service}`);
     expect(atImport).toEqual([]);
