@@ -135,9 +135,11 @@ async function runSizes(options: RunOptions): Promise<Section> {
     else sizes.set(specifier, size);
   }
 
-  const processMs = await freshProcessMs([null, ...B4_IMPORTED], options.quick ? 5 : 21);
-  const baseMs = median(processMs.get(null) ?? []);
-  const coldImportMs = (specifier: B4Imported) => median(processMs.get(specifier) ?? []) - baseMs;
+  const processMs = await freshProcessMs([null, ...B4_IMPORTED], options.quick ? 5 : 41);
+  const baseMs = processMs.get(null) ?? [];
+  // Same-round differences: this machine's speed drifts between rounds more than within one.
+  const coldImportMs = (specifier: B4Imported) =>
+    median((processMs.get(specifier) ?? []).map((ms, round) => ms - (baseMs[round] ?? ms)));
   const sandbox = await startService<SandboxHostInfo>('sandbox-host', {}, { timeoutMs: 20_000 });
   const importMs = new Map<B4Imported, number[]>(B4_IMPORTED.map((name) => [name, []]));
   const firstRequestMs = new Map<B4Imported, number[]>(B4_IMPORTED.map((name) => [name, []]));
@@ -231,7 +233,7 @@ async function runSizes(options: RunOptions): Promise<Section> {
     title: 'Size and cold import',
     method: [
       "Each package entry bundled with its dependencies by esbuild (platform node, ESM, minified; node: built-ins and optional peer dependencies external), then gzip -9: what the package adds to a user's bundle.",
-      `Cold import is the wall time of a fresh \`node\` process that only runs \`await import(pkg)\`, minus that of \`node -e 0\` (medians of ${options.quick ? 5 : 21} interleaved processes each): what a program that uses the package pays to start.`,
+      `Cold import is the wall time of a fresh \`node\` process that only runs \`await import(pkg)\`, minus that of \`node -e 0\` in the same round (medians over ${options.quick ? 5 : 41} interleaved rounds): what a program that uses the package pays to start.`,
       `Import in process is the time from before \`await import(pkg)\` to after it, inside a fresh \`node\` process whose ESM loader is already running;`,
       'in the same process the client is then created and makes its first request against the sandbox (in its own process), parsed:',
       "a page of one record (the portal clients fetch their token first), a quote search, or one employee's approvals (openapi-fetch and the undici transport make that same request).",
@@ -257,7 +259,7 @@ async function runSizes(options: RunOptions): Promise<Section> {
     ],
     goals,
     notes: [
-      `\`node -e 0\`: ${fixed(baseMs, 1)} ms.`,
+      `\`node -e 0\`: ${fixed(median(baseMs), 1)} ms.`,
       ...SERVICES.map(
         (specifier) =>
           `by CPU time, ${specifier}: import in process ${times(ratio(importCpuMs, specifier))}, import + first request ${times(ratio(firstRequestCpuMs, specifier))} openapi-fetch's`,
