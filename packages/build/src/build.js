@@ -89,21 +89,36 @@ async function bundleScripts(packageDir, entries, rule, manifest) {
     },
   };
   await esbuild.build({
+    ...esbuildOptions(packageDir, entries, manifest, dependencyImports),
+    chunkNames: '[name]-[hash]',
+    splitting: true,
+  });
+}
+
+/**
+ * What every bundle of a package shares: ESM for Node 20.19 from `src/`, into `dist/`, with a
+ * linked source map and the package's defines.
+ * @param {string} packageDir
+ * @param {import('./entries.js').BuildEntry[]} entries
+ * @param {{ name?: unknown, version?: unknown }} manifest
+ * @param {esbuild.Plugin} imports decides what stays an import
+ * @returns {esbuild.BuildOptions}
+ */
+function esbuildOptions(packageDir, entries, manifest, imports) {
+  return {
     absWorkingDir: packageDir,
     entryPoints: entries.map((e) => ({ in: e.source, out: e.out })),
     outdir: 'dist',
-    chunkNames: '[name]-[hash]',
     bundle: true,
-    splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20.19',
     tsconfig: 'tsconfig.build.json',
     sourcemap: 'linked',
     define: packageDefines(manifest),
-    plugins: [dependencyImports],
+    plugins: [imports],
     logLevel: 'warning',
-  });
+  };
 }
 
 /**
@@ -123,33 +138,19 @@ async function bundleStandalone(packageDir, entries, rule, manifest) {
     name: 'carried-imports',
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, async (args) => {
-        if (isBuiltin(args.path)) {
-          return { path: args.path, external: true };
-        }
+        if (isBuiltin(args.path)) return { path: args.path, external: true };
         if (args.importer.startsWith(ownSources) && rule(args.path) === 'undeclared') {
           return { errors: [{ text: undeclaredMessage(args.path) }] };
         }
         const importer = await nearestManifest(dirname(args.importer));
         const peers = { ...importer.peerDependencies, ...importer.optionalDependencies };
-        if (packageName(args.path) in peers) return { path: args.path, external: true };
+        if (Object.hasOwn(peers, packageName(args.path)))
+          return { path: args.path, external: true };
         return undefined;
       });
     },
   };
-  await esbuild.build({
-    absWorkingDir: packageDir,
-    entryPoints: entries.map((e) => ({ in: e.source, out: e.out })),
-    outdir: 'dist',
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.19',
-    tsconfig: 'tsconfig.build.json',
-    sourcemap: 'linked',
-    define: packageDefines(manifest),
-    plugins: [carriedImports],
-    logLevel: 'warning',
-  });
+  await esbuild.build(esbuildOptions(packageDir, entries, manifest, carriedImports));
 }
 
 /**
