@@ -39,7 +39,7 @@ export interface AuthRequest {
   readonly body?: string | undefined;
 }
 
-/** The answer to an `AuthRequest`, read whole: any final status, never thrown. */
+/** An answer as an auth scheme sees it, read whole: any final status, never thrown. */
 export interface AuthAnswer {
   readonly status: number;
   readonly statusText: string;
@@ -110,6 +110,9 @@ export interface AuthScheme {
   queryParameters?(): readonly (readonly [name: string, value: string])[];
   /** Adds the credentials to the headers of one attempt. */
   authorize(headers: Headers, context: AuthContext): void | Promise<void>;
-  /** Decides on a 401: `retry` sends the call again (after fixing what it can), `fail` throws. */
-  onUnauthorized?(response: Response, context: AuthContext): Promise<'retry' | 'fail'>;
+  /**
+   * Decides on a 401, given the answer as it was read: `retry` sends the call again (after
+   * fixing what it can), `fail` throws.
+   */
+  onUnauthorized?(answer: AuthAnswer, context: AuthContext): Promise<'retry' | 'fail'>;
 }

@@ -388,7 +388,7 @@ export function oauth2ClientCredentials(
       return keyQuery === undefined ? [] : [[keyQuery, keyValue(activeKey)]];
     },
 
-    async onUnauthorized(_response, context) {
+    async onUnauthorized(_answer, context) {
       const state = calls.get(context);
       if (state?.token === undefined) return 'fail';
       if (!state.fresh && !state.refreshed) {

@@ -1,7 +1,9 @@
-import type { AuthContext, AuthScheme } from '@partner-apis/auth';
+import type { AuthAnswer, AuthContext, AuthScheme } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import type { Observer } from '../observe/observer.js';
-import { bufferedResponse, textOf } from '../transport/buffered-response.js';
+import { textOf } from '../transport/buffered-response.js';
+import type { Answer } from '../transport/exchange.js';
+import { publicHeaders } from '../transport/received-headers.js';
 import type { Execute, InFlight, Step } from './call.js';
 import { callOfFetch, responseOf } from './fetch-shape.js';
 import type { Resolver } from './options.js';
@@ -43,6 +45,11 @@ function withQuery(url: string, parameters: readonly (readonly [string, string])
     ([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`,
   );
   return `${url}${url.includes('?') ? '&' : '?'}${pairs.join('&')}`;
+}
+
+/** An answer as a scheme reads it: status, real `Headers` and the body's text, no `Response`. */
+function authAnswerOf({ status, statusText, headers, bytes }: Answer): AuthAnswer {
+  return { status, statusText, headers: publicHeaders(headers), text: textOf(bytes) };
 }
 
 /** How often one call may ask the auth scheme to repair a 401 (refresh, then key failover). */
@@ -87,8 +94,7 @@ export function credentialsStep(run: CredentialsRuntime): Step {
             signal: undefined,
             budget: call.budget,
           });
-          const { status, statusText } = answer;
-          return { status, statusText, headers: answer.headers, text: textOf(answer.bytes) };
+          return authAnswerOf(answer);
         },
         now: run.clock,
         events: run.observer.authEvents,
@@ -111,10 +117,7 @@ export function credentialsStep(run: CredentialsRuntime): Step {
       ) {
         return reply;
       }
-      const verdict = await auth.onUnauthorized(
-        bufferedResponse(reply.answer, call.request),
-        context,
-      );
+      const verdict = await auth.onUnauthorized(authAnswerOf(reply.answer), context);
       if (verdict !== 'retry') return reply;
     }
   };
