@@ -12,6 +12,7 @@ import type { CallOverrides, Execute } from '../pipeline/call.js';
 import { responseOf } from '../pipeline/fetch-shape.js';
 import { CONVERSATION_ID_HEADER } from '../pipeline/request-id.js';
 import { callResult, type CallResult } from '../operations/call-answer.js';
+import { HeaderMap } from '../transport/header-map.js';
 import type { CallArguments } from '../operations/resource-client.js';
 import { CALL_OPTION_NAMES } from '../operations/call-options.js';
 import { unknownOptions } from '../pipeline/option-names.js';
@@ -114,7 +115,7 @@ export async function callOperation(
   conversationId: string,
 ): Promise<CallResult> {
   const { signal, ...rest } = callOptionsOf(operation, args, options, check);
-  const headers = new Headers();
+  const headers = new HeaderMap();
   if (declaresConversation(operation)) {
     headers.set(CONVERSATION_ID_HEADER, rest.conversationId ?? conversationId);
   }

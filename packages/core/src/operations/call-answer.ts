@@ -2,7 +2,7 @@ import { ApiError, CORRELATION_ID_HEADERS } from '@partner-apis/errors';
 import type { ResponseMeta, WithResponse } from './api-promise.js';
 import type { PipelineReply } from '../pipeline/call.js';
 import { responseOf } from '../pipeline/fetch-shape.js';
-import { publicHeaders } from '../transport/received-headers.js';
+import { publicHeaders } from '../transport/header-map.js';
 
 /** What a resource method gets back: the parsed body (if any), the response and its metadata. */
 export interface CallResult extends ResponseMeta {

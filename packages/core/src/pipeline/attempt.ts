@@ -5,6 +5,7 @@ import { ResponseTooLarge, type Exchange, type Send } from '../transport/exchang
 import { toConnectionError } from '../transport/network-failure.js';
 import { followRedirects, isRedirect } from '../transport/redirects.js';
 import { attemptFailed, type InFlight, type Next } from './call.js';
+import type { CallScope } from './call-scope.js';
 import { errorContext, type ErrorSettings } from './errors.js';
 import { MAX_TIMER_MS } from './retry.js';
 import { number, section, type Resolver } from './options.js';
@@ -102,7 +103,7 @@ export function sendAttempt(s: ResolvedAttempt, run: AttemptRuntime): Next {
     }
     const started = run.clock();
     scope.startAttempt(call.attemptTimeoutMs);
-    const exchange = exchangeOf(call, s.maxResponseBytes);
+    const exchange = new AttemptExchange(call, s.maxResponseBytes);
     try {
       let answer = await run.send(exchange);
       if (isRedirect(answer)) {
@@ -135,22 +136,38 @@ export function sendAttempt(s: ResolvedAttempt, run: AttemptRuntime): Next {
   };
 }
 
-/** The exchange a sender puts on the wire for one attempt of the call. */
-function exchangeOf(call: InFlight, maxResponseBytes: number): Exchange {
-  const { scope } = call;
-  return {
-    url: call.sendUrl ?? call.url,
-    method: call.method,
-    headers: call.headers,
-    body: call.body,
-    get signal() {
-      return scope.signal;
-    },
-    onAbort: (listener) => scope.onAbort(listener),
-    maxResponseBytes,
-    headersReceived: false,
-    onWritten: call.onWritten,
-  };
+/**
+ * One attempt's exchange, aborting with its call. A class, not an object literal: a literal
+ * with a getter is built on V8's slow path, a cost every attempt paid; `signal` is still made
+ * only when a sender asks for it.
+ */
+class AttemptExchange implements Exchange {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly body: Exchange['body'];
+  readonly maxResponseBytes: number;
+  readonly onWritten: (() => void) | undefined;
+  headersReceived = false;
+  readonly #scope: CallScope;
+
+  constructor(call: InFlight, maxResponseBytes: number) {
+    this.url = call.sendUrl ?? call.url;
+    this.method = call.method;
+    this.headers = call.headers;
+    this.body = call.body;
+    this.maxResponseBytes = maxResponseBytes;
+    this.onWritten = call.onWritten;
+    this.#scope = call.scope;
+  }
+
+  get signal(): AbortSignal {
+    return this.#scope.signal;
+  }
+
+  onAbort(listener: (reason: unknown) => void): () => void {
+    return this.#scope.onAbort(listener);
+  }
 }
 
 /** The typed error of a failed attempt, marked with what the attempt came to. */

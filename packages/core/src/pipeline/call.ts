@@ -1,3 +1,4 @@
+import type { AuthContext } from '@partner-apis/auth';
 import type { FailedRequest } from '@partner-apis/errors';
 import type { Answer, RequestBody } from '../transport/exchange.js';
 import type { CallScope } from './call-scope.js';
@@ -74,6 +75,8 @@ export interface InFlight {
   sendUrl: string | undefined;
   /** Told once the attempt's request is on the wire (the rate limiter's slot). */
   onWritten: (() => void) | undefined;
+  /** What the auth scheme is handed, made at the call's first attempt and kept for the others. */
+  authContext: AuthContext | undefined;
   /** The URL with its secrets redacted, for events. */
   readonly shownUrl: () => string;
 }

@@ -3,7 +3,7 @@ import { ConfigurationError } from '@partner-apis/errors';
 import type { Observer } from '../observe/observer.js';
 import { textOf } from '../transport/buffered-response.js';
 import type { Answer } from '../transport/exchange.js';
-import { publicHeaders } from '../transport/received-headers.js';
+import { HeaderMap, publicHeaders } from '../transport/header-map.js';
 import type { Execute, InFlight, Step } from './call.js';
 import { callOfFetch, responseOf } from './fetch-shape.js';
 import type { Resolver } from './options.js';
@@ -65,46 +65,54 @@ export interface CredentialsRuntime {
 }
 
 /**
+ * What a scheme is handed for one call. A class, not an object literal: a literal with a getter
+ * is built on V8's slow path, a cost every call paid though most schemes never read `signal`.
+ * `fetch` and `send` are fields, so a scheme may take them off the context and call them alone.
+ */
+class CallAuthContext implements AuthContext {
+  readonly #call: InFlight;
+  readonly now: () => number;
+  readonly events: AuthContext['events'];
+  readonly fetch: AuthContext['fetch'];
+  readonly send: AuthContext['send'];
+
+  constructor(call: InFlight, run: CredentialsRuntime) {
+    this.#call = call;
+    this.now = run.clock;
+    this.events = run.observer.authEvents;
+    this.fetch = async (input, init) =>
+      responseOf(
+        await run.tokenExecute({ ...(await callOfFetch(input, init)), budget: call.budget }),
+      );
+    this.send = async ({ method, url, headers, body }) => {
+      const { answer } = await run.tokenExecute({
+        method,
+        url,
+        headers: new HeaderMap(headers),
+        body,
+        signal: undefined,
+        budget: call.budget,
+      });
+      return authAnswerOf(answer);
+    };
+  }
+
+  get signal(): AbortSignal {
+    return this.#call.scope.signal;
+  }
+}
+
+/**
  * The step that adds the scheme's credentials to every attempt, and on a 401 lets the scheme
  * repair them (refresh the token, fail over to the secondary key) and sends again, at most
  * twice per call; a repair does not use up an attempt. The scheme's token requests spend the
  * call's retries, not retries of their own.
  */
 export function credentialsStep(run: CredentialsRuntime): Step {
-  const { auth, tokenExecute } = run;
-  // One context per call, the same for each of its attempts: a scheme may key state by it.
-  const contexts = new WeakMap<InFlight, AuthContext>();
-  const contextOf = (call: InFlight): AuthContext => {
-    let context = contexts.get(call);
-    if (context === undefined) {
-      context = {
-        get signal() {
-          return call.scope.signal;
-        },
-        fetch: async (input, init) =>
-          responseOf(
-            await tokenExecute({ ...(await callOfFetch(input, init)), budget: call.budget }),
-          ),
-        send: async ({ method, url, headers, body }) => {
-          const { answer } = await tokenExecute({
-            method,
-            url,
-            headers: new Headers(headers),
-            body,
-            signal: undefined,
-            budget: call.budget,
-          });
-          return authAnswerOf(answer);
-        },
-        now: run.clock,
-        events: run.observer.authEvents,
-      };
-      contexts.set(call, context);
-    }
-    return context;
-  };
+  const { auth } = run;
   return async (call, next) => {
-    const context = contextOf(call);
+    // One context per call, the same for each of its attempts: a scheme may key state by it.
+    const context = (call.authContext ??= new CallAuthContext(call, run));
     for (let repairs = 0; ; repairs += 1) {
       await auth.authorize(call.headers, context);
       const query = auth.queryParameters?.();

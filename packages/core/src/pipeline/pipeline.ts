@@ -66,6 +66,7 @@ export function createPipeline(s: PipelineSettings, steps: readonly Step[], send
       request: { method, url, requestId: undefined, conversationId },
       sendUrl: undefined,
       onWritten: undefined,
+      authContext: undefined,
       shownUrl: () => (shown ??= redactUrl(url)),
     };
     try {

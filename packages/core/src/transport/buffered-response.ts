@@ -1,6 +1,6 @@
 import { ApiError, MAX_RAW_BODY_LENGTH, redactUrl, type FailedRequest } from '@partner-apis/errors';
 import type { Answer } from './exchange.js';
-import { publicHeaders } from './received-headers.js';
+import { publicHeaders } from './header-map.js';
 
 const decoder = new TextDecoder();
 

@@ -1,4 +1,5 @@
 import { NO_BYTES, ResponseTooLarge, headOf, type Exchange, type Send } from './exchange.js';
+import { publicHeaders } from './header-map.js';
 
 /**
  * Reads a `fetch` response's body whole, counting the decoded bytes as they arrive; past
@@ -60,7 +61,14 @@ async function readBody(response: Response, limit: number): Promise<Uint8Array> 
 export function createFetchSend(fetch: typeof globalThis.fetch): Send {
   return async (exchange: Exchange) => {
     const { url, method, headers, body, signal } = exchange;
-    const response = await fetch(url, { method, headers, body, signal, redirect: 'manual' });
+    const response = await fetch(url, {
+      method,
+      // A real `Headers`: any `fetch` takes one, whatever it makes of other objects.
+      headers: publicHeaders(headers),
+      body,
+      signal,
+      redirect: 'manual',
+    });
     exchange.headersReceived = true;
     exchange.onWritten?.();
     const bytes = await readBody(response, exchange.maxResponseBytes);

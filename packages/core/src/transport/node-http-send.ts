@@ -14,7 +14,7 @@ import {
   type Send,
 } from './exchange.js';
 import type { RequestBody } from './exchange.js';
-import { ReceivedHeaders } from './received-headers.js';
+import { HeaderMap } from './header-map.js';
 
 /** What `http.request` accepts as `agent`: Node's agents and proxy agents built on them. */
 export type NodeAgent = HttpAgent | HttpsAgent;
@@ -140,7 +140,7 @@ function readAll(response: IncomingMessage, source: Readable, limit: number): Pr
         reject(
           new ResponseTooLarge(
             response.statusCode ?? 0,
-            new ReceivedHeaders(response.rawHeaders),
+            HeaderMap.received(response.rawHeaders),
             limit,
             headOf([...chunks, chunk]),
             response.statusMessage,
@@ -237,7 +237,7 @@ function readResponse(
   const decoders = decodersFor(zlib, response.headers['content-encoding']);
   if (decoders.length === 0 && declared > limit) {
     response.destroy();
-    const headers = new ReceivedHeaders(response.rawHeaders);
+    const headers = HeaderMap.received(response.rawHeaders);
     settle(new ResponseTooLarge(status, headers, limit, NO_BYTES, statusText));
     return;
   }
@@ -248,7 +248,7 @@ function readResponse(
   }
   readAll(response, source, limit).then(
     (bytes) => {
-      const headers = new ReceivedHeaders(response.rawHeaders, bytes.byteLength);
+      const headers = HeaderMap.received(response.rawHeaders, bytes.byteLength);
       settle(undefined, { status, statusText, headers, bytes });
     },
     (error: unknown) => {

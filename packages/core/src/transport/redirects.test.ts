@@ -110,6 +110,21 @@ describe('redirects', () => {
     expect(origin.requestsTo('/back')[0]?.headers.authorization).toBeUndefined();
   });
 
+  it('the attempt timeout aborts a redirected request that does not answer', async () => {
+    const server = await serve({
+      '/start': [{ redirect: '/landing' }],
+      '/landing': [{ delayMs: 10_000 }],
+    });
+    const { fetch } = createClientPipeline({
+      baseUrl: server.url,
+      timeout: { attemptMs: 200 },
+      retry: { attempts: 1 },
+    });
+    const failed = await fetch(new Request(`${server.url}/start`)).catch((error: unknown) => error);
+    expect(failed).toMatchObject({ name: 'TimeoutError', scope: 'attempt' });
+    expect(server.requestsTo('/landing')).toHaveLength(1);
+  }, 20_000);
+
   it('303 after a POST continues as a GET without the body', async () => {
     const server = await serve({
       '/quotes': [{ status: 303, redirect: '/quotes/q-1' }],

@@ -66,7 +66,19 @@ export async function followRedirects(
       headers.delete('content-length');
     }
     url = next.href;
-    answer = await send({ ...exchange, url, method, headers, body, headersReceived: false });
+    answer = await send({
+      url,
+      method,
+      headers,
+      body,
+      maxResponseBytes: exchange.maxResponseBytes,
+      onWritten: exchange.onWritten,
+      headersReceived: false,
+      get signal() {
+        return exchange.signal;
+      },
+      onAbort: (listener) => exchange.onAbort(listener),
+    });
   }
   return answer;
 }
