@@ -65,6 +65,25 @@ describe('operationMethod', () => {
     expect(server?.requests[0]?.url).toBe('/groups/7/things/a%2Fb%20c?fields=name');
   });
 
+  it("hands a custom fetch the call's headers as a real Headers", async () => {
+    let seen: unknown;
+    const client = createServiceClient<object>(
+      {
+        baseUrl: 'https://api.example.com',
+        credentials: {},
+        fetch: async (_input, init) => {
+          seen = init?.headers;
+          return Response.json({ id: 't' });
+        },
+      },
+      { auth: () => ({ secretHeaderNames: [], authorize: () => undefined }) },
+    );
+    const create = operationMethod<Create>(client, createThing);
+    expect(await create({ name: 't' })).toEqual({ id: 't' });
+    expect(seen).toBeInstanceOf(Headers);
+    expect((seen as Headers).get('content-type')).toBe('application/json');
+  });
+
   it('refuses a bad path parameter or query before any request, naming the method', async () => {
     const client = await clientOf({});
     const get = operationMethod<Get>(client, getThing);
