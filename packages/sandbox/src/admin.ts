@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SandboxConfigError } from './config-error.js';
 import { readBodyText } from './http/request-body.js';
-import type { Sandbox } from './start-sandbox.js';
+import type { Sandbox } from './sandbox.js';
 
 /** Every admin endpoint sits under this path, outside every service's base path. */
 export const ADMIN_PREFIX = '/__sandbox/';

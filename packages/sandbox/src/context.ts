@@ -4,7 +4,7 @@ import type { SlidingWindowLimit } from './auth/rate-limit.js';
 import type { TokenStore } from './auth/token-store.js';
 import type { PortalCredentials, SandboxCredentials } from './credentials.js';
 import type { LiabilityStore } from './services/liability-store.js';
-import type { RequestIdLedger } from './services/request-ids.js';
+import type { RequestIdLedger } from './services/request-id-ledger.js';
 
 /** Everything the handlers of one running sandbox share. */
 export interface SandboxContext {

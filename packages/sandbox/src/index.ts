@@ -1,5 +1,5 @@
 export { startSandbox } from './start-sandbox.js';
-export type { Sandbox, SandboxFixtures, SandboxRoute, SandboxUrls } from './start-sandbox.js';
+export type { Sandbox, SandboxFixtures, SandboxRoute, SandboxUrls } from './sandbox.js';
 export type { SandboxOptions, SandboxSizes } from './options.js';
 export type { ServiceName } from './services/service.js';
 export type {

@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { SandboxConfigError } from './config-error.js';
 import type { SandboxOptions } from './options.js';
-import { startSandbox, type Sandbox } from './start-sandbox.js';
+import type { Sandbox } from './sandbox.js';
+import { startSandbox } from './start-sandbox.js';
 
 /** Finds a `$ref` into another file: the sandbox serves only bundled documents. */
 function externalRef(value: unknown): string | undefined {

@@ -3,7 +3,7 @@ import { SandboxConfigError } from './config-error.js';
 import type { ApprovalsTier } from './credentials.js';
 import type { SandboxOptions } from './options.js';
 import { startSandboxWithLiabilitySpecs } from './liability-spec-files.js';
-import type { Sandbox } from './start-sandbox.js';
+import type { Sandbox } from './sandbox.js';
 
 export const USAGE = `Usage: partner-apis-sandbox [options]
 

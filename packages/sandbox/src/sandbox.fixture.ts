@@ -1,6 +1,6 @@
 // Requests the tests send, written out with plain fetch so the tests depend on no client.
 import { randomUUID } from 'node:crypto';
-import type { Sandbox } from './start-sandbox.js';
+import type { Sandbox } from './sandbox.js';
 
 export const EXPOSURE_SCOPES = 'Portal.Api Portal.Api.Exposure';
 export const RISK_ENGINEERING_SCOPES = 'Portal.Api Portal.Api.RiskEngineering';

@@ -8,7 +8,7 @@ import type { CommandContext } from '../command-context.js';
 import { examples } from '../help-format.js';
 import { writeRecords } from '../output/record-writer.js';
 import { visibleText } from '../output/safe-text.js';
-import type { OperationExtension } from './operations.js';
+import type { OperationExtension } from './operation-extension.js';
 
 /** The columns of the summary table, in this order. */
 export const SUMMARY_COLUMNS = [

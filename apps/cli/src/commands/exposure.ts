@@ -3,7 +3,7 @@ import type { CommandContext } from '../command-context.js';
 import { examples } from '../help-format.js';
 import { checkStatementOfValues, type SovOptions } from '../sov/check-sov.js';
 import { UsageError } from '../usage-error.js';
-import type { OperationExtension, OperationOptions } from './operations.js';
+import type { OperationExtension, OperationOptions } from './operation-extension.js';
 
 /** The CSV columns, for the help of the Statement of Values commands. */
 const SOV_COLUMNS =

@@ -12,7 +12,7 @@ import { Option, type Command } from 'commander';
 import { examples } from '../help-format.js';
 import type { LiabilityMajors } from '../liability-majors.js';
 import { UsageError } from '../usage-error.js';
-import type { OperationExtension, OperationOptions } from './operations.js';
+import type { OperationExtension, OperationOptions } from './operation-extension.js';
 import { collect } from './option-parsers.js';
 
 interface SellerOptions extends OperationOptions {

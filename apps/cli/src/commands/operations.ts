@@ -15,7 +15,7 @@ import {
   liabilityClient,
   riskEngineeringClient,
 } from '../clients.js';
-import { withOutputOptions, type CommandContext, type OutputOptions } from '../command-context.js';
+import { withOutputOptions, type CommandContext } from '../command-context.js';
 import { examples } from '../help-format.js';
 import { writeRecord, writeRecords } from '../output/record-writer.js';
 import type { ServiceSession } from '../service-session.js';
@@ -23,6 +23,7 @@ import { UsageError } from '../usage-error.js';
 import { approvalsExtensions, type Tier } from './approvals.js';
 import { exposureExtensions } from './exposure.js';
 import { LIABILITY_EXTENSIONS, majorOption } from './liability.js';
+import type { OperationExtension, OperationOptions } from './operation-extension.js';
 import { integerOption } from './option-parsers.js';
 import { writePaged, type PagedRecords } from './paged-output.js';
 
@@ -34,35 +35,6 @@ export type Parameter = ParameterDescription;
 
 /** A client as the operation commands call it: `client[resource][verb](…)`. */
 type AnyClient = Record<string, Record<string, (...args: unknown[]) => unknown>>;
-
-/** Options of an operation's command, as commander gives them. */
-export type OperationOptions = OutputOptions & {
-  data?: string;
-  major?: string;
-  pageSize?: number;
-  prefetch?: number;
-  /** `--limit` (or `--max-items`): the most records a listing writes. */
-  limit?: number;
-} & Record<string, unknown>;
-
-/**
- * What a hand-written convenience adds to the command of one operation, so that one noun has
- * one command: a request body from a few options (`liability sellers create --name … --country
- * …`), call options, or its own way of writing the answer (`approvals approvals list`).
- */
-export interface OperationExtension {
-  /** Adds its options and arguments to the command. */
-  configure(command: Command): void;
-  /**
-   * The request body its options give, or undefined for the body of `--data`. It throws a
-   * usage error for options that give no body and no `--data`, or both.
-   */
-  body?(options: OperationOptions, command: Command): unknown;
-  /** Options of the client's method beside the body (`forceManualReferral`). */
-  callOptions?(options: OperationOptions): object;
-  /** Writes the answer instead of the command writing it as a record or records. */
-  write?(answer: unknown, options: OperationOptions): Promise<void>;
-}
 
 /** A service of the command line: its operations and how a command run gets its client. */
 export interface OperationService {
