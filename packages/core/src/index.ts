@@ -72,4 +72,5 @@ export type {
   RetryEvent,
 } from './observe/observer.js';
 export { readServiceEnv } from './client/service-env.js';
-export type { Env, OAuth2ServiceEnv, ServiceEnv, ServiceEnvName } from './client/service-env.js';
+export type { OAuth2ServiceEnv, ServiceEnv, ServiceEnvName } from './client/service-env.js';
+export type { Env } from './observe/log-from-env.js';

@@ -1,7 +1,5 @@
 import { ConfigurationError } from '@partner-apis/errors';
-
-/** Environment variables, as `process.env` holds them. */
-export type Env = Readonly<Record<string, string | undefined>>;
+import type { Env } from '../observe/log-from-env.js';
 
 /** The `<SERVICE>` part of the `PARTNER_APIS_<SERVICE>_…` variables. */
 export type ServiceEnvName = 'EXPOSURE' | 'RISKENGINEERING' | 'LIABILITY' | 'APPROVALS';

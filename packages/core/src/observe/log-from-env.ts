@@ -1,5 +1,7 @@
 import type { Logger } from './observer.js';
-import type { Env } from '../client/service-env.js';
+
+/** Environment variables, as `process.env` holds them. */
+export type Env = Readonly<Record<string, string | undefined>>;
 
 /** The variable that turns the wire log on for clients given no `logger`. */
 export const LOG_ENV = 'PARTNER_APIS_LOG';
