@@ -69,25 +69,19 @@ export type Tier = 'bronze' | 'silver' | 'gold';
 export function approvalsExtensions(context: CommandContext): Record<string, OperationExtension> {
   return {
     'approvals.list': {
+      examples: [
+        'partner-apis approvals approvals list --employee-number 100234 --tier silver -o json',
+      ],
+      notes: [
+        'Requisitions, invoices, expense reports and contracts as one list, oldest first, each with its kind; the table shows a summary, the other formats every field.',
+      ],
       configure(command) {
-        command
-          .addHelpText(
-            'after',
-            examples(
-              [
-                'partner-apis approvals approvals list --employee-number 100234 --tier silver -o json',
-              ],
-              [
-                'Requisitions, invoices, expense reports and contracts as one list, oldest first, each with its kind; the table shows a summary, the other formats every field.',
-              ],
-            ),
-          )
-          .addOption(
-            new Option(
-              '--tier <tier>',
-              "the client's tier (calls per second: bronze 1, silver 10, gold 100)",
-            ).choices(['bronze', 'silver', 'gold']),
-          );
+        command.addOption(
+          new Option(
+            '--tier <tier>',
+            "the client's tier (calls per second: bronze 1, silver 10, gold 100)",
+          ).choices(['bronze', 'silver', 'gold']),
+        );
       },
       async write(answer, options) {
         const result = answer as ApprovalsResult;

@@ -28,16 +28,12 @@ function withSovOptions(command: Command, file: string): Command {
 export function exposureExtensions(context: CommandContext): Record<string, OperationExtension> {
   return {
     'statementOfValues.submit': {
+      examples: [
+        'partner-apis exposure statement-of-values submit portfolio.csv --currency EUR --portfolio-name "Warehouses 2026"',
+      ],
+      notes: [SOV_COLUMNS],
       configure(command) {
-        withSovOptions(command, '[file]').addHelpText(
-          'after',
-          examples(
-            [
-              'partner-apis exposure statement-of-values submit portfolio.csv --currency EUR --portfolio-name "Warehouses 2026"',
-            ],
-            [SOV_COLUMNS],
-          ),
-        );
+        withSovOptions(command, '[file]');
       },
       async body(options: OperationOptions, command: Command) {
         const file = command.processedArgs[0] as string | undefined;

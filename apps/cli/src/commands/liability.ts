@@ -165,14 +165,11 @@ export const LIABILITY_EXTENSIONS: Readonly<Record<string, OperationExtension>> 
           'a marketplace the seller sells on; repeat for several',
           collect,
           [],
-        )
-        .addHelpText(
-          'after',
-          examples([
-            'partner-apis liability sellers create --name "Nordlicht Home GmbH" --country DE --city Hamburg --marketplace Amazon',
-          ]),
         );
     },
+    examples: [
+      'partner-apis liability sellers create --name "Nordlicht Home GmbH" --country DE --city Hamburg --marketplace Amazon',
+    ],
     body: (options) =>
       bodyOf(options as SellerOptions, 'seller', SELLER_FLAGS, ['name', 'country'], (given) =>
         sellerFrom(given as SellerOptions & { name: string; country: string }),
@@ -206,15 +203,12 @@ export const LIABILITY_EXTENSIONS: Readonly<Record<string, OperationExtension>> 
         )
         .option('--agent <username>', 'agent username in the underwriting system')
         .option('--agency-id <id>', 'the agency for which the quote is created')
-        .option('--agency-name <name>', 'name of that agency')
-        .addHelpText(
-          'after',
-          examples([
-            'partner-apis liability quotes create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
-            'partner-apis liability quotes create --seller SEL-000001 --country-of-sales OTHERS --territory US --force-manual-referral -o json',
-          ]),
-        );
+        .option('--agency-name <name>', 'name of that agency');
     },
+    examples: [
+      'partner-apis liability quotes create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
+      'partner-apis liability quotes create --seller SEL-000001 --country-of-sales OTHERS --territory US --force-manual-referral -o json',
+    ],
     body: (options) =>
       bodyOf(
         options as QuoteOptions,

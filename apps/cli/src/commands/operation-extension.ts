@@ -19,6 +19,10 @@ export type OperationOptions = OutputOptions & {
 export interface OperationExtension {
   /** Adds its options and arguments to the command. */
   configure(command: Command): void;
+  /** Its examples, shown first under the command's one `Examples:` heading. */
+  readonly examples?: readonly string[];
+  /** Paragraphs after the examples, before the operation's method and path. */
+  readonly notes?: readonly string[];
   /**
    * The request body its options give, or undefined for the body of `--data`. It throws a
    * usage error for options that give no body and no `--data`, or both.

@@ -341,8 +341,11 @@ function operationCommand(
   command.addHelpText(
     'after',
     examples(
-      [exampleOf(service.name, operation)],
-      [`${operation.method} ${operation.path}${description ? `: ${description}` : ''}`],
+      [...(extension?.examples ?? []), exampleOf(service.name, operation)],
+      [
+        ...(extension?.notes ?? []),
+        `${operation.method} ${operation.path}${description ? `: ${description}` : ''}`,
+      ],
     ),
   );
   withOutputOptions(command).action(async (...args: unknown[]) => {
