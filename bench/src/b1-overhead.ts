@@ -95,7 +95,7 @@ async function measureInMemory(
 }
 
 async function run(options: RunOptions): Promise<Section> {
-  const rounds = options.quick ? 2 : 11;
+  const rounds = options.quick ? 2 : 12;
   const timing = options.quick
     ? { warmupMs: 600, measureMs: 400 }
     : { warmupMs: 1200, measureMs: 600 };
@@ -114,10 +114,13 @@ async function run(options: RunOptions): Promise<Section> {
       const results = new Map<number, Map<B1Client, Measured>>(
         CONCURRENCIES.map((concurrency) => [concurrency, new Map()]),
       );
-      // Rotate the order each round so no client always runs first or last.
-      const order = B1_CLIENTS.map(
+      // Rotate the order each round so no client always runs first or last, and reverse it
+      // every other round so each client of a pair runs first as often as the other: the run
+      // before leaves the server and the machine busier than it found them.
+      const rotated = B1_CLIENTS.map(
         (_, i) => B1_CLIENTS[(i + round) % B1_CLIENTS.length] as B1Client,
       );
+      const order = round % 2 === 0 ? rotated : rotated.reverse();
       for (const kind of order) {
         if (unavailable.has(kind)) continue;
         const input: B1ClientInput = {
@@ -216,7 +219,7 @@ async function run(options: RunOptions): Promise<Section> {
     method: [
       `GET of a ${(server.info.bytes / 1024).toFixed(1)} kB JSON page from a node:http server in its own process;`,
       `each client runs in a fresh process per round (${timing.warmupMs} ms warm-up at c=32, then at each concurrency 250 ms to settle and ${timing.measureMs} ms measured),`,
-      `${rounds} interleaved rounds in rotating order, each ratio's two clients back to back. req/s, client CPU per request (process.cpuUsage) and`,
+      `${rounds} interleaved rounds in rotating order, reversed every other round, each ratio's two clients back to back. req/s, client CPU per request (process.cpuUsage) and`,
       'latencies are medians over the rounds; ratios are medians of same-round throughput ratios.',
       '"our client" is the approvals client (auth headers, tracing, retries; no rate limit), with whatever transport it picks by default, and with the opt-in undici transport.',
       'The raw rows do only what any client must: send the GET on a keep-alive connection and JSON.parse the body.',
