@@ -9,9 +9,11 @@ import { benchCredentials } from './credentials.js';
 import { loadOptional } from './optional-packages.js';
 
 /**
- * The clients B1 compares, in the order of the table and of a round. Each goal's pair is back
- * to back, so the machine's speed, which drifts over seconds here, changes little between the
- * two sides of a ratio; rotated each round, as a cycle, every pair stays adjacent.
+ * The clients B1 compares, in the order of the table and of a round. The two sides of each B1
+ * goal (our client and the raw client it is measured against) are back to back, so the
+ * machine's speed, which drifts over seconds here, changes little between them; rotated each
+ * round, as a cycle, each pair stays adjacent. P1's pair (our default client and
+ * `undici.request`) is not adjacent.
  */
 export const B1_CLIENTS = [
   'node:http keep-alive',
