@@ -119,8 +119,8 @@ async function common(session: ServiceSession, service: ServiceName) {
       ? { tokenCache: new MockTokens() }
       : {}),
     userAgent: USER_AGENT,
-    logger: session.logger(`the ${SERVICE_TITLE[service]} client`, (message) =>
-      /client secret/i.test(message)
+    logger: session.logger(`the ${SERVICE_TITLE[service]} client`, (code) =>
+      code === 'PARTNER_APIS_SECRET_EXPIRY'
         ? `Then update ${settingName(session.settings, `${VARIABLE_PREFIX[service]}CLIENT_SECRET`)}` +
           ` and ${settingName(session.settings, `${VARIABLE_PREFIX[service]}SECRET_CREATED_AT`)};` +
           ' `partner-apis credentials check` shows the date of every secret.'
@@ -208,9 +208,8 @@ function create<T>(
       if (missing.length > 0) break;
       const suffix = OPTION_VARIABLES[error.option];
       if (suffix === undefined) throw error;
-      const problem = error.message.slice(error.option.length + 2);
       const named = names[error.option] ?? `${VARIABLE_PREFIX[service]}${suffix}`;
-      throw new ConfigurationError(settingName(session.settings, named), problem);
+      throw new ConfigurationError(settingName(session.settings, named), error.problem);
     }
   }
   throw missingSettings(session, service, missing);

@@ -17,8 +17,8 @@ export interface ClientLogTarget {
   secrets(): readonly string[];
   /** `--debug`: every request, response, retry, token refresh and key failover. */
   debug: boolean;
-  /** A warning for the person at the terminal, through the CLI's own notes. */
-  warn(message: string): void;
+  /** A warning for the person at the terminal, through the CLI's own notes; `code` is the client's. */
+  warn(message: string, code: unknown): void;
 }
 
 /**
@@ -38,7 +38,7 @@ export function createClientLogger(target: ClientLogTarget): WireLogger {
   if (!target.debug) {
     const warn = (message: string, details?: Record<string, unknown>) => {
       // A retry carries its error; it is the client's own business unless --debug asks.
-      if (details?.error === undefined) target.warn(clean(message));
+      if (details?.error === undefined) target.warn(clean(message), details?.code);
     };
     return { warn, error: warn };
   }

@@ -309,8 +309,17 @@ describe('liability --major against a sandbox of the CLI', () => {
         "- $ref: '../common/openapi.yaml#/components/parameters/RequestId'",
       ),
     );
+    await writeFile(
+      join(dir, 'no-operation-id.json'),
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'v4', version: '4.0.0' },
+        paths: { '/sellers': { get: { responses: { 200: { description: 'ok' } } } } },
+      }),
+    );
     for (const [file, problem] of [
       ['missing.yaml', 'there is no such file'],
+      ['no-operation-id.json', 'GET /sellers has no operationId'],
       ['v1-again.json', 'the liability API v1 is served already'],
       [
         'unbundled.yaml',

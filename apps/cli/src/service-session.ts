@@ -27,9 +27,10 @@ export interface ServiceSession {
   secrets(): readonly string[];
   /**
    * The logger of a client: its warnings as the CLI's own (`title` names the client; `advice`
-   * gives what a person at the shell does about one), and the wire log with `--debug`.
+   * gives what a person at the shell does about a warning of a code), and the wire log with
+   * `--debug`.
    */
-  logger(title: string, advice?: (message: string) => string | undefined): WireLogger;
+  logger(title: string, advice?: (code: unknown) => string | undefined): WireLogger;
   /** Writes a note to stderr (none with `--quiet`). */
   note(text: string): void;
   close(): Promise<void>;
@@ -141,8 +142,8 @@ export function openSession(
         write: (text) => io.stderr.write(text),
         secrets,
         debug,
-        warn: (message) => {
-          const then = advice?.(message);
+        warn: (message, code) => {
+          const then = advice?.(code);
           note(`warning: ${title}: ${inCliWords(message)}${then === undefined ? '' : ` ${then}`}`);
         },
       }),

@@ -14,4 +14,4 @@ export type { FaultAction, FaultPlan, PeriodicFault } from './faults.js';
 export type { ResponseViolation, RouteStats, SandboxStats } from './stats.js';
 export type { ValidationCause } from './spec/validators.js';
 export { SandboxConfigError } from './config-error.js';
-export { startSandboxWithLiabilitySpecs } from './liability-spec-files.js';
+export { LIABILITY_SPEC_OPTION, startSandboxWithLiabilitySpecs } from './liability-spec-files.js';

@@ -64,7 +64,10 @@ describe('two majors of the liability API side by side', () => {
 
   it('refuses a document that is no major of its own', async () => {
     await expect(startSandbox({ liabilityMajors: [openapiDocument] })).rejects.toThrow(
-      new SandboxConfigError('liabilityMajors[0]: the liability API v1 is served already'),
+      new SandboxConfigError('liabilityMajors[0]: the liability API v1 is served already', {
+        option: 'liabilityMajors[0]',
+        problem: 'the liability API v1 is served already',
+      }),
     );
     await expect(startSandbox({ liabilityMajors: [{ info: {} }] })).rejects.toThrow(
       'liabilityMajors[0] must be an OpenAPI document with paths and info.version',
@@ -72,5 +75,22 @@ describe('two majors of the liability API side by side', () => {
     await expect(
       startSandbox({ liabilityMajors: {} as unknown as object[] }),
     ).rejects.toBeInstanceOf(SandboxConfigError);
+  });
+
+  it('names the option of a spec the operation model cannot read, apart from the problem', async () => {
+    const v3 = {
+      ...liabilityV2(),
+      info: { title: 'v3', version: '3.0.0' },
+      paths: { '/sellers': { get: { responses: { 200: { description: 'ok' } } } } },
+    };
+    const refused = await startSandbox({ liabilityMajors: [liabilityV2(), v3] }).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(SandboxConfigError);
+    expect(refused).toMatchObject({
+      option: 'liabilityMajors[1]',
+      problem: 'GET /sellers has no operationId',
+      message: 'the liability.v3 spec: GET /sellers has no operationId',
+    });
   });
 });

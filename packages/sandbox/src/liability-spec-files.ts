@@ -17,9 +17,19 @@ function externalRef(value: unknown): string | undefined {
   return undefined;
 }
 
+/** The option of the errors about a `--liability-spec` file. */
+export const LIABILITY_SPEC_OPTION = '--liability-spec';
+
+function fileError(file: string, problem: string): SandboxConfigError {
+  return new SandboxConfigError(`${LIABILITY_SPEC_OPTION} ${file}: ${problem}`, {
+    option: LIABILITY_SPEC_OPTION,
+    problem,
+  });
+}
+
 /** Reads the OpenAPI document of one `--liability-spec` file; any problem is one line naming it. */
 async function readLiabilitySpec(file: string, cwd: string): Promise<object> {
-  const problem = (text: string) => new SandboxConfigError(`--liability-spec ${file}: ${text}`);
+  const problem = (text: string) => fileError(file, text);
   let text: string;
   try {
     text = await readFile(resolve(cwd, file), 'utf8');
@@ -66,11 +76,10 @@ export async function startSandboxWithLiabilitySpecs(
   try {
     return await startSandbox({ ...options, liabilityMajors });
   } catch (error) {
-    if (!(error instanceof SandboxConfigError)) throw error;
-    // `liabilityMajors[i] …` is about the i-th file.
-    const match = /^liabilityMajors\[(\d+)\](.*)$/s.exec(error.message);
-    const file = match === null ? undefined : files[Number(match[1])];
-    if (match === null || file === undefined) throw error;
-    throw new SandboxConfigError(`--liability-spec ${file}${match[2]}`);
+    if (!(error instanceof SandboxConfigError) || error.problem === undefined) throw error;
+    // `liabilityMajors[i]` is the i-th file.
+    const file = files.find((_, i) => error.option === `liabilityMajors[${i}]`);
+    if (file === undefined) throw error;
+    throw fileError(file, error.problem);
   }
 }

@@ -136,12 +136,12 @@ function liabilityMajors(documents: unknown): Map<number, OpenApiDocument> {
       major === undefined ||
       typeof (document as OpenApiDocument).paths !== 'object'
     ) {
-      throw new SandboxConfigError(
-        `${name} must be an OpenAPI document with paths and info.version`,
-      );
+      const problem = 'must be an OpenAPI document with paths and info.version';
+      throw new SandboxConfigError(`${name} ${problem}`, { option: name, problem });
     }
     if (major === builtIn || majors.has(major)) {
-      throw new SandboxConfigError(`${name}: the liability API v${major} is served already`);
+      const problem = `the liability API v${major} is served already`;
+      throw new SandboxConfigError(`${name}: ${problem}`, { option: name, problem });
     }
     majors.set(major, document as OpenApiDocument);
   });

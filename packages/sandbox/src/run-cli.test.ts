@@ -35,6 +35,10 @@ beforeAll(async () => {
   await writeFile(join(dir, 'broken.yaml'), 'openapi: 3.1.0\ninfo: [1\npaths: {}\n');
   await writeFile(join(dir, 'not-openapi.yaml'), 'just: text\n');
   await writeFile(
+    join(dir, 'no-operation-id.yaml'),
+    "openapi: 3.1.0\ninfo: { title: t, version: 4.0.0 }\npaths:\n  /sellers:\n    get:\n      responses: { '200': { description: ok } }\n",
+  );
+  await writeFile(
     join(dir, 'unbundled.yaml'),
     stringify({
       openapi: '3.1.0',
@@ -139,7 +143,8 @@ describe('partner-apis-sandbox', () => {
       'unbundled.yaml',
       'its $ref "../common/openapi.yaml#/components/x" points into another file; bundle it into one document first',
     ],
-    ['not-openapi.yaml', ' must be an OpenAPI document with paths and info.version'],
+    ['not-openapi.yaml', ': must be an OpenAPI document with paths and info.version'],
+    ['no-operation-id.yaml', ': GET /sellers has no operationId'],
     ['liability-v1.json', ': the liability API v1 is served already'],
   ])('--liability-spec %s: exits with 2 and one line naming the file', async (name, message) => {
     const { io, out, err } = fakeIo();

@@ -252,10 +252,12 @@ describe('options of served specs', () => {
       in: 'query',
       'x-paging': 'cursor',
     };
+    const problem = `GET ${SURVEYS_PATH}: parameter page: x-paging must be limit, offset, page on a query parameter (got cursor in query)`;
     await expect(startSandbox({ specs: { riskEngineering: document } })).rejects.toThrow(
-      new SandboxConfigError(
-        `the riskEngineering spec: GET ${SURVEYS_PATH}: parameter page: x-paging must be limit, offset, page on a query parameter (got cursor in query)`,
-      ),
+      new SandboxConfigError(`the riskEngineering spec: ${problem}`, {
+        option: 'specs.riskEngineering',
+        problem,
+      }),
     );
   });
 

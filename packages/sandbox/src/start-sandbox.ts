@@ -66,8 +66,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     liability: new LiabilityStore(),
     requestIds: { liability: new RequestIdLedger(), approvals: new RequestIdLedger() },
   };
-  const extraMajors = [...resolved.liabilityMajors].map(([major, document]) =>
-    liabilityServiceOf(document, major),
+  const extraMajors = [...resolved.liabilityMajors].map(([major, document], i) =>
+    liabilityServiceOf(document, major, `liabilityMajors[${i}]`),
   );
   const replaced = Object.keys(resolved.specs).length > 0;
   const routes = [

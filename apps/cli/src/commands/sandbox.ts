@@ -194,7 +194,7 @@ export function registerSandboxCommands(program: Command, context: CommandContex
           context.io.stdout.write(`${JSON.stringify(asProfile(state), null, 2)}\n`);
           return;
         }
-        const { startSandboxWithLiabilitySpecs, SandboxConfigError } =
+        const { startSandboxWithLiabilitySpecs, SandboxConfigError, LIABILITY_SPEC_OPTION } =
           await import('@partner-apis/sandbox');
         const { size, seed } = session.settings.sandbox;
         const started = await startSandboxWithLiabilitySpecs(
@@ -210,7 +210,7 @@ export function registerSandboxCommands(program: Command, context: CommandContex
         ).catch((error: unknown) => {
           if (!(error instanceof SandboxConfigError)) throw error;
           // A file's problem names the file; any other is about the size or seed settings.
-          if (error.message.startsWith('--liability-spec ')) throw new UsageError(error.message);
+          if (error.option === LIABILITY_SPEC_OPTION) throw new UsageError(error.message);
           throw new UsageError(
             `the sandbox refused PARTNER_APIS_SANDBOX_SIZE / _SEED (or the config's sandbox settings): ${error.message}`,
           );

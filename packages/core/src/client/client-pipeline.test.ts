@@ -117,10 +117,12 @@ describe('secret expiry warning at start', () => {
       clock: () => now,
       logger: { warn },
     });
-    expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0]?.[0]).toBe(
-      'The client secret expires on 2026-12-20 (in 27 days): set a new one in the portal.',
-    );
+    expect(warn.mock.calls).toEqual([
+      [
+        'The client secret expires on 2026-12-20 (in 27 days): set a new one in the portal.',
+        { code: 'PARTNER_APIS_SECRET_EXPIRY' },
+      ],
+    ]);
   });
 
   it('says so when it has expired, through process.emitWarning without a logger', () => {

@@ -2,7 +2,12 @@ import { checkSecretExpiry, parseSecureUrl, type AuthScheme } from '@partner-api
 import { ConfigurationError } from '@partner-apis/errors';
 import { pipelineRateLimiter } from '../rate-limit/registry.js';
 import { DEFAULT_LOGGED_HEADERS, createHeaderRedactor } from '../observe/header-redactor.js';
-import { createObserver, type Logger, type PipelineEvents } from '../observe/observer.js';
+import {
+  createObserver,
+  type Logger,
+  type Observer,
+  type PipelineEvents,
+} from '../observe/observer.js';
 import { createClientTracing, type TracingOptions } from '../observe/tracing.js';
 import { resolveAttemptOptions, sendAttempt, type AttemptOptions } from '../pipeline/attempt.js';
 import type { Execute, Step } from '../pipeline/call.js';
@@ -77,6 +82,8 @@ export interface ClientPipeline {
   readonly baseUrl: string;
   /** The conversation id of every call, with `conversationId: 'per-client'`. */
   readonly conversationId: string | undefined;
+  /** Tells a warning once: to the logger with its code, else as a process warning. */
+  readonly warn: Observer['warn'];
 }
 
 /** Statuses worth another attempt: the gateway or the service was briefly unable to answer. */
@@ -162,7 +169,7 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
         sleep: settings.sleep,
         clock,
       },
-      (message) => settings.warn(message, 'PARTNER_APIS_RATE_LIMIT'),
+      (message) => settings.observer.warn(message, 'PARTNER_APIS_RATE_LIMIT'),
     );
     steps.push(rateLimitStep(limiter, retry.maxRetryAfterMs, clock));
   }
@@ -175,12 +182,13 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     }),
   );
   warnOfSecretExpiry(auth, clock(), (message) =>
-    settings.warn(message, 'PARTNER_APIS_SECRET_EXPIRY'),
+    settings.observer.warn(message, 'PARTNER_APIS_SECRET_EXPIRY'),
   );
   const execute = tracing?.traceCalls(dataExecute) ?? dataExecute;
   const fetch = async (request: Request) => responseOf(await execute(await callOfFetch(request)));
   const conversationId = conversation === 'per-call' ? undefined : conversation;
-  return { execute, fetch, baseUrl: settings.baseUrl, conversationId };
+  const { warn } = settings.observer;
+  return { execute, fetch, baseUrl: settings.baseUrl, conversationId, warn };
 }
 
 /** Every option of the pipeline resolved and checked once, and what the steps share. */
@@ -233,11 +241,6 @@ function resolvePipelineOptions(options: PipelineOptions) {
     attemptRuntime: { ...errorSettings, observer, redactHeaders },
     retryRuntime,
     retryPolicy: { ...retry, retryStatuses: RETRYABLE_STATUSES, throwHttpErrors: true },
-    /** To the client's logger when it has one, else a process warning with its code. */
-    warn(message: string, code: string) {
-      if (logger?.warn !== undefined) observer.warn(message);
-      else globalThis.process?.emitWarning(message, { code });
-    },
   };
 }
 

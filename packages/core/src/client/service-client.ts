@@ -3,7 +3,8 @@ import type { AuthScheme } from '@partner-apis/auth';
 import { ConfigurationError, InvalidArgumentError } from '@partner-apis/errors';
 import { loggerFromEnv } from '../observe/log-from-env.js';
 import { isHeaderValue } from '../operations/call-options.js';
-import type { AssumptionPolicy, WarningCode } from '../operations/operation.js';
+import type { WarningCode } from '../observe/observer.js';
+import type { AssumptionPolicy } from '../operations/operation.js';
 import { CONVERSATION_ID_HEADER } from '../pipeline/request-id.js';
 import type { TestHooks } from '../testing.js';
 import { createClientPipeline, type PipelineOptions } from './client-pipeline.js';
@@ -180,27 +181,6 @@ function resolveUserAgent(own: unknown, pkg: PackageIdentity | undefined): strin
   return pkg === undefined ? own : userAgentOf(pkg, own);
 }
 
-/** How many distinct warnings one client reports; a loop cannot fill memory with them. */
-const MAX_WARNINGS = 100;
-
-function warner(logger: unknown): (message: string, code?: WarningCode) => void {
-  const told = new Set<string>();
-  const log =
-    typeof (logger as { warn?: unknown } | undefined)?.warn === 'function'
-      ? (message: string) => (logger as { warn(m: string): void }).warn(message)
-      : (message: string, code: WarningCode) =>
-          globalThis.process?.emitWarning?.(message, { code });
-  return (message, code = 'PARTNER_APIS_ASSUMPTION') => {
-    if (told.has(message) || told.size >= MAX_WARNINGS) return;
-    told.add(message);
-    try {
-      log(message, code);
-    } catch {
-      // A logger that throws must not change the outcome of a call.
-    }
-  };
-}
-
 /**
  * Creates the client of one service from its users' options: checks them and their
  * `credentials` once (a bad option is a `ConfigurationError` naming it as the caller wrote it),
@@ -250,7 +230,8 @@ export function createServiceClient<Paths extends object>(
         wiring.conversationId === undefined ? {} : { [CONVERSATION_ID_HEADER]: clientConversation },
       bodySerializer: (body: unknown) => serialisedBody(body, 'request'),
     });
-    const warn = warner(logger);
+    const warn = (message: string, code: WarningCode = 'PARTNER_APIS_ASSUMPTION') =>
+      pipeline.warn(message, code);
     for (const message of unknownOptions(options, known)) {
       warn(message, 'PARTNER_APIS_UNKNOWN_OPTION');
     }

@@ -1,8 +1,9 @@
 import { inspect } from 'node:util';
 import { clientIdHeaders } from '@partner-apis/auth';
 import { createVirtualTime, startFaultServer, type FaultServer } from '@partner-apis/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHeaderRedactor } from './header-redactor.js';
+import { createObserver } from './observer.js';
 import {
   createClientPipeline,
   type Logger,
@@ -122,6 +123,34 @@ describe('events and logging', () => {
     });
     expect(await (await fetch(new Request(`${server.url}/x`))).text()).toBe('fine');
     expect(lines.some((line) => line.includes('the onRequest hook threw'))).toBe(true);
+  });
+});
+
+describe('warnings', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('reach the logger once per message, with their code', () => {
+    const warn = vi.fn();
+    const observer = createObserver(undefined, { warn });
+    observer.warn('the tier is stricter', 'PARTNER_APIS_RATE_LIMIT');
+    observer.warn('the tier is stricter', 'PARTNER_APIS_RATE_LIMIT');
+    observer.warn('the secret expires', 'PARTNER_APIS_SECRET_EXPIRY');
+    expect(warn.mock.calls).toEqual([
+      ['the tier is stricter', { code: 'PARTNER_APIS_RATE_LIMIT' }],
+      ['the secret expires', { code: 'PARTNER_APIS_SECRET_EXPIRY' }],
+    ]);
+  });
+
+  it('are process warnings of their code without a logger, and a throwing logger changes nothing', () => {
+    const emitWarning = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    createObserver(undefined, undefined).warn('assumed', 'PARTNER_APIS_ASSUMPTION');
+    expect(emitWarning).toHaveBeenCalledWith('assumed', { code: 'PARTNER_APIS_ASSUMPTION' });
+    const throwing = createObserver(undefined, {
+      warn: () => {
+        throw new Error('logger bug');
+      },
+    });
+    expect(() => throwing.warn('assumed', 'PARTNER_APIS_ASSUMPTION')).not.toThrow();
   });
 });
 

@@ -61,8 +61,22 @@ export interface Observer {
   request(event: RequestEvent): void;
   response(event: ResponseEvent): void;
   retry(event: RetryEvent): void;
-  warn(message: string, details?: Record<string, unknown>): void;
+  /**
+   * Tells a warning once per message: to the logger's `warn`, with `{ code }` as its details,
+   * else as a process warning with that code.
+   */
+  warn(message: string, code: WarningCode): void;
 }
+
+/** The code of each kind of warning a client gives, so a logger can tell them apart. */
+export type WarningCode =
+  | 'PARTNER_APIS_ASSUMPTION'
+  | 'PARTNER_APIS_UNKNOWN_OPTION'
+  | 'PARTNER_APIS_RATE_LIMIT'
+  | 'PARTNER_APIS_SECRET_EXPIRY';
+
+/** How many distinct warnings one client tells; a loop cannot fill memory with them. */
+const MAX_WARNINGS = 100;
 
 function describeError(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -116,6 +130,7 @@ export function createObserver(
   const call = <E>(name: string, hook: ((event: E) => void) | undefined, event: E) => {
     if (hook !== undefined) safely(name, () => hook.call(hooks, event));
   };
+  const told = new Set<string>();
   return {
     detailed:
       hooks.onRequest !== undefined ||
@@ -151,8 +166,11 @@ export function createObserver(
       );
       call('onRetry', hooks.onRetry, event);
     },
-    warn(message, details) {
-      log('warn', message, details);
+    warn(message, code) {
+      if (told.has(message) || told.size >= MAX_WARNINGS) return;
+      told.add(message);
+      if (logger?.warn !== undefined) log('warn', message, { code });
+      else globalThis.process?.emitWarning?.(message, { code });
     },
   };
 }

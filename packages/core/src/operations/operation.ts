@@ -1,4 +1,5 @@
 import { ApiError, InvalidArgumentError } from '@partner-apis/errors';
+import type { WarningCode } from '../observe/observer.js';
 
 /**
  * One parameter of an operation as the spec declares it, with the schema constraints a client
@@ -91,9 +92,6 @@ export interface OperationDescription {
  * send it without a word (`off`). Stated constraints are always refused before sending.
  */
 export type AssumptionPolicy = 'warn' | 'refuse' | 'off';
-
-/** Process warning codes: a value breaking an assumption, and an option the client ignores. */
-export type WarningCode = 'PARTNER_APIS_ASSUMPTION' | 'PARTNER_APIS_UNKNOWN_OPTION';
 
 /** How one call's parameters are checked, and where what does not fail the call is told. */
 export interface ParameterCheck {

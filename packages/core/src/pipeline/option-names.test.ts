@@ -74,7 +74,12 @@ describe('a client with an option it does not know', () => {
       auth: () => clientIdHeaders(credentials),
       serviceOptions: { tier: true },
     });
-    expect(warn.mock.calls).toEqual([['unknown option retrys is ignored; did you mean retry?']]);
+    expect(warn.mock.calls).toEqual([
+      [
+        'unknown option retrys is ignored; did you mean retry?',
+        { code: 'PARTNER_APIS_UNKNOWN_OPTION' },
+      ],
+    ]);
   });
 
   it('is a process warning of its own code without a logger', () => {

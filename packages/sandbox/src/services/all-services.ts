@@ -35,7 +35,12 @@ export function routesOf(
     try {
       ({ operations } = describeSpec(inlineRefs(document, document) as OpenApiDocument));
     } catch (error) {
-      throw new SandboxConfigError(`the ${name} spec: ${(error as Error).message}`);
+      const problem = (error as Error).message;
+      const { specOption } = service;
+      throw new SandboxConfigError(
+        `the ${name} spec: ${problem}`,
+        specOption === undefined ? undefined : { option: specOption, problem },
+      );
     }
     return operations.map((operation) => ({
       id: `${name}.${operation.operationId}`,
@@ -57,7 +62,9 @@ export function servicesWith(
 ): readonly ServiceDefinition[] {
   return SERVICES.map((service) => {
     const document = documents[service.name];
-    return document === undefined ? service : { ...service, document };
+    return document === undefined
+      ? service
+      : { ...service, document, specOption: `specs.${service.name}` };
   });
 }
 

@@ -159,10 +159,15 @@ export const liabilityService: ServiceDefinition = {
  * @example
  * liabilityServiceOf(v2Document, 2).basePath; // '/liability/v2/sandbox'
  */
-export function liabilityServiceOf(document: OpenApiDocument, major: number): ServiceDefinition {
+export function liabilityServiceOf(
+  document: OpenApiDocument,
+  major: number,
+  specOption?: string,
+): ServiceDefinition {
   return {
     ...liabilityService,
     routeName: `liability.v${major}`,
+    ...(specOption === undefined ? {} : { specOption }),
     basePath: liabilityBasePath(major),
     document,
   };

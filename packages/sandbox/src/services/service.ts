@@ -25,6 +25,8 @@ export interface ServiceDefinition {
   readonly name: ServiceName;
   /** How route ids name the service (`liability.v2`); `name` when absent. */
   readonly routeName?: string;
+  /** The sandbox option its spec was given by (`liabilityMajors[0]`), for errors. */
+  readonly specOption?: string;
   readonly basePath: string;
   readonly document: OpenApiDocument;
   /** `oauth`: errors are RFC 6749 §5.2 bodies; `common`: the common error body. */
