@@ -103,10 +103,7 @@ function certificateProblem(error: unknown): { code: string; message: string } |
 function argumentLine(error: InvalidArgumentError, target: ErrorReportTarget): string {
   const flag = target.flagOf?.(error.operation, error.argument);
   if (flag === undefined) return `invalid argument: ${error.message}`;
-  const problem = error.message
-    .slice(error.message.indexOf(error.argument) + error.argument.length)
-    .trim()
-    .replace(/\ba Date or (an? )/g, '$1');
+  const problem = error.problem.replace(/\ba Date or (an? )/g, '$1');
   return `error: ${flag} ${problem}`;
 }
 

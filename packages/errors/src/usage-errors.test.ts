@@ -17,6 +17,11 @@ describe('ConfigurationError and InvalidArgumentError', () => {
       'getApprovals',
     );
     expect(argument.message).toBe('getApprovals: employeeNumber must not be empty');
+    expect(argument).toMatchObject({
+      argument: 'employeeNumber',
+      problem: 'must not be empty',
+      operation: 'getApprovals',
+    });
     expect(new InvalidArgumentError('pageSize', 'must be at most 1024').message).toBe(
       'pageSize must be at most 1024',
     );

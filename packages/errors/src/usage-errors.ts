@@ -38,12 +38,15 @@ export class InvalidArgumentError extends PartnerApisError {
   static override readonly kind: string = 'InvalidArgumentError';
   /** The argument, as a path into the call's arguments (e.g. `options.pageSize`). */
   readonly argument: string;
+  /** What is wrong with it, without the argument's name. */
+  readonly problem: string;
   /** The operation that refused it, when given. */
   readonly operation: string | undefined;
 
   constructor(argument: string, problem: string, operation?: string) {
     super(`${operation === undefined ? '' : `${operation}: `}${argument} ${problem}`);
     this.argument = argument;
+    this.problem = problem;
     this.operation = operation;
   }
 
