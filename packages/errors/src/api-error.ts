@@ -1,4 +1,4 @@
-import { parseErrorBody, type ErrorCause, type ErrorSource } from './error-body.js';
+import { parseErrorBody, type ErrorBody, type ErrorCause, type ErrorSource } from './error-body.js';
 import { parseJsonPointer, valueAt } from './json-pointer.js';
 import { PartnerApisError } from './partner-apis-error.js';
 import { redactUrl } from './redaction.js';
@@ -37,6 +37,8 @@ export interface ApiErrorInit {
   causes?: readonly ErrorCause[] | undefined;
   source?: ErrorSource | undefined;
   request?: FailedRequest | undefined;
+  /** The common error body the message was made from, as the service sent it. */
+  body?: ErrorBody | undefined;
   rawBody?: string | undefined;
   /** How long the server asked to wait before trying again (`Retry-After`), in ms. */
   retryAfterMs?: number | undefined;
@@ -92,6 +94,11 @@ export class ApiError extends PartnerApisError {
   readonly conversationId: string | undefined;
   /** The start of a body that was not an error body (at most `MAX_RAW_BODY_LENGTH` characters). */
   readonly rawBody: string | undefined;
+  /**
+   * The common error body as the service sent it (secrets scrubbed), when the answer was one;
+   * `message` adds the status and the request to its message.
+   */
+  readonly body: ErrorBody | undefined;
   /** The wait the server asked for in `Retry-After`, in ms; `undefined` when it gave none. */
   readonly retryAfterMs: number | undefined;
   /** True when the request was a write (POST, PUT, PATCH, DELETE) the server may have carried out. */
@@ -109,6 +116,7 @@ export class ApiError extends PartnerApisError {
     this.requestId = init.request?.requestId;
     this.conversationId = init.request?.conversationId;
     this.rawBody = init.rawBody;
+    this.body = init.body;
     this.retryAfterMs = init.retryAfterMs;
     this.mayHaveTakenEffect = init.mayHaveTakenEffect === true;
   }
@@ -154,6 +162,7 @@ export class ApiError extends PartnerApisError {
         causes: body.causes,
         source: body.source,
         request,
+        body,
       });
     }
     const contentType = response.headers.get('content-type') ?? 'no content type';

@@ -92,6 +92,13 @@ describe('apiErrorFromResponse', () => {
         pointer: ['declarations', '0', 'value'],
       },
     ]);
+    expect(error.body).toEqual({
+      code: 'data_validation',
+      message: 'data_validation happened.',
+      correlationId: 'corr-1',
+      source: { name: 'liability', layer: 'experience' },
+      causes: [{ code: 'enum', message: 'not allowed', field: '/declarations/0/value' }],
+    });
   });
 
   it('gives each cause the value its field points at when the request body is known', () => {
@@ -207,6 +214,8 @@ describe('apiErrorFromResponse', () => {
       secrets: ['s3cr3t'],
     });
     expect(withBody.message).toBe('key [redacted] refused (HTTP 401)');
+    expect(withBody.body?.message).toBe('key [redacted] refused');
+    expect(error.body).toBeUndefined();
   });
 
   it('shows the first cause in the message, its pointer first, and counts the others', () => {

@@ -159,6 +159,7 @@ export function apiErrorFromResponse(init: ResponseErrorInit): ApiError {
         scrubCorrelationId(headerCorrelationId(response.headers), init.secrets),
       causes: body.causes,
       source: body.source,
+      body,
     });
   }
   const contentType = response.headers.get('content-type') ?? 'no content type';

@@ -56,28 +56,11 @@ function parsed(text: string): Pick<Answer, 'json' | 'isJson'> {
 
 /**
  * The body of an answer the pipeline turned into an `ApiError`: the start of any body that is
- * not the common error body, else the common error body's fields, its message without what the
- * error added to it (the status and request, and a 400's first cause).
+ * not the common error body, else the common error body as the service sent it.
  */
 function bodyOf(error: ApiError): string {
   if (error.rawBody !== undefined) return error.rawBody;
-  if (error.code === 'unexpected_response' || error.code === 'malformed_response') return '';
-  let message = error.message;
-  const added = message.lastIndexOf(` (HTTP ${error.status}`);
-  if (added !== -1) message = message.slice(0, added);
-  const first = error.causes[0];
-  if (error.status === 400 && first !== undefined) {
-    const note = message.lastIndexOf(` (${first.field ? `${first.field}: ` : ''}${first.message}`);
-    if (note !== -1) message = message.slice(0, note);
-  }
-  const causes = error.causes.map(({ pointer: _p, value: _v, ...cause }) => cause);
-  return JSON.stringify({
-    code: error.code,
-    message,
-    correlationId: error.correlationId ?? '',
-    ...(causes.length > 0 ? { causes } : {}),
-    ...(error.source === undefined ? {} : { source: error.source }),
-  });
+  return error.body === undefined ? '' : JSON.stringify(error.body);
 }
 
 /**
