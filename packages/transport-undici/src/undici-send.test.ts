@@ -246,8 +246,9 @@ describe('a client given createUndiciFetch()', () => {
     const before = sockets.size;
     const call = client('stall-body', { timeout: { attemptMs: 100 } }).approvals.list('100234');
     expect(await rejection(call)).toBeInstanceOf(TimeoutError);
-    await vi.waitFor(() => expect(sockets.size).toBeLessThanOrEqual(before));
-  });
+    // The server sees the closes when a busy machine gets to them: a generous bound.
+    await vi.waitFor(() => expect(sockets.size).toBeLessThanOrEqual(before), { timeout: 10_000 });
+  }, 20_000);
 
   it('turns a refused connection into a ConnectionError with the code as cause', async () => {
     const approvals = createApprovalsClient({

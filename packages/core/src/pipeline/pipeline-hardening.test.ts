@@ -244,7 +244,7 @@ describe('maxResponseBytes', { timeout: 20_000 }, () => {
     const { send } = pipeline(server.url, { maxResponseBytes: 1024 * 1024 });
     const error = await rejection(send());
     expect(error).toMatchObject({ code: 'response_too_large' });
-    await vi.waitFor(() => expect(server.closed()).toBe(true));
+    await vi.waitFor(() => expect(server.closed()).toBe(true), { timeout: 10_000 });
     expect(written).toBeLessThan(64 * 1024 * 1024);
   });
 
