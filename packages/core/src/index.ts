@@ -70,6 +70,7 @@ export type {
   RequestEvent,
   ResponseEvent,
   RetryEvent,
+  WarningCode,
 } from './observe/observer.js';
 export { readServiceEnv } from './client/service-env.js';
 export type { OAuth2ServiceEnv, ServiceEnv, ServiceEnvName } from './client/service-env.js';
