@@ -52,7 +52,7 @@ export interface SchemaValidator {
 `;
 
 /** @param {string} name */
-export function validatorName(name) {
+function validatorName(name) {
   return `validate${name.replace(/[^A-Za-z0-9_$]/g, '')}`;
 }
 

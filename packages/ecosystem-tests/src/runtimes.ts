@@ -21,7 +21,7 @@ const BINARIES: Record<RuntimeName, () => string> = {
 };
 
 /** The version each package pins, as `pnpm-workspace.yaml`'s catalog has it. */
-export function pinnedVersion(name: RuntimeName): string {
+function pinnedVersion(name: RuntimeName): string {
   return (require(`${name}/package.json`) as { version: string }).version;
 }
 

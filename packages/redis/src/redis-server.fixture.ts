@@ -3,7 +3,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
 /** True when `redis-server` can be started here. */
-export const redisServerInstalled =
+const redisServerInstalled =
   spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 
 /**

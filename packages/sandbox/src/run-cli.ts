@@ -5,7 +5,7 @@ import type { SandboxOptions } from './options.js';
 import { startSandboxWithLiabilitySpecs } from './liability-spec-files.js';
 import type { Sandbox } from './sandbox.js';
 
-export const USAGE = `Usage: partner-apis-sandbox [options]
+const USAGE = `Usage: partner-apis-sandbox [options]
 
 Serves the token endpoint and the exposure, risk engineering, liability and approvals APIs
 locally, validated against the specs, and prints their URLs and sandbox credentials.

@@ -3,7 +3,7 @@ import { type CommandContext } from '../command-context.js';
 import { examples } from '../help-format.js';
 
 /** The shells `partner-apis completion` writes a script for. */
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 export type Shell = (typeof SHELLS)[number];
 

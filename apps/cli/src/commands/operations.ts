@@ -261,7 +261,7 @@ async function runOperation(
  * @example
  * withLimit(command);
  */
-export function withLimit(command: Command): Command {
+function withLimit(command: Command): Command {
   return command
     .addOption(
       new Option('--limit <n>', 'write at most N records; no page past them is read').argParser(

@@ -16,7 +16,7 @@ export type CallTool = (
 ) => Promise<ToolResult>;
 
 /** The path the Streamable HTTP endpoint answers on, as MCP clients expect it. */
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
 function version(): string {
   const manifest = JSON.parse(
@@ -31,7 +31,7 @@ function version(): string {
  * @example
  * await createMcpServer(tools, call).connect(new StdioServerTransport());
  */
-export function createMcpServer(tools: readonly McpTool[], call: CallTool): Server {
+function createMcpServer(tools: readonly McpTool[], call: CallTool): Server {
   const server = new Server(
     { name: 'partner-apis', version: version() },
     { capabilities: { tools: {} } },

@@ -39,7 +39,7 @@ export function visibleText(text: string, keep = ''): string {
  * @example
  * csvText('a\x1b[2Jb'); // → 'a\\x1b[2Jb'
  */
-export function csvText(text: string): string {
+function csvText(text: string): string {
   return text.replace(CONTROL_BUT_LINE_BREAKS, escaped);
 }
 

@@ -5,7 +5,7 @@ import { visibleText } from './safe-text.js';
  * Widest a cell of free text or JSON gets; longer text is cut with an ellipsis. Single words
  * (ids, URLs, paths) are cut only to fit the terminal.
  */
-export const MAX_CELL_WIDTH = 40;
+const MAX_CELL_WIDTH = 40;
 
 /** Narrowest a free-text column is made to fit the terminal, unless its content is narrower. */
 const MIN_TEXT_WIDTH = 10;
@@ -67,7 +67,7 @@ export function cellText(value: Cell | undefined): string {
  * @example
  * truncate('Rotterdam', 5); // → 'Rott…'
  */
-export function truncate(text: string, width: number): string {
+function truncate(text: string, width: number): string {
   if (text.length <= width) return text;
   return width <= 1 ? '…'.slice(0, width) : `${text.slice(0, width - 1)}…`;
 }
@@ -231,7 +231,7 @@ export function renderTable(
  * @example
  * wrapText('Large loss potential', 10); // → ['Large loss', 'potential']
  */
-export function wrapText(text: string, width: number): string[] {
+function wrapText(text: string, width: number): string[] {
   const lines: string[] = [];
   let rest = text;
   while (rest.length > width) {

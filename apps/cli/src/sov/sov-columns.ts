@@ -48,7 +48,7 @@ export type PortfolioField = (typeof PORTFOLIO_COLUMNS)[number];
  * @example
  * headerKey('Location ID'); // → 'locationid'
  */
-export function headerKey(header: string): string {
+function headerKey(header: string): string {
   return header.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 

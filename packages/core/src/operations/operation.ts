@@ -300,7 +300,7 @@ export function checkQuery(
 }
 
 /** The names of the query parameters an operation declares. */
-export function queryParameterNames(operation: OperationDescription): string[] {
+function queryParameterNames(operation: OperationDescription): string[] {
   return operation.parameters.filter((p) => p.in === 'query').map((p) => p.name);
 }
 
@@ -326,7 +326,7 @@ export interface AnsweredCall {
  * An `ApiError` (`unexpected_response`) for a 2xx body that is not what the spec promises; for
  * a write the message says it may have taken effect, since the service did answer 2xx.
  */
-export function unexpectedBody(call: AnsweredCall, problem: string): ApiError {
+function unexpectedBody(call: AnsweredCall, problem: string): ApiError {
   const write = call.method !== 'GET' && call.method !== 'HEAD';
   return new ApiError({
     status: call.status,

@@ -36,7 +36,7 @@ export interface RateLimiter {
 /**
  * Added to the window: the server's clock and the way to it may differ from ours by this much.
  */
-export const RATE_SAFETY_MARGIN_MS = 20;
+const RATE_SAFETY_MARGIN_MS = 20;
 
 interface Entry extends RateSlot {
   /** When the request went on the wire; `Infinity` until it did. */

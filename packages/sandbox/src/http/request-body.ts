@@ -4,7 +4,7 @@ import type { BodyModel } from '@partner-apis/spec-model';
 import type { ErrorCause } from './reply.js';
 
 /** Bodies above this size are refused; no documented request comes close. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The body as text, or `undefined` once it grows past `MAX_BODY_BYTES`. */
 export function readBodyText(request: IncomingMessage): Promise<string | undefined> {
@@ -27,7 +27,7 @@ export function readBodyText(request: IncomingMessage): Promise<string | undefin
 }
 
 /** JSON bodies nesting deeper than this are refused; no documented request comes close. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** The deepest nesting of arrays and objects in JSON text, counting only outside strings. */
 function jsonDepth(text: string): number {

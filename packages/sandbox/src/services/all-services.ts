@@ -9,7 +9,7 @@ import { exposureService, riskEngineeringService } from './portal.js';
 import type { ServiceDefinition, ServiceName } from './service.js';
 
 /** Every service the sandbox plays, in the order the specs list them. */
-export const SERVICES: readonly ServiceDefinition[] = [
+const SERVICES: readonly ServiceDefinition[] = [
   authService,
   exposureService,
   riskEngineeringService,
