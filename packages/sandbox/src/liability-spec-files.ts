@@ -29,15 +29,14 @@ function fileError(file: string, problem: string): SandboxConfigError {
 
 /** Reads the OpenAPI document of one `--liability-spec` file; any problem is one line naming it. */
 async function readLiabilitySpec(file: string, cwd: string): Promise<object> {
-  const problem = (text: string) => fileError(file, text);
   let text: string;
   try {
     text = await readFile(resolve(cwd, file), 'utf8');
   } catch (error) {
     const { code } = error as NodeJS.ErrnoException;
-    if (code === 'ENOENT') throw problem('there is no such file');
-    if (code === 'EISDIR') throw problem('is a directory, not a file');
-    throw problem(`cannot be read (${code ?? String(error)})`);
+    if (code === 'ENOENT') throw fileError(file, 'there is no such file');
+    if (code === 'EISDIR') throw fileError(file, 'is a directory, not a file');
+    throw fileError(file, `cannot be read (${code ?? String(error)})`);
   }
   let document: unknown;
   try {
@@ -45,11 +44,12 @@ async function readLiabilitySpec(file: string, cwd: string): Promise<object> {
     document = parseYaml(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     const [firstLine = ''] = (error as Error).message.split('\n');
-    throw problem(`is neither YAML nor JSON: ${firstLine.replace(/:$/, '')}`);
+    throw fileError(file, `is neither YAML nor JSON: ${firstLine.replace(/:$/, '')}`);
   }
   const ref = externalRef(document);
   if (ref !== undefined) {
-    throw problem(
+    throw fileError(
+      file,
       `its $ref "${ref}" points into another file; bundle it into one document first ` +
         `(npx @redocly/cli bundle ${file} -o liability-bundled.yaml)`,
     );
