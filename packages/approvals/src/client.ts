@@ -3,15 +3,18 @@ import {
   createServiceClient,
   type ApiPromise,
   type CallOptions,
-  type CallQuery,
   type ClientOptions,
   type CustomRateLimit,
   type ServiceClient,
 } from '@partner-apis/core';
 import { ConfigurationError } from '@partner-apis/errors';
-import type { operations as Operations, paths } from './generated/openapi.js';
-import { rateLimitTiers, type getApprovals } from './generated/operations.js';
-import { createResources, type ApprovalsResult } from './generated/resources.js';
+import type { paths } from './generated/openapi.js';
+import { rateLimitTiers, service } from './generated/operations.js';
+import {
+  createResources,
+  type ApprovalsListParams,
+  type ApprovalsResult,
+} from './generated/resources.js';
 
 declare const __PACKAGE_VERSION__: string | undefined;
 /** This package, as the `User-Agent` of its requests names it; the build writes in its version. */
@@ -43,7 +46,7 @@ export interface ApprovalsClientOptions extends ClientOptions {
 }
 
 /** The query of `approvals.list`, as the spec declares it (`employeeNumber`). */
-export type ApprovalsQuery = CallQuery<Operations['getApprovals'], typeof getApprovals>;
+export type ApprovalsQuery = ApprovalsListParams;
 
 /** Options of one approvals call. */
 export type ApprovalsCallOptions = CallOptions;
@@ -67,7 +70,7 @@ export interface Approvals {
 }
 
 /** The openapi-fetch client of the approvals spec; the pipeline sets `X-Z-Request-Id`. */
-export type ApprovalsRaw = ServiceClient<paths>['raw'];
+export type ApprovalsRaw = ServiceClient<paths, typeof service>['raw'];
 
 /** A client of the procurement approvals API. */
 export interface ApprovalsClient {
@@ -120,7 +123,8 @@ const APPROVALS_OPTIONS: Record<
  * const result = await client.approvals.list('100234');
  */
 export function createApprovalsClient(options: ApprovalsClientOptions): ApprovalsClient {
-  const client = createServiceClient<paths>(options, {
+  const client = createServiceClient<paths, typeof service>(options, {
+    service,
     auth: (credentials) => clientIdHeaders(credentials as unknown as ClientCredentials),
     rateLimit: tierRate(options?.tier),
     optionNames: { rateLimit: 'tier' },

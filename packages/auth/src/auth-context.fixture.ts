@@ -11,8 +11,10 @@ export function fetchAuthContext(
   return {
     signal: new AbortController().signal,
     fetch: (input, init) => fetch(input, init),
-    send: async ({ method, url, headers, body }) => {
-      const response = await fetch(url, { method, headers, body });
+    send: async ({ method, url, headers, query = [], body }) => {
+      const pairs = new URLSearchParams(query.map(([n, v]): [string, string] => [n, v])).toString();
+      const sent = pairs === '' ? url : `${url}?${pairs}`;
+      const response = await fetch(sent, { method, headers, body });
       const { status, statusText } = response;
       return { status, statusText, headers: response.headers, text: await response.text() };
     },

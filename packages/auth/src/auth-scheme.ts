@@ -36,6 +36,11 @@ export interface AuthRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Credentials the URL carries (a key a gateway takes in the query): added to the URL that is
+   * sent, never to the one messages, events and logs show.
+   */
+  readonly query?: readonly (readonly [name: string, value: string])[] | undefined;
   readonly body?: string | undefined;
 }
 

@@ -10,10 +10,12 @@ export type {
 } from './auth-scheme.js';
 export { basicAuthorization } from './credentials.js';
 export type { ClientCredentials } from './credentials.js';
-export { basicAuth, clientIdHeaders } from './static-schemes.js';
+export { apiKeyAuth, basicAuth, bearerAuth, clientIdHeaders } from './static-schemes.js';
+export type { ApiKey } from './static-schemes.js';
+export type { KeyPlacement } from './key-placement.js';
 export {
   DEFAULT_SCOPE_SEPARATOR,
-  DEFAULT_SUBSCRIPTION_KEY_HEADER,
+  DEFAULT_TOKEN_REQUEST_KEY,
   DEFAULT_TOKEN_LIFETIME_SECONDS,
   oauth2ClientCredentials,
 } from './oauth2-client-credentials.js';

@@ -48,8 +48,12 @@ describe('oauth2ClientCredentials', () => {
     [{ subscriptionKeys: undefined }, 'auth.subscriptionKeys.primary: must be a non-empty string'],
     [{ subscriptionKeys: { primary: 'k', secondary: '' } }, 'auth.subscriptionKeys.secondary'],
     [
-      { subscriptionKeyHeader: 'bad header' },
-      'auth.subscriptionKeyHeader: must be a valid header name',
+      { subscriptionKey: { in: 'header', name: 'bad header' } },
+      'auth.subscriptionKey: must be { in: header, query or cookie, name }',
+    ],
+    [
+      { tokenRequestKey: { in: 'body', name: 'key' } },
+      'auth.tokenRequestKey: must be { in: header, query or cookie, name }',
     ],
     [{ defaultLifetimeSeconds: -1 }, 'auth.defaultLifetimeSeconds: must be a non-negative number'],
     [
@@ -70,7 +74,8 @@ describe('oauth2ClientCredentials', () => {
       options({
         tokenUrl: `${server.url}/token`,
         scopeSeparator: ',',
-        subscriptionKeyHeader: 'X-Api-Key',
+        subscriptionKey: { in: 'header', name: 'X-Api-Key' },
+        tokenRequestKey: { in: 'header', name: 'X-Api-Key' },
         tokenCache: createTokenCache(),
       }),
     );
@@ -85,6 +90,38 @@ describe('oauth2ClientCredentials', () => {
       'x-api-key': 'key-1',
     });
     expect(scheme.secretHeaderNames).toEqual(['authorization', 'x-api-key']);
+  });
+
+  it.each([
+    ['query', { in: 'query', name: 'subscription-key' }],
+    ['cookie', { in: 'cookie', name: 'key' }],
+  ] as const)('carries the key in the %s of data and token requests alike', async (place, key) => {
+    server = await startFaultServer({
+      '/token': [{ body: { access_token: 'tok', token_type: 'Bearer', expires_in: 60 } }],
+    });
+    const scheme = oauth2ClientCredentials(
+      options({
+        tokenUrl: `${server.url}/token`,
+        subscriptionKey: key,
+        tokenRequestKey: key,
+        tokenCache: createTokenCache(),
+      }),
+    );
+    const headers = new Headers({ cookie: 'session=1' });
+    await scheme.authorize(headers, context());
+    await scheme.authorize(headers, context());
+    const token = server.requests[0];
+    if (place === 'query') {
+      expect(token?.url).toBe('/token?subscription-key=key-1');
+      expect(scheme.queryParameters?.()).toEqual([['subscription-key', 'key-1']]);
+      expect(headers.get('cookie')).toBe('session=1');
+    } else {
+      expect(token?.headers.cookie).toBe('key=key-1');
+      expect(headers.get('cookie')).toBe('session=1; key=key-1');
+      expect(scheme.queryParameters?.()).toEqual([]);
+    }
+    expect(token?.headers['ocp-apim-subscription-key']).toBeUndefined();
+    expect(scheme.secretHeaderNames).toEqual(['authorization']);
   });
 
   it('keys the token cache by the digest of the secret, never the secret itself', async () => {

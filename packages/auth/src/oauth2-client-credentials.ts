@@ -13,7 +13,8 @@ import {
   secretDatesOf,
   type ClientCredentials,
 } from './credentials.js';
-import { requestToken as tokenOperation } from './generated/operations.js';
+import { requestToken as tokenOperation, securitySchemes } from './generated/operations.js';
+import { keyPlacement, placeKey, type KeyPlacement } from './key-placement.js';
 import { parseSecureUrl } from './secure-url.js';
 import { tokenCacheKey } from './token-cache-key.js';
 import { sharedTokenCache, type CachedToken, type TokenCache } from './token-cache.js';
@@ -25,10 +26,10 @@ import {
 } from './token-response.js';
 
 /**
- * The header of the subscription key on the token request, from the token spec's `apiKey`
- * security scheme; data requests send it under the same name unless their spec says otherwise.
+ * Where the token request carries the subscription key: the token spec's `apiKey` security
+ * scheme (a header, the query or a cookie, and its name).
  */
-export const DEFAULT_SUBSCRIPTION_KEY_HEADER: string = tokenOperation.apiKeys[0].name;
+export const DEFAULT_TOKEN_REQUEST_KEY: KeyPlacement = securitySchemes.subscriptionKey;
 /**
  * What joins several scopes in the token request's `scope` form field: the separator of the
  * field's OpenAPI encoding in the token spec (`spaceDelimited` is a space, RFC 6749 §3.3).
@@ -51,18 +52,13 @@ export interface OAuth2ClientCredentialsOptions extends ClientCredentials {
   /** The subscription key pair; the secondary takes over when the primary is refused. */
   subscriptionKeys: { primary: string; secondary?: string | undefined };
   /**
-   * The header of the subscription key, on data requests and (unless `tokenRequestKeyHeader`
-   * says otherwise) on the token request; the token spec's by default.
+   * Where data requests carry the subscription key: a header, the query or a cookie (the
+   * service spec's `apiKey` scheme); the token request's place by default. A key in the query
+   * never reaches a message, a log or a span.
    */
-  subscriptionKeyHeader?: string | undefined;
-  /** The header of the subscription key on the token request, where it differs. */
-  tokenRequestKeyHeader?: string | undefined;
-  /**
-   * The query parameter that carries the subscription key on data requests, where the service's
-   * gateway takes it there (an `apiKey` scheme `in: query`); then no key header is sent with
-   * them. The key never reaches a message or a log.
-   */
-  subscriptionKeyQuery?: string | undefined;
+  subscriptionKey?: KeyPlacement | undefined;
+  /** Where the token request carries the subscription key; the token spec's by default. */
+  tokenRequestKey?: KeyPlacement | undefined;
   /** The lifetime assumed when the response has no `expires_in`; 3600 seconds by default. */
   defaultLifetimeSeconds?: number | undefined;
   /**
@@ -86,14 +82,6 @@ interface CallState {
   /** The token was obtained from the endpoint during this call, so it cannot be stale. */
   fresh: boolean;
   refreshed: boolean;
-}
-
-/** A header name in lower case, or a `ConfigurationError` naming `option`. */
-function headerName(option: string, value: unknown): string {
-  if (typeof value !== 'string' || !/^[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(value)) {
-    throw new ConfigurationError(option, 'must be a valid header name');
-  }
-  return value.toLowerCase();
 }
 
 function positiveNumber(option: string, value: number | undefined, fallback: number): number {
@@ -175,22 +163,11 @@ export function oauth2ClientCredentials(
       );
     }
   }
-  const tokenKeyHeader = headerName(
-    options.tokenRequestKeyHeader === undefined
-      ? 'auth.subscriptionKeyHeader'
-      : 'auth.tokenRequestKeyHeader',
-    options.tokenRequestKeyHeader ??
-      options.subscriptionKeyHeader ??
-      DEFAULT_SUBSCRIPTION_KEY_HEADER,
+  const tokenKey = keyPlacement(
+    'auth.tokenRequestKey',
+    options.tokenRequestKey ?? DEFAULT_TOKEN_REQUEST_KEY,
   );
-  const keyHeader = headerName(
-    'auth.subscriptionKeyHeader',
-    options.subscriptionKeyHeader ?? tokenKeyHeader,
-  );
-  const keyQuery = options.subscriptionKeyQuery;
-  if (keyQuery !== undefined && (typeof keyQuery !== 'string' || keyQuery.trim() === '')) {
-    throw new ConfigurationError('auth.subscriptionKeyQuery', 'must be a query parameter name');
-  }
+  const dataKey = keyPlacement('auth.subscriptionKey', options.subscriptionKey ?? tokenKey);
   const defaultLifetime = positiveNumber(
     'auth.defaultLifetimeSeconds',
     options.defaultLifetimeSeconds,
@@ -244,15 +221,18 @@ export function oauth2ClientCredentials(
   }
 
   function postTokenRequest(context: AuthContext, key: 'primary' | 'secondary') {
+    const headers = new Headers({
+      authorization: basic,
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    });
+    const query: [string, string][] = [];
+    placeKey(tokenKey, keyValue(key), headers, query);
     return context.send({
       method: 'POST',
       url: tokenUrl,
-      headers: {
-        authorization: basic,
-        'content-type': 'application/x-www-form-urlencoded',
-        accept: 'application/json',
-        [tokenKeyHeader]: keyValue(key),
-      },
+      headers: Object.fromEntries(headers),
+      query,
       body: formBody,
     });
   }
@@ -360,7 +340,9 @@ export function oauth2ClientCredentials(
   }
 
   return {
-    secretHeaderNames: [...new Set(['authorization', keyHeader, tokenKeyHeader])],
+    secretHeaderNames: [
+      ...new Set(['authorization', ...[dataKey, tokenKey].flatMap((k) => (k.in === 'header' ? [k.name] : []))]),
+    ],
     clientId,
     secretDates: secretDatesOf(options),
     secretValues() {
@@ -381,11 +363,11 @@ export function oauth2ClientCredentials(
       state.token = token;
       state.keyUsed = activeKey;
       headers.set('authorization', `Bearer ${token.accessToken}`);
-      if (keyQuery === undefined) headers.set(keyHeader, keyValue(activeKey));
+      if (dataKey.in !== 'query') placeKey(dataKey, keyValue(activeKey), headers, []);
     },
 
     queryParameters() {
-      return keyQuery === undefined ? [] : [[keyQuery, keyValue(activeKey)]];
+      return dataKey.in === 'query' ? [[dataKey.name, keyValue(activeKey)]] : [];
     },
 
     async onUnauthorized(_answer, context) {

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundle, createConfig } from '@redocly/openapi-core';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, stringToAST } from 'openapi-typescript';
 import { renderOperations } from './operations.js';
 import { renderResources } from './resources.js';
+import { FILE_TYPE, isFile } from './schema-types.js';
 import { renderValidators } from './validators.js';
 
 /**
@@ -21,6 +22,11 @@ import { renderValidators } from './validators.js';
  * @property {string} [validators] Where standalone validators of `validatorSchemas` go.
  * @property {string[]} [validatorSchemas] Names under `components.schemas` to build validators for.
  */
+
+/** What a file is typed as: the node of `FILE_TYPE`, as openapi-typescript takes it. */
+const fileType = /** @type {import('typescript').TypeAliasDeclaration} */ (
+  stringToAST(`type File = ${FILE_TYPE};`)[0]
+).type;
 
 /** Every generated file lives here, so it can be deleted and rebuilt wholesale. */
 export const GENERATED_DIR = 'src/generated';
@@ -91,7 +97,10 @@ async function render(packageDir, job) {
   /** @type {Map<string, string>} */
   const files = new Map();
   if (job.types) {
-    const ast = await openapiTS(pathToFileURL(specPath), { alphabetize: false });
+    const ast = await openapiTS(pathToFileURL(specPath), {
+      alphabetize: false,
+      transform: (schema) => (isFile({ ...schema }) ? fileType : undefined),
+    });
     files.set(job.types, header(label, 'openapi-typescript') + '\n' + astToString(ast));
   }
   if (job.document) {

@@ -11,34 +11,26 @@ import { describeSpec, isObject } from '@partner-apis/spec-model';
 /** @typedef {import('@partner-apis/spec-model').OperationModel} OperationModel */
 
 /**
- * The client member an operation is called through, or a clear error when the spec names none.
- * @param {OperationModel} operation
- */
-export function clientMethod(operation) {
-  if (operation.clientMethod !== undefined) return operation.clientMethod;
-  throw new Error(
-    `${operation.method} ${operation.path}: operationId ${operation.operationId} is not <verb><Resource>; name the method with x-client-method`,
-  );
-}
-
-/**
- * The table entry of an operation, in the shape of core's `OperationDescription`.
+ * The table entry of an operation, in the shape of core's `OperationDescription`: what a
+ * client, the sandbox, verify, the command line and the MCP server read of it, none of which
+ * derives any of it again.
  * @param {OperationModel} operation
  * @returns {JsonObject}
  */
 export function tableEntry(operation) {
   const { paging, success, body } = operation;
-  const { resource, verb } = clientMethod(operation);
   return {
     operationId: operation.operationId,
-    resource,
-    verb,
+    resource: operation.clientMethod.resource,
+    verb: operation.clientMethod.verb,
     method: operation.method,
     path: operation.path,
     summary: operation.summary,
     description: operation.description,
     deprecated: operation.deprecated || undefined,
     mcp: operation.mcp,
+    write: operation.write || undefined,
+    arguments: operation.arguments,
     parameters: operation.parameters.map((p) => ({
       name: p.name,
       in: p.in,
@@ -47,24 +39,47 @@ export function tableEntry(operation) {
       description: p.description,
       paging: p.paging,
       sync: p.sync,
+      role: p.role,
       assumed: p.assumed || undefined,
     })),
     body: body && {
       required: body.required,
       mediaType: body.mediaType,
+      kind: body.kind,
       type: body.type,
+      files: body.files,
+      partTypes: body.partTypes,
       separators: body.separators,
     },
     response: {
-      bodyOptional: success?.bodyOptional || undefined,
+      kind: success?.kind ?? 'none',
+      mediaType: success?.mediaType,
       type: success?.type,
-      records: paging?.records,
-      itemType: paging?.itemIsObject ? 'object' : undefined,
-      recordKey: paging?.recordKey,
+      bodyOptional: success?.bodyOptional || undefined,
     },
-    apiKeys: operation.security.apiKeys.length > 0 ? operation.security.apiKeys : undefined,
-    pageSize: paging?.defaultPageSize,
+    paging: paging && {
+      pageSize: paging.defaultPageSize,
+      records: paging.records,
+      itemType: paging.itemIsObject ? 'object' : undefined,
+      recordKey: paging.recordKey,
+      syncable: paging.syncable || undefined,
+    },
+    security: operation.security.requirements,
   };
+}
+
+/**
+ * The headers the client sets itself (`x-tracing`), by role, as the spec names them.
+ * @param {readonly OperationModel[]} operations
+ */
+function tracingHeaders(operations) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  for (const parameter of operations.flatMap((operation) => operation.parameters)) {
+    if (parameter.role === 'request-id') headers.requestId ??= parameter.name;
+    if (parameter.role === 'conversation-id') headers.conversationId ??= parameter.name;
+  }
+  return headers;
 }
 
 /**
@@ -109,7 +124,7 @@ export function renderOperations(document, options = {}) {
   const typed = ids.length > 0 && options.standalone !== true;
   // A spec without operations (the shared components, generated into core) imports nothing.
   const lines = typed
-    ? ["import type { OperationDescription } from '@partner-apis/core';", '']
+    ? ["import type { OperationDescription, ServiceDescription } from '@partner-apis/core';", '']
     : [];
   for (const operation of spec.operations) {
     const id = operation.operationId;
@@ -130,6 +145,19 @@ export function renderOperations(document, options = {}) {
     lines.push(
       '/** Calls per second of each tier of the client application (`x-rate-limit-tiers`). */',
       `export const rateLimitTiers = ${literal(spec.rateLimitTiers)} as const;`,
+      '',
+    );
+  }
+  if (ids.length > 0) {
+    lines.push(
+      '/** The security schemes the operations name, as a client applies them. */',
+      `export const securitySchemes = ${literal(spec.securitySchemes)} as const;`,
+      '',
+      '/** The headers the client sets itself on the operations that declare them (`x-tracing`). */',
+      `export const tracingHeaders = ${literal(tracingHeaders(spec.operations))} as const;`,
+      '',
+      '/** What a client of this spec needs at run time, as `createServiceClient` takes it. */',
+      `export const service = { operations, securitySchemes, tracingHeaders } as const${typed ? ' satisfies ServiceDescription' : ''};`,
       '',
     );
   }

@@ -2,12 +2,11 @@
 /**
  * Renders a service's resource layer: one `<resource>.<verb>()` per operation of its spec, typed
  * by openapi-typescript's `operations` and sent through core's `operationMethod` (or, for a
- * paged read, `pagedRead`). The method's name, its parameters and its TSDoc come
- * from the spec, so a new operation reaches users by a spec edit alone.
+ * paged read, `pagedRead`). The method's name, its arguments and its TSDoc come from the
+ * operation model, so a new operation reaches users by a spec edit alone.
  */
-import { describeSpec, isObject } from '@partner-apis/spec-model';
-import { clientMethod } from './operations.js';
-import { refName, schemaTypes, tsdoc } from './schema-types.js';
+import { describeSpec } from '@partner-apis/spec-model';
+import { FILE_TYPE, refName, schemaName, schemaTypes, tsdoc } from './schema-types.js';
 
 /** @typedef {import('@partner-apis/spec-model').OperationModel} OperationModel */
 /** @typedef {import('@partner-apis/spec-model').ParameterModel} ParameterModel */
@@ -21,6 +20,11 @@ function identifier(name) {
   return /^[A-Za-z_$]/.test(camel) ? camel : `_${camel}`;
 }
 
+/** @param {string} name */
+function capitalized(name) {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
 /** @param {ParameterModel | undefined} parameter */
 function parameterType(parameter) {
   const { type, enum: values } = parameter?.constraints ?? {};
@@ -31,67 +35,12 @@ function parameterType(parameter) {
 }
 
 /**
- * The signature pieces of a plain operation: its arguments, in the order the model gives them,
- * each of a named type where the spec names its schema, and the named query type it declares.
- * @param {OperationModel & { verb: string }} d
- * @param {string} resource
- */
-function signature(d, resource) {
-  const op = `Operations[${JSON.stringify(d.operationId)}]`;
-  const queryName = `${capitalized(resource)}${capitalized(d.verb)}Query`;
-  const params = [];
-  const args = [];
-  /** @type {string[]} */
-  const declarations = [];
-  for (const argument of d.arguments) {
-    if (argument.in === 'path') {
-      const parameter = d.parameters.find((p) => p.in === 'path' && p.name === argument.name);
-      params.push(`${identifier(argument.name)}: ${parameterType(parameter)}`);
-      args.push(identifier(argument.name));
-    } else if (argument.in === 'body') {
-      const body = namedType(d.body?.schema, `RequestBodyOf<${op}>`);
-      params.push(`body${argument.required ? '' : '?'}: ${body}`);
-      args.push('body');
-    } else {
-      declarations.push(
-        `/** The query parameters of \`${resource}.${d.verb}()\`, as the spec declares them. */`,
-        `export interface ${queryName} {`,
-        ...d.parameters.filter((p) => p.in === 'query').flatMap(queryProperty),
-        '}',
-      );
-      params.push(`query${argument.required ? '' : '?'}: ${queryName}`);
-      args.push(argument.required ? 'query' : '{ … }');
-    }
-  }
-  params.push('options?: CallOptions');
-  const returns = `ApiPromise<${namedType(d.success?.schema, `ResponseBodyOf<${op}>`)}>`;
-  return { params, args, returns, declarations };
-}
-
-/** @param {string} name */
-function capitalized(name) {
-  return name.charAt(0).toUpperCase() + name.slice(1);
-}
-
-/**
- * The named type of a schema: its component's name, `Name[]` for an array of one, else
- * `fallback`, so editors show `Quote` rather than what it expands to.
- * @param {unknown} schema
- * @param {string} fallback
- */
-function namedType(schema, fallback) {
-  const name = refName(schema);
-  if (name !== undefined) return name;
-  const item = isObject(schema) && schema.type === 'array' ? refName(schema.items) : undefined;
-  return item === undefined ? fallback : `${item}[]`;
-}
-
-/**
- * A query parameter as a property of a named options interface: typed from its schema (a
- * `Date` also for a date), documented by its description.
+ * A parameter as a property of a named params interface, under the name the spec gives it
+ * (`'X-Marketplace-Id'`): typed from its schema (a `Date` also for a date), documented by its
+ * description.
  * @param {ParameterModel} parameter
  */
-function queryProperty(parameter) {
+function paramProperty(parameter) {
   const { format } = parameter.constraints;
   const date = format === 'date' || format === 'date-time' ? ' | Date' : '';
   const docs = parameter.description ? tsdoc([parameter.description], '  ') : [];
@@ -103,37 +52,182 @@ function queryProperty(parameter) {
 }
 
 /**
- * The named options of a paged read (`<Resource>ListOptions`, `…PageOptions`, `…SyncOptions`):
- * its filters, plus what each method adds, so a hover reads like a hand-written type.
- * @param {OperationModel} d
+ * The parameters a caller gives in the params object: all but the path's and those the client
+ * sets itself.
+ * @param {OperationModel} operation
+ */
+function callerParameters(operation) {
+  return operation.parameters.filter((p) => p.in !== 'path' && p.role === undefined);
+}
+
+/**
+ * The named type of a schema: its component's name, `Name[]` for an array of one, else
+ * `fallback`, so editors show `Quote` rather than what it expands to.
+ * @param {unknown} schema
+ * @param {string} fallback
+ */
+function namedType(schema, fallback) {
+  const name = refName(schema);
+  if (name !== undefined) return schemaName(name);
+  const items = /** @type {{ type?: unknown, items?: unknown }} */ (schema ?? {});
+  const item = items.type === 'array' ? refName(items.items) : undefined;
+  return item === undefined ? fallback : `${schemaName(item)}[]`;
+}
+
+/**
+ * openapi-typescript's type of an operation's part, as an indexed access of `operations`.
+ * @param {OperationModel} operation
+ * @param {string} path e.g. `["responses"][200]`
+ */
+function operationType(operation, path) {
+  return `Operations[${JSON.stringify(operation.operationId)}]${path}`;
+}
+
+/**
+ * The type of an operation's request body, by its media type.
+ * @param {OperationModel} operation
+ */
+function bodyType(operation) {
+  const { body } = operation;
+  if (body === undefined) return 'never';
+  if (body.kind === 'binary') return FILE_TYPE;
+  if (body.kind === 'text') return 'string';
+  const fallback = `NonNullable<${operationType(operation, '["requestBody"]')}>["content"][${JSON.stringify(body.mediaType)}]`;
+  return body.kind === 'json' ? namedType(body.schema, fallback) : fallback;
+}
+
+/**
+ * The type of a success answer's body, by its media type: JSON typed by its schema, text a
+ * string, bytes a `Blob`, none `void`.
+ * @param {OperationModel} operation
+ */
+function answerType(operation) {
+  const { success } = operation;
+  if (success === undefined || success.kind === 'none') return 'void';
+  if (success.kind === 'text') return 'string';
+  if (success.kind !== 'json') return 'Blob';
+  return namedType(success.schema, jsonAnswer(operation));
+}
+
+/**
+ * openapi-typescript's type of the JSON body of an operation's success answer.
+ * @param {OperationModel} operation
+ */
+function jsonAnswer(operation) {
+  const { key = '200', mediaType = 'application/json' } = operation.success ?? {};
+  const status = /^\d+$/.test(key) ? key : JSON.stringify(key.toUpperCase());
+  return operationType(
+    operation,
+    `["responses"][${status}]["content"][${JSON.stringify(mediaType)}]`,
+  );
+}
+
+/**
+ * The path parameters of an operation as a method's first parameters, in path order.
+ * @param {OperationModel} operation
+ */
+function pathParams(operation) {
+  return operation.arguments.flatMap((argument) => {
+    if (argument.in !== 'path') return [];
+    const parameter = operation.parameters.find(
+      (p) => p.in === 'path' && p.name === argument.name,
+    );
+    return [`${identifier(argument.name)}: ${parameterType(parameter)}`];
+  });
+}
+
+/**
+ * The signature pieces of a plain operation: its arguments in the order the model gives them,
+ * each of a named type where the spec names its schema, and the params interface it declares.
+ * @param {OperationModel} operation
  * @param {string} resource
  */
-function pagedOptionTypes(d, resource) {
-  const base = resource.charAt(0).toUpperCase() + resource.slice(1);
-  const query = d.parameters.filter((p) => p.in === 'query');
-  const filters = query.filter((p) => p.paging === undefined);
-  const paging = query.filter((p) => p.paging !== undefined);
-  const watermarks = filters.filter((p) => p.sync === 'watermark').map((p) => p.name);
+function signature(operation, resource) {
+  const { verb } = operation.clientMethod;
+  const paramsName = `${capitalized(resource)}${capitalized(verb)}Params`;
+  const params = pathParams(operation);
+  const args = params.map((param) => param.split(':')[0] ?? '');
+  /** @type {string[]} */
+  const declarations = [];
+  for (const argument of operation.arguments) {
+    if (argument.in === 'body') {
+      params.push(`body${argument.required ? '' : '?'}: ${bodyType(operation)}`);
+      args.push('body');
+    } else if (argument.in === 'params') {
+      declarations.push(
+        `/** The parameters of \`${resource}.${verb}()\`, as the spec declares them. */`,
+        `export interface ${paramsName} {`,
+        ...callerParameters(operation).flatMap(paramProperty),
+        '}',
+      );
+      params.push(`params${argument.required ? '' : '?'}: ${paramsName}`);
+      args.push(argument.required ? 'params' : '{ … }');
+    }
+  }
+  params.push('options?: CallOptions');
+  return { params, args, returns: `ApiPromise<${answerType(operation)}>`, declarations };
+}
+
+/**
+ * The named options of a paged read (`<Resource>ListOptions`, `…PageOptions`, `…SyncOptions`):
+ * its filters, plus what each method adds, so a hover reads like a hand-written type.
+ * @param {OperationModel} operation
+ * @param {string} base the names' prefix, e.g. `Locations`
+ */
+function pagedOptionTypes(operation, base) {
+  const resource = operation.clientMethod.resource;
+  const given = callerParameters(operation);
+  const filters = given.filter((p) => p.paging === undefined);
+  const paging = given.filter((p) => p.paging !== undefined);
   const lines = [
-    `/** The filters of \`${resource}\`: its query parameters but the paging ones. */`,
+    `/** The filters of \`${resource}\`: its parameters but the paging ones. */`,
     `export interface ${base}Filters {`,
-    ...filters.flatMap(queryProperty),
+    ...filters.flatMap(paramProperty),
     '}',
     `/** Options of \`${resource}.list()\`: the filters, paging and the call's options. */`,
     `export interface ${base}ListOptions extends ${base}Filters, ListCallOptions {}`,
     `/** Options of \`${resource}.page()\`: the filters, the page's size and position, and the call's options. */`,
     `export interface ${base}PageOptions extends ${base}Filters, CallOptions {`,
-    ...paging.flatMap(queryProperty),
+    ...paging.flatMap(paramProperty),
     '}',
   ];
-  if (d.paging?.syncable) {
-    const omitted = watermarks.map((name) => JSON.stringify(name)).join(' | ');
+  if (operation.paging?.syncable) {
+    const watermarks = filters.filter((p) => p.sync === 'watermark');
+    const omitted = watermarks.map((p) => JSON.stringify(p.name)).join(' | ');
     lines.push(
       `/** Options of \`${resource}.sync()\`: the filters but the watermark, and where to start. */`,
-      `export interface ${base}SyncOptions extends Omit<${base}Filters, ${omitted || 'never'}>, SyncRunOptions {}`,
+      `export interface ${base}SyncOptions extends Omit<${base}Filters, ${omitted}>, SyncRunOptions {}`,
     );
   }
-  return { base, lines };
+  return lines;
+}
+
+/**
+ * The type of a paged read: `list()`, `page()` and, where it can, `sync()`, with named options
+ * and the path parameters first. A record is typed by where the spec's answer holds it (the
+ * array, or the envelope's records property), so it is never `| undefined`.
+ * @param {OperationModel} operation
+ * @param {string} base the named options' prefix, e.g. `Locations`
+ */
+function pagedReadType(operation, base) {
+  const records = operation.paging?.records;
+  const envelope = jsonAnswer(operation);
+  const record = namedType(
+    operation.paging?.item,
+    records ? `NonNullable<${envelope}[${JSON.stringify(records)}]>[number]` : `${envelope}[number]`,
+  );
+  const envelopeType = records ? `, ${namedType(operation.success?.schema, envelope)}` : '';
+  const params = pathParams(operation)
+    .map((param) => `${param}, `)
+    .join('');
+  const members = [
+    `list(${params}options?: ${base}ListOptions): Paginated<${record}>`,
+    `page(${params}options?: ${base}PageOptions): ApiPromise<RecordsPage<${record}${envelopeType}>>`,
+    ...(operation.paging?.syncable
+      ? [`sync(${params}options?: ${base}SyncOptions): SyncRun<${record}>`]
+      : []),
+  ];
+  return `{ ${members.join('; ')} }`;
 }
 
 /**
@@ -144,50 +238,72 @@ function deprecation(operation) {
   return operation.deprecated ? ['@deprecated The upstream marks this operation deprecated.'] : [];
 }
 
-/**
- * The path parameters a paged read under a parent takes first, as in an example call.
- * @param {OperationModel} d
- */
-function pathArguments(d) {
-  const names = d.arguments.filter((a) => a.in === 'path').map((a) => `${identifier(a.name)}`);
-  return names.length === 0 ? '' : `${names.join(', ')}`;
+/** @param {string} text */
+function sentence(text) {
+  return `${text}.`.replace(/\.\.$/, '.');
 }
 
 /**
- * The type of a paged read: `list()`, `page()` and, where it can, `sync()`, with named options
- * and the path parameters first. A record is typed by where the spec's answer holds it (the
- * array, or the envelope's records property), so it is never `| undefined`.
- * @param {OperationModel} d
- * @param {string} base the named options' prefix, e.g. `Locations`
+ * The members of one resource in the `Resources` interface, the declarations they name, and
+ * the builder of its methods.
+ * @param {string} resource
+ * @param {readonly OperationModel[]} operations
  */
-function pagedReadType(d, base) {
-  const op = `Operations[${JSON.stringify(d.operationId)}]`;
-  const records = d.paging?.records;
-  const record = namedType(
-    d.paging?.item,
-    `RecordOf<${op}${records ? `, ${JSON.stringify(records)}` : ''}>`,
+function renderResource(resource, operations) {
+  const paged = operations.find((operation) => operation.paging !== undefined);
+  const plain = operations.filter((operation) => operation.paging === undefined);
+  /** @type {string[]} */
+  const declarations = [];
+  const members = plain.flatMap((operation) => {
+    const { verb } = operation.clientMethod;
+    const { params, args, returns, declarations: own } = signature(operation, resource);
+    declarations.push(...own);
+    const docs = [
+      ...(operation.summary ? [sentence(operation.summary)] : []),
+      ...(operation.description ? [operation.description] : []),
+      `\`${operation.method} ${operation.path}\``,
+      `@example\nconst result = await client.${resource}.${verb}(${args.join(', ')});`,
+      ...deprecation(operation),
+    ];
+    return [...tsdoc(docs, '    '), `    ${verb}(${params.join(', ')}): ${returns};`];
+  });
+  const entries = plain.map(
+    (operation) =>
+      `      ${operation.clientMethod.verb}: operationMethod(client, ${operation.operationId}),`,
   );
-  const envelope = records ? `, ${namedType(d.success?.schema, `EnvelopeOf<${op}>`)}` : '';
-  const params = d.arguments
-    .filter((a) => a.in === 'path')
-    .map((a) => {
-      const parameter = d.parameters.find((p) => p.in === 'path' && p.name === a.name);
-      return `${identifier(a.name)}: ${parameterType(parameter)}, `;
-    })
-    .join('');
-  const members = [
-    `list(${params}options?: ${base}ListOptions): Paginated<${record}>`,
-    `page(${params}options?: ${base}PageOptions): ApiPromise<RecordsPage<${record}${envelope}>>`,
-    ...(d.paging?.syncable
-      ? [`sync(${params}options?: ${base}SyncOptions): SyncRun<${record}>`]
-      : []),
-  ];
-  return `{ ${members.join('; ')} }`;
-}
-
-/** @param {OperationModel} operation */
-function isPaged(operation) {
-  return operation.paging !== undefined;
+  /** @type {string[]} */
+  let head = [];
+  let type = `{\n${members.join('\n')}\n  }`;
+  let builder = `    ${resource}: {\n${entries.join('\n')}\n    },`;
+  if (paged !== undefined) {
+    const base = capitalized(resource);
+    declarations.push(...pagedOptionTypes(paged, base));
+    const pagedType = pagedReadType(paged, base);
+    type = members.length === 0 ? pagedType : `${pagedType} & ${type}`;
+    const read = `pagedRead(client, ${paged.operationId}, paging)`;
+    builder =
+      entries.length === 0
+        ? `    ${resource}: ${read},`
+        : `    ${resource}: {\n      ...${read},\n${entries.join('\n')}\n    },`;
+    const path = pathParams(paged)
+      .map((param) => param.split(':')[0])
+      .join(', ');
+    head = [
+      `\`list()\` pages through every record (\`${paged.method} ${paged.path}\`), \`page()\` reads one page.`,
+      ...(paged.description ? [paged.description] : []),
+      `@example\nfor await (const record of client.${resource}.list(${path})) console.log(record);`,
+      ...deprecation(paged),
+    ];
+  }
+  const title =
+    paged === undefined
+      ? `\`${resource}\`: ${plain.map((o) => `\`${o.clientMethod.verb}()\``).join(', ')}`
+      : (paged.summary ?? resource);
+  return {
+    member: [...tsdoc([sentence(title), ...head], '  '), `  readonly ${resource}: ${type};`],
+    declarations,
+    builder,
+  };
 }
 
 /**
@@ -196,96 +312,23 @@ function isPaged(operation) {
  */
 export function renderResources(document) {
   const { operations } = describeSpec(document);
-  /** @type {Map<string, (OperationModel & { resource: string, verb: string })[]>} */
+  /** @type {Map<string, OperationModel[]>} */
   const resources = new Map();
   for (const operation of operations) {
-    const description = { ...operation, ...clientMethod(operation) };
-    const list = resources.get(description.resource) ?? [];
-    const verbs = isPaged(description) ? ['list', 'page', 'sync'] : [description.verb];
-    for (const other of list) {
-      const taken = isPaged(other) ? ['list', 'page', 'sync'] : [other.verb];
-      const clash = verbs.find((v) => taken.includes(v));
-      if (clash !== undefined) {
-        throw new Error(
-          `${description.operationId} and ${other.operationId} are both ${description.resource}.${clash}(): ` +
-            'name one with x-client-method',
-        );
-      }
-    }
-    resources.set(description.resource, [...list, description]);
+    const { resource } = operation.clientMethod;
+    resources.set(resource, [...(resources.get(resource) ?? []), operation]);
   }
-  const ids = operations.map((operation) => operation.operationId);
-  const anyPaged = operations.some(isPaged);
-  /** @type {string[]} */
-  const lines = [
+  const rendered = [...resources].map(([name, list]) => renderResource(name, list));
+  const anyPaged = operations.some((operation) => operation.paging !== undefined);
+  const schemas = schemaTypes(document);
+  const body = [
+    ...schemas.types,
+    '',
+    ...rendered.flatMap((r) => r.declarations),
+    '',
     '/** Every operation of the spec as `<resource>.<verb>()`, named and documented by the spec. */',
     'export interface Resources {',
-  ];
-  /** @type {string[]} */
-  const declarations = [];
-  /** @type {string[]} */
-  const builders = [];
-  for (const [resource, descriptions] of resources) {
-    const paged = descriptions.find(isPaged);
-    const plain = descriptions.filter((d) => !isPaged(d));
-    const members = [];
-    for (const d of plain) {
-      const { params, args, returns, declarations: own } = signature(d, resource);
-      declarations.push(...own);
-      const docs = [
-        ...(d.summary ? [`${d.summary}.`.replace(/\.\.$/, '.')] : []),
-        ...(d.description ? [d.description] : []),
-        `\`${d.method} ${d.path}\``,
-        `@example\nconst result = await client.${resource}.${d.verb}(${args.join(', ')});`,
-        ...deprecation(d),
-      ];
-      members.push(...tsdoc(docs, '    '), `    ${d.verb}(${params.join(', ')}): ${returns};`);
-    }
-    let pagedType;
-    if (paged !== undefined) {
-      const options = pagedOptionTypes(paged, resource);
-      declarations.push(...options.lines);
-      pagedType = pagedReadType(paged, options.base);
-    }
-    const title =
-      paged === undefined
-        ? `\`${resource}\`: ${plain.map((d) => `\`${d.verb}()\``).join(', ')}`
-        : (paged.summary ?? resource);
-    const pagedDocs =
-      paged === undefined
-        ? []
-        : [
-            `\`list()\` pages through every record (\`${paged.method} ${paged.path}\`), \`page()\` reads one page.`,
-            ...(paged.description ? [paged.description] : []),
-            `@example\nfor await (const record of client.${resource}.list(${pathArguments(paged)})) console.log(record);`,
-            ...deprecation(paged),
-          ];
-    lines.push(...tsdoc([`${title}.`.replace(/\.\.$/, '.'), ...pagedDocs], '  '));
-    if (members.length === 0) {
-      lines.push(`  readonly ${resource}: ${pagedType};`);
-    } else {
-      lines.push(
-        `  readonly ${resource}: ${pagedType === undefined ? '' : `${pagedType} & `}{`,
-        ...members,
-        '  };',
-      );
-    }
-    const entries = plain.map(
-      (d) =>
-        `      ${d.verb}: operationMethod<Resources[${JSON.stringify(resource)}][${JSON.stringify(d.verb)}]>(client, ${d.operationId}),`,
-    );
-    if (paged !== undefined) {
-      const read = `pagedRead<Resources[${JSON.stringify(resource)}]>(client, ${paged.operationId}, paging)`;
-      builders.push(
-        entries.length === 0
-          ? `    ${resource}: ${read},`
-          : `    ${resource}: {\n      ...${read},\n${entries.join('\n')}\n    },`,
-      );
-    } else {
-      builders.push(`    ${resource}: {\n${entries.join('\n')}\n    },`);
-    }
-  }
-  lines.push(
+    ...rendered.flatMap((r) => r.member),
     '}',
     '',
     '/**',
@@ -296,18 +339,18 @@ export function renderResources(document) {
     ' */',
     `export function createResources(client: ResourceClient${anyPaged ? ', paging?: PagingOptions' : ''}): Resources {`,
     '  return {',
-    ...builders,
+    ...rendered.map((r) => r.builder),
     '  };',
     '}',
     '',
-  );
-  const schemas = schemaTypes(document);
-  const body = [...schemas.types, '', ...declarations, '', ...lines, ...schemas.check].join('\n');
+    ...schemas.check,
+  ].join('\n');
   // Each name of core's surface the file uses, and nothing else.
   const used = CORE_NAMES.filter((name) => new RegExp(`\\b${name}\\b`).test(body));
   const values = ['operationMethod', 'pagedRead'];
   const imports = used.map((name) => (values.includes(name) ? name : `type ${name}`));
   const operationTypes = /\bOperations\[/.test(body) ? ', operations as Operations' : '';
+  const ids = operations.map((operation) => operation.operationId);
   return [
     `import {\n${imports.map((name) => `  ${name},\n`).join('')}} from '@partner-apis/core';`,
     `import type { components${operationTypes} } from './openapi.js';`,
@@ -323,15 +366,11 @@ const CORE_NAMES = [
   'pagedRead',
   'ApiPromise',
   'CallOptions',
-  'EnvelopeOf',
   'ListCallOptions',
   'Paginated',
   'PagingOptions',
-  'RecordOf',
   'RecordsPage',
-  'RequestBodyOf',
   'ResourceClient',
-  'ResponseBodyOf',
   'SyncRun',
   'SyncRunOptions',
 ];

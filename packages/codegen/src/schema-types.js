@@ -17,6 +17,27 @@ import { isObject } from '@partner-apis/spec-model';
 const SCHEMA_REF = '#/components/schemas/';
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
+/**
+ * What a file is typed as, in a request body or a schema of `format: binary` (or 3.1's
+ * `contentMediaType`): anything core reads into bytes. openapi-typescript is told the same.
+ */
+export const FILE_TYPE = 'Blob | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>';
+
+/**
+ * Names a generated type may not take, since it would shadow a global or a name the generated
+ * file imports: a schema so named is typed as `<Name>Model` (`Date` → `DateModel`).
+ */
+const TAKEN_NAMES = new Set([
+  ...['Array', 'ArrayBuffer', 'BigInt', 'Blob', 'Boolean', 'Date', 'Error', 'File', 'FormData'],
+  ...['Function', 'Headers', 'Iterable', 'JSON', 'Map', 'Math', 'Number', 'Object', 'Omit'],
+  ...['Partial', 'Pick', 'Promise', 'Readonly', 'ReadableStream', 'Record', 'RegExp', 'Request'],
+  ...['Required', 'Response', 'Set', 'String', 'Symbol', 'URL', 'Uint8Array', 'WeakMap'],
+  ...['AbortSignal', 'AsyncIterable', 'NonNullable', 'Exclude', 'Extract'],
+  ...['ApiPromise', 'CallOptions', 'ListCallOptions', 'Paginated', 'PagingOptions'],
+  ...['RecordsPage', 'ResourceClient', 'SyncRun', 'SyncRunOptions', 'Resources', 'Operations'],
+  ...['Schemas', 'Assignable', 'Mirrored', 'components'],
+]);
+
 /** Keywords openapi-typescript types in ways not spelled here: a schema using one stays its alias. */
 const UNMIRRORED = ['patternProperties', '$defs', 'prefixItems'];
 
@@ -68,7 +89,7 @@ export function schemaTypes(document) {
   return {
     types: named.flatMap(([name, schema]) => {
       const type = spelled.includes(name) ? print(typeOf(schema, '')) : openapiType(name);
-      return [...described(schema, ''), `export type ${name} = ${type};`];
+      return [...described(schema, ''), `export type ${schemaName(name)} = ${type};`];
     }),
     check: spelled.length === 0 ? [] : mirrorCheck(spelled),
   };
@@ -102,7 +123,7 @@ function mirrorCheck(names) {
     'type Mirrored = [',
     ...names.map((name) => {
       const schema = `Schemas[${JSON.stringify(name)}]`;
-      return `  Assignable<${name}, ${schema}>, Assignable<${schema}, ${name}>,`;
+      return `  Assignable<${schemaName(name)}, ${schema}>, Assignable<${schema}, ${schemaName(name)}>,`;
     }),
     '];',
     '',
@@ -146,6 +167,7 @@ function typeOf(schema, indent) {
   const name = refName(schema);
   if (name !== undefined) return atom(schemaName(name));
   if (hasConst(schema)) return atom(JSON.stringify(schema.const));
+  if (isFile(schema)) return atom(`(${FILE_TYPE})`);
   // openapi-typescript reads `enum` as the whole type unless the schema describes an object.
   const object =
     schema.type === 'object' || 'properties' in schema || 'additionalProperties' in schema;
@@ -265,11 +287,25 @@ function described(schema, indent) {
 }
 
 /**
- * The name a component schema goes by: its own where it is an identifier.
+ * The name a component schema goes by: its own where it is an identifier that takes no name
+ * from a global or an import, else `<Name>Model`; openapi-typescript's type where it is none.
  * @param {string} name
  */
-function schemaName(name) {
-  return IDENTIFIER.test(name) ? name : openapiType(name);
+export function schemaName(name) {
+  if (!IDENTIFIER.test(name)) return openapiType(name);
+  return TAKEN_NAMES.has(name) ? `${name}Model` : name;
+}
+
+/**
+ * Whether a schema holds a file (`format: binary`, or a `contentMediaType`): both generators
+ * type it as `FILE_TYPE`.
+ * @param {Record<string, unknown>} schema
+ */
+export function isFile(schema) {
+  return (
+    (schema.type === 'string' || schema.type === undefined) &&
+    (schema.format === 'binary' || typeof schema.contentMediaType === 'string')
+  );
 }
 
 /**

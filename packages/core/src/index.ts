@@ -15,6 +15,7 @@ export type {
 export { createServiceClient } from './client/service-client.js';
 export type { CallResult } from './operations/call-answer.js';
 export type { CallArguments, ResourceClient } from './operations/resource-client.js';
+export type { TracingHeaders } from './pipeline/request-id.js';
 export type { TracingHeaderName, WithoutTracingHeaders } from './client/raw-client-types.js';
 export type { ClientOptions, ServiceClient, ServiceWiring } from './client/service-client.js';
 export { oauth2Service } from './client/oauth2-service-client.js';
@@ -30,32 +31,24 @@ export type {
 } from './operations/call-options.js';
 export type { ApiPromise, ResponseMeta, WithResponse } from './operations/api-promise.js';
 export type {
-  ApiKeyDescription,
+  ArgumentDescription,
   AssumptionPolicy,
   BodyDescription,
+  MediaKind,
   OperationDescription,
+  PagingDescription,
   ParameterDescription,
+  SecuritySchemeDescription,
+  ServiceDescription,
 } from './operations/operation.js';
 export { operationMethod, pagedRead } from './client/resource-methods.js';
 export type { SyncCheckpoint, SyncOptions, SyncRun, SyncRunOptions } from './paging/sync.js';
-export type {
-  CallQuery,
-  PagedRead,
-  Syncable,
-  RecordOf,
-  RequestBodyOf,
-} from './client/resource-methods.js';
 export type { Page, Paginated } from './paging/paginate.js';
 export type {
-  EnvelopeOf,
   ListCallOptions,
-  ListOptions,
   OffsetCollection,
-  PageOptions,
   PagingOptions,
-  QueryOf,
   RecordsPage,
-  ResponseBodyOf,
 } from './paging/offset-collection.js';
 export type {
   CustomRateLimit,

@@ -12,7 +12,6 @@ export { DEFAULT_LOGGED_HEADERS } from './observe/header-redactor.js';
 export { apiPromise } from './operations/api-promise.js';
 export { isHeaderValue } from './operations/call-options.js';
 export { createOffsetCollection } from './paging/offset-collection.js';
-export type { DescribedQuery } from './paging/offset-collection.js';
 export { paginate } from './paging/paginate.js';
 export type { PageContents, PageRequest, PaginateOptions } from './paging/paginate.js';
 export { createSyncRun } from './paging/sync.js';

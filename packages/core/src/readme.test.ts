@@ -1,8 +1,14 @@
 import { clientIdHeaders, type ClientCredentials } from '@partner-apis/auth';
 import { startFaultServer, type FaultServer, type RecordedRequest } from '@partner-apis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServiceClient, type OperationDescription } from './index.js';
-import { createOffsetCollection, expectData } from './internal.js';
+import {
+  createServiceClient,
+  operationMethod,
+  pagedRead,
+  type ApiPromise,
+  type OffsetCollection,
+  type OperationDescription,
+} from './index.js';
 
 /** The two operations the README example calls, as openapi-typescript would generate them. */
 interface paths {
@@ -24,8 +30,10 @@ const getApprovals = {
   verb: 'get',
   method: 'GET',
   path: '/approvals',
+  arguments: [{ in: 'params', required: true }],
   parameters: [{ name: 'employeeNumber', in: 'query', required: true, type: 'string' }],
-  response: { type: 'object' },
+  response: { kind: 'json', type: 'object' },
+  security: [],
 } as const satisfies OperationDescription;
 const listLocations = {
   operationId: 'listLocations',
@@ -33,7 +41,7 @@ const listLocations = {
   verb: 'list',
   method: 'GET',
   path: '/locations',
-  pageSize: 128,
+  arguments: [{ in: 'params', required: false }],
   parameters: [
     { name: 'modifiedSince', in: 'query', required: false, type: 'string', format: 'date' },
     {
@@ -47,8 +55,15 @@ const listLocations = {
     },
     { name: 'offset', in: 'query', required: false, type: 'integer', paging: 'offset' },
   ],
-  response: { type: 'object', records: 'items' },
+  response: { kind: 'json', type: 'object' },
+  paging: { pageSize: 128, records: 'items' },
+  security: [],
 } as const satisfies OperationDescription;
+const service = {
+  operations: { getApprovals, listLocations },
+  securitySchemes: {},
+  tracingHeaders: { requestId: 'X-Z-Request-Id' },
+} as const;
 
 let server: FaultServer | undefined;
 afterEach(async () => {
@@ -56,7 +71,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-function locations(request: RecordedRequest) {
+function servedLocations(request: RecordedRequest) {
   const query = new URL(request.url, 'http://x').searchParams;
   const offset = Number(query.get('offset'));
   const count = Math.max(0, Math.min(Number(query.get('limit')), 1300 - offset));
@@ -67,7 +82,7 @@ describe('README example', () => {
   it('runs as written, against a local server', async () => {
     server = await startFaultServer({
       '/v1/approvals': [{ body: { employeeNumber: '100234' } }],
-      '/v1/locations': locations,
+      '/v1/locations': servedLocations,
     });
     const logged: string[] = [];
     const printed: unknown[] = [];
@@ -76,7 +91,7 @@ describe('README example', () => {
       log: (v: unknown) => printed.push(v),
     };
 
-    const client = createServiceClient<paths>(
+    const client = createServiceClient<paths, typeof service>(
       {
         baseUrl: `${server.url}/v1`,
         credentials: { clientId: 'my-client', clientSecret: process.env.SECRET ?? 's' },
@@ -87,26 +102,23 @@ describe('README example', () => {
       {
         auth: (credentials) => clientIdHeaders(credentials as unknown as ClientCredentials),
         rateLimit: { requestsPerSecond: 100 },
+        service,
       },
     );
 
-    const result = expectData(
-      await client.call(
-        getApprovals,
-        { query: { employeeNumber: '100234' } },
-        {},
-        'approvals.list',
-      ),
-      'approvals.list',
-    );
+    const listApprovals = operationMethod<
+      (params: { employeeNumber: string }) => ApiPromise<{ employeeNumber: string }>
+    >(client, getApprovals);
+    const result = await listApprovals({ employeeNumber: '100234' });
 
-    const locationsOf = createOffsetCollection(client, listLocations, 'locations', { prefetch: 4 });
-    for await (const location of locationsOf.list({ modifiedSince: '2026-01-31' })) {
+    const locations = pagedRead<OffsetCollection>(client, listLocations, { prefetch: 4 });
+    for await (const location of locations.list({ modifiedSince: '2026-01-31' })) {
       console.log(location);
     }
+    console.log(result.employeeNumber);
 
     expect(result).toEqual({ employeeNumber: '100234' });
-    expect(printed).toEqual(Array.from({ length: 1300 }, (_, i) => ({ id: i })));
+    expect(printed).toEqual([...Array.from({ length: 1300 }, (_, i) => ({ id: i })), '100234']);
     expect(logged).toEqual([]);
     const pages = server.requestsTo('/v1/locations');
     expect(pages.every((r) => r.url.includes('modifiedSince=2026-01-31'))).toBe(true);

@@ -13,6 +13,7 @@ import {
 } from '@partner-apis/errors';
 import { createServiceClient, oauth2Service } from '@partner-apis/core';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
+import { service } from './generated/operations.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   createExposureClient,
@@ -363,9 +364,9 @@ describe('authentication', () => {
     // Same token URL, client ID and cache, other scopes: the cached exposure token is not used;
     // the token endpoint is asked, and refuses the scope this client was not issued.
     const otherOptions = { ...options(), tokenCache };
-    const other = createServiceClient<paths>(
+    const other = createServiceClient<paths, typeof service>(
       otherOptions,
-      oauth2Service(otherOptions, ['Portal.Api', 'Portal.Api.RiskEngineering']),
+      oauth2Service(otherOptions, ['Portal.Api', 'Portal.Api.RiskEngineering'], service),
     );
     const error = await other.raw
       .GET('/open/portal-api/exposure/locations')

@@ -3,12 +3,11 @@ import {
   oauth2Service,
   type OAuth2ServiceClientOptions,
   type PagingOptions,
-  type QueryOf,
   type ServiceClient,
 } from '@partner-apis/core';
 import { PAGING_OPTION_NAMES } from '@partner-apis/core/internal';
 import type { operations as Operations, paths } from './generated/openapi.js';
-import { oauth2Scopes, operations } from './generated/operations.js';
+import { oauth2Scopes, service } from './generated/operations.js';
 import { createResources, type Resources } from './generated/resources.js';
 
 declare const __PACKAGE_VERSION__: string | undefined;
@@ -19,7 +18,7 @@ const PACKAGE = {
 };
 
 /** The query parameters of the locations read, as the spec declares them. */
-export type LocationsQuery = QueryOf<Operations['listLocations']>;
+export type LocationsQuery = NonNullable<Operations['listLocations']['parameters']['query']>;
 /** The exposure locations: `list` pages through all of them, `page` reads one page. */
 export type Locations = Resources['locations'];
 /**
@@ -46,7 +45,7 @@ export interface ExposureClientOptions extends OAuth2ServiceClientOptions, Pagin
  */
 export interface ExposureClient extends Resources {
   /** The openapi-fetch client over the same pipeline, for anything else in the spec. */
-  readonly raw: ServiceClient<paths>['raw'];
+  readonly raw: ServiceClient<paths, typeof service>['raw'];
 }
 
 /**
@@ -70,8 +69,8 @@ export interface ExposureClient extends Resources {
  * }
  */
 export function createExposureClient(options: ExposureClientOptions): ExposureClient {
-  const wiring = oauth2Service(options, EXPOSURE_SCOPES, operations);
-  const client = createServiceClient<paths>(options, {
+  const wiring = oauth2Service(options, EXPOSURE_SCOPES, service);
+  const client = createServiceClient<paths, typeof service>(options, {
     ...wiring,
     serviceOptions: { ...wiring.serviceOptions, ...PAGING_OPTION_NAMES },
     package: PACKAGE,

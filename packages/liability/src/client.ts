@@ -9,6 +9,7 @@ import {
 } from '@partner-apis/core';
 import type { paths } from './generated/openapi.js';
 import { createResources, type Resources } from './generated/resources.js';
+import { service } from './generated/operations.js';
 import { withManualReferral, type Quotes } from './quotes.js';
 
 declare const __PACKAGE_VERSION__: string | undefined;
@@ -42,7 +43,7 @@ export interface LiabilityConversation {
 }
 
 /** The openapi-fetch client of the liability spec; the client sets the tracing headers. */
-export type LiabilityRaw = ServiceClient<paths>['raw'];
+export type LiabilityRaw = ServiceClient<paths, typeof service>['raw'];
 
 /** A client of the third party liability quote API. */
 export interface LiabilityClient extends LiabilityConversation {
@@ -90,7 +91,8 @@ const LIABILITY_OPTIONS: Record<
  * const { sellerId } = await client.sellers.create({ name: 'Nordlicht Home GmbH', address: { country: 'DE' } });
  */
 export function createLiabilityClient(options: LiabilityClientOptions): LiabilityClient {
-  const client = createServiceClient<paths>(options, {
+  const client = createServiceClient<paths, typeof service>(options, {
+    service,
     auth: (credentials) => basicAuth(credentials as unknown as ClientCredentials),
     rateLimit: options?.rateLimit,
     conversationId: options?.conversationId ?? globalThis.crypto.randomUUID(),

@@ -20,7 +20,7 @@ export {
 export type { ThirdPartyLiabilityAnswers } from './third-party-liability.js';
 export type { components, operations, paths } from './generated/openapi.js';
 export type * from './generated/resources.js';
-export type { QuoteSearchFilters } from './types.js';
+export type { QuoteSearchFilters, QuotesSearchQuery } from './types.js';
 
 /** The typed errors every call throws, so users need no second import. */
 export * from '@partner-apis/errors/classes';

@@ -3,12 +3,11 @@ import {
   oauth2Service,
   type OAuth2ServiceClientOptions,
   type PagingOptions,
-  type QueryOf,
   type ServiceClient,
 } from '@partner-apis/core';
 import { PAGING_OPTION_NAMES } from '@partner-apis/core/internal';
 import type { operations as Operations, paths } from './generated/openapi.js';
-import { oauth2Scopes, operations } from './generated/operations.js';
+import { oauth2Scopes, service } from './generated/operations.js';
 import { createResources, type Resources } from './generated/resources.js';
 
 declare const __PACKAGE_VERSION__: string | undefined;
@@ -19,9 +18,11 @@ const PACKAGE = {
 };
 
 /** The query parameters of the gradings read, as the spec declares them. */
-export type GradingsQuery = QueryOf<Operations['listGradings']>;
+export type GradingsQuery = NonNullable<Operations['listGradings']['parameters']['query']>;
 /** The query parameters of the locations read, as the spec declares them. */
-export type RiskLocationsQuery = QueryOf<Operations['listRiskLocations']>;
+export type RiskLocationsQuery = NonNullable<
+  Operations['listRiskLocations']['parameters']['query']
+>;
 /** The gradings: `list` pages through all of them, `page` reads one page. */
 export type Gradings = Resources['gradings'];
 /** The customer's locations as risk engineering knows them. */
@@ -43,7 +44,7 @@ export interface RiskEngineeringClientOptions extends OAuth2ServiceClientOptions
  */
 export interface RiskEngineeringClient extends Resources {
   /** The openapi-fetch client over the same pipeline, for anything else in the spec. */
-  readonly raw: ServiceClient<paths>['raw'];
+  readonly raw: ServiceClient<paths, typeof service>['raw'];
 }
 
 /**
@@ -69,8 +70,8 @@ export interface RiskEngineeringClient extends Resources {
 export function createRiskEngineeringClient(
   options: RiskEngineeringClientOptions,
 ): RiskEngineeringClient {
-  const wiring = oauth2Service(options, RISK_ENGINEERING_SCOPES, operations);
-  const client = createServiceClient<paths>(options, {
+  const wiring = oauth2Service(options, RISK_ENGINEERING_SCOPES, service);
+  const client = createServiceClient<paths, typeof service>(options, {
     ...wiring,
     serviceOptions: { ...wiring.serviceOptions, ...PAGING_OPTION_NAMES },
     package: PACKAGE,

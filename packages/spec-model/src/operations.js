@@ -6,6 +6,7 @@
  * of a method's arguments, which reads can `sync`) live here and nowhere else.
  */
 import { isObject, resolveRef } from './document.js';
+import { mcpOf, partNames, requestedMethod } from './names.js';
 
 /** @typedef {import('./document.js').OpenApiDocument} OpenApiDocument */
 /** @typedef {'query' | 'header' | 'path' | 'cookie'} ParameterLocation */
@@ -40,6 +41,14 @@ import { isObject, resolveRef } from './document.js';
  * @property {'watermark'} [sync] `x-sync`: the filter that keeps the records changed since a date
  * @property {boolean} assumed `x-upstream-gap` on the parameter or its schema: the documents do
  *   not state it, so its constraints are an assumption
+ * @property {'request-id' | 'conversation-id'} [role] `x-tracing`: a header the client sets
+ *   itself, a fresh id per attempt or one id per conversation, so callers never pass it
+ */
+
+/**
+ * How a body is written or read, by its media type: JSON, a URL-encoded form, multipart form
+ * data, text, or bytes (any other type: `application/octet-stream`, `image/png`, …).
+ * @typedef {'json' | 'form' | 'multipart' | 'text' | 'binary'} MediaKind
  */
 
 /**
@@ -47,7 +56,12 @@ import { isObject, resolveRef } from './document.js';
  * @typedef {object} BodyModel
  * @property {boolean} required
  * @property {string} mediaType
+ * @property {MediaKind} kind
  * @property {'array' | 'object'} [type] the JSON kind of its schema, where the spec says
+ * @property {readonly string[]} [files] form fields whose values are files (`format: binary`,
+ *   or 3.1's `contentMediaType`), sent as parts with a file name
+ * @property {Readonly<Record<string, string>>} [partTypes] the content type `encoding` gives
+ *   a multipart field
  * @property {Readonly<Record<string, string>>} [separators] form fields holding several values,
  *   and the separator their `encoding` joins them with (e.g. the scopes of a token request)
  * @property {unknown} schema as the document gives it
@@ -57,6 +71,10 @@ import { isObject, resolveRef } from './document.js';
  * The success answer of an operation: its first 2xx response.
  * @typedef {object} SuccessModel
  * @property {number} status `2XX` answers 200
+ * @property {string} key the status as the spec writes it, e.g. `200` or `2XX`
+ * @property {MediaKind | 'none'} kind how the body is read: JSON (the spec's JSON media type
+ *   when it lists several), text, bytes, or no body at all
+ * @property {string} [mediaType]
  * @property {'array' | 'object'} [type] the JSON kind of the body, where the spec says
  * @property {boolean} bodyOptional `x-optional-body`: a 2xx may come without a body
  * @property {unknown} schema the JSON body's schema as the document gives it; undefined without one
@@ -83,6 +101,13 @@ import { isObject, resolveRef } from './document.js';
  */
 
 /**
+ * A security scheme of `components.securitySchemes`, as a client applies it.
+ * @typedef {{ type: 'apiKey', in: 'header' | 'query' | 'cookie', name: string }
+ *   | { type: 'http', scheme: 'basic' | 'bearer' }
+ *   | { type: 'oauth2', tokenUrl?: string, scopes: readonly string[] }} SecuritySchemeModel
+ */
+
+/**
  * An API key a security requirement sends (an `apiKey` scheme).
  * @typedef {object} ApiKeyModel
  * @property {string} scheme the name of the scheme under `components.securitySchemes`
@@ -93,49 +118,28 @@ import { isObject, resolveRef } from './document.js';
 /**
  * What an operation's security requirements ask of a request.
  * @typedef {object} SecurityModel
+ * @property {readonly (readonly string[])[]} requirements the schemes of each requirement, any
+ *   one of which will do (`[]` for none: the operation takes no credentials)
  * @property {readonly ApiKeyModel[]} apiKeys
  * @property {readonly string[]} oauth2Scopes the scopes of its OAuth 2.0 requirements
  */
 
 /**
- * `x-mcp` of an operation: `{ name }` renames its MCP tool, `{ hidden: true }` leaves it out.
- * @param {unknown} value
- * @param {string} where
- * @returns {{ mcp?: { name?: string, hidden?: boolean } }}
- */
-function mcpOf(value, where) {
-  if (value === undefined) return {};
-  const valid =
-    isObject(value) &&
-    (value.name === undefined ||
-      (typeof value.name === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value.name))) &&
-    (value.hidden === undefined || typeof value.hidden === 'boolean');
-  if (!valid) {
-    throw new Error(
-      `${where}: x-mcp must be { name?: a tool name of 1–64 letters, digits, _ or -, hidden?: boolean }`,
-    );
-  }
-  return {
-    mcp: {
-      name: /** @type {string | undefined} */ (value.name),
-      hidden: /** @type {boolean | undefined} */ (value.hidden),
-    },
-  };
-}
-
-/**
- * One argument of an operation's method, in the order callers give them.
- * @typedef {{ in: 'path', name: string } | { in: 'body' | 'query', required: boolean }} ArgumentModel
+ * One argument of an operation's method, in the order callers give them: a path parameter, the
+ * body, or the one object of its query, header and cookie parameters.
+ * @typedef {{ in: 'path', name: string } | { in: 'body' | 'params', required: boolean }} ArgumentModel
  */
 
 /**
  * One operation of a spec.
  * @typedef {object} OperationModel
  * @property {string} operationId
- * @property {{ resource: string, verb: string } | undefined} clientMethod the client member it is
- *   called through (`<resource>.<verb>()`): `x-client-method`, else from an operationId of the
- *   form `<verb><Resource>`; undefined when neither names one
+ * @property {{ resource: string, verb: string }} clientMethod the client member it is called
+ *   through (`<resource>.<verb>()`): `x-client-method`, else from its operationId in any case
+ *   style (or a bare verb and its tag), parted from others that ask for the same name
  * @property {string} method upper case, e.g. `GET`
+ * @property {boolean} write whether it may change something on the server: any method but GET,
+ *   HEAD, OPTIONS and TRACE (RFC 9110's safe methods)
  * @property {string} path the path template, e.g. `/quotes/{quoteId}`
  * @property {string} [summary] trimmed
  * @property {string} [description] trimmed
@@ -145,7 +149,7 @@ function mcpOf(value, where) {
  * @property {readonly ParameterModel[]} parameters the path item's, then the operation's own
  *   (which replace a path item's of the same name and place)
  * @property {readonly ArgumentModel[]} arguments path parameters in path order, then the body,
- *   then the query object
+ *   then the object of the other parameters (those without a `role`)
  * @property {BodyModel} [body]
  * @property {SuccessModel} [success]
  * @property {ReadonlyMap<string, unknown>} responses by status key as the spec writes it, upper
@@ -161,6 +165,8 @@ function mcpOf(value, where) {
  * @property {Readonly<Record<string, number>>} [rateLimitTiers] `info.x-rate-limit-tiers`: calls
  *   per second of each tier of a client application
  * @property {readonly string[]} oauth2Scopes the scopes the document's own security requires
+ * @property {Readonly<Record<string, SecuritySchemeModel>>} securitySchemes every scheme the
+ *   operations name
  * @property {Readonly<Record<string, { default?: unknown, enum?: readonly unknown[] }>>} schemaValues
  *   the `default` and `enum` of every named schema that has one
  */
@@ -169,6 +175,9 @@ function mcpOf(value, where) {
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const LOCATIONS = ['query', 'header', 'path', 'cookie'];
 const PAGING_ROLES = ['limit', 'offset', 'page'];
+const TRACING_ROLES = ['request-id', 'conversation-id'];
+/** RFC 9110's safe methods: every other method may change something on the server. */
+const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS', 'TRACE'];
 /** The separator each OpenAPI encoding of an array form field joins its values with. */
 const FORM_SEPARATORS = { spaceDelimited: ' ', pipeDelimited: '|', form: ',' };
 /** @type {readonly (keyof Constraints)[]} */
@@ -242,6 +251,15 @@ function describeParameter(document, entry, where) {
     }
     described.paging = /** @type {'limit' | 'offset' | 'page'} */ (paging);
   }
+  const role = p['x-tracing'];
+  if (role !== undefined) {
+    if (!TRACING_ROLES.includes(String(role)) || location !== 'header') {
+      throw new Error(
+        `${where}: parameter ${name}: x-tracing must be ${TRACING_ROLES.join(' or ')} on a header (got ${String(role)} in ${location})`,
+      );
+    }
+    described.role = /** @type {'request-id' | 'conversation-id'} */ (role);
+  }
   const sync = p['x-sync'];
   if (sync !== undefined) {
     if (sync !== 'watermark' || location !== 'query') {
@@ -271,14 +289,40 @@ function schemaType(document, schema) {
 }
 
 /**
- * The JSON media of a `content` map: `application/json` or a `+json` type.
+ * How a media type is written or read.
+ * @param {string} type
+ * @returns {MediaKind}
+ */
+function mediaKind(type) {
+  const essence = type.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (/^application\/([\w.-]+\+)?json$/.test(essence)) return 'json';
+  if (essence === 'application/x-www-form-urlencoded') return 'form';
+  if (essence.startsWith('multipart/')) return 'multipart';
+  return essence.startsWith('text/') ? 'text' : 'binary';
+}
+
+/**
+ * The media of a `content` map a client reads or writes: its JSON entry when it has one, else
+ * its first.
+ * @param {OpenApiDocument} document
+ * @param {unknown} content
+ * @returns {{ type: string, kind: MediaKind, media: Record<string, unknown> } | undefined}
+ */
+function mediaOf(document, content) {
+  const entries = Object.entries(isObject(content) ? content : {});
+  const [type, media] = entries.find(([t]) => mediaKind(t) === 'json') ?? entries[0] ?? [];
+  if (type === undefined) return undefined;
+  return { type, kind: mediaKind(type), media: resolveRef(document, media) };
+}
+
+/**
+ * The schema of the JSON media of a `content` map, if it has one.
  * @param {OpenApiDocument} document
  * @param {unknown} content
  */
-function jsonMedia(document, content) {
-  const entries = Object.entries(isObject(content) ? content : {});
-  const json = entries.find(([type]) => /^application\/([\w.-]+\+)?json\b/i.test(type));
-  return json === undefined ? undefined : resolveRef(document, json[1]);
+function jsonSchemaOf(document, content) {
+  const found = mediaOf(document, content);
+  return found?.kind === 'json' ? found.media.schema : undefined;
 }
 
 /**
@@ -311,15 +355,19 @@ function describeSuccess(document, responses) {
     .sort()[0];
   if (key === undefined) return undefined;
   const response = resolveRef(document, responses[key]);
-  const media = jsonMedia(document, response.content);
+  const found = mediaOf(document, response.content);
+  const media = found?.kind === 'json' ? found.media : undefined;
   const schema = media?.schema;
   /** @type {SuccessModel} */
   const success = {
     status: /^\d+$/.test(key) ? Number(key) : 200,
+    key,
+    kind: found?.kind ?? 'none',
     bodyOptional: response['x-optional-body'] === true,
     schema,
     examples: examplesOf(document, media),
   };
+  if (found !== undefined) success.mediaType = found.type;
   const type =
     schema === undefined ? undefined : schemaType(document, resolveRef(document, schema));
   if (type !== undefined) success.type = type;
@@ -413,7 +461,32 @@ function describePaging(document, parameters, success, where) {
 }
 
 /**
- * The request body, in the first media type the spec lists.
+ * Whether a schema holds a file: `format: binary`, or a `contentMediaType` of 3.1.
+ * @param {OpenApiDocument} document
+ * @param {unknown} node
+ */
+function isFile(document, node) {
+  const schema = resolveRef(document, node);
+  if (schema.type === 'array') return isFile(document, schema.items);
+  return schema.format === 'binary' || typeof schema.contentMediaType === 'string';
+}
+
+/**
+ * The properties of a form's schema whose values are files, and of the members of its `allOf`.
+ * @param {OpenApiDocument} document
+ * @param {Record<string, unknown>} schema
+ * @returns {string[]}
+ */
+function fileFields(document, schema) {
+  const own = Object.entries(isObject(schema.properties) ? schema.properties : {})
+    .filter(([, property]) => isFile(document, property))
+    .map(([name]) => name);
+  const members = Array.isArray(schema.allOf) ? schema.allOf : [];
+  return [...own, ...members.flatMap((m) => fileFields(document, resolveRef(document, m)))];
+}
+
+/**
+ * The request body, in its JSON media type if it lists one, else the first.
  * @param {OpenApiDocument} document
  * @param {unknown} requestBody
  * @param {string} where for messages
@@ -422,13 +495,32 @@ function describePaging(document, parameters, success, where) {
 function describeBody(document, requestBody, where) {
   if (requestBody === undefined) return undefined;
   const body = resolveRef(document, requestBody);
-  const [mediaType, entry] = Object.entries(isObject(body.content) ? body.content : {})[0] ?? [];
-  if (mediaType === undefined) return undefined;
-  const media = resolveRef(document, entry);
+  const found = mediaOf(document, body.content);
+  if (found === undefined) return undefined;
+  const { media } = found;
   /** @type {BodyModel} */
-  const described = { required: body.required === true, mediaType, schema: media.schema ?? {} };
-  const type = schemaType(document, resolveRef(document, media.schema));
+  const described = {
+    required: body.required === true,
+    mediaType: found.type,
+    kind: found.kind,
+    schema: media.schema ?? {},
+  };
+  const schema = resolveRef(document, media.schema);
+  const type = schemaType(document, schema);
   if (type !== undefined) described.type = type;
+  if (found.kind === 'form' || found.kind === 'multipart') {
+    const files = fileFields(document, schema);
+    if (files.length > 0) described.files = files;
+  }
+  /** @type {Record<string, string>} */
+  const partTypes = {};
+  for (const [field, encoding] of Object.entries(isObject(media.encoding) ? media.encoding : {})) {
+    const contentType = resolveRef(document, encoding).contentType;
+    if (found.kind === 'multipart' && typeof contentType === 'string') {
+      partTypes[field] = contentType;
+    }
+  }
+  if (Object.keys(partTypes).length > 0) described.partTypes = partTypes;
   /** @type {Record<string, string>} */
   const separators = {};
   for (const [field, encoding] of Object.entries(isObject(media.encoding) ? media.encoding : {})) {
@@ -447,69 +539,70 @@ function describeBody(document, requestBody, where) {
 }
 
 /**
- * What a list of security requirements asks of a request: every API key and every OAuth 2.0
- * scope that any of them names.
+ * A scheme of `components.securitySchemes` as a client applies it; a clear error for one it
+ * cannot apply.
+ * @param {OpenApiDocument} document
+ * @param {string} name
+ * @returns {SecuritySchemeModel}
+ */
+function describeScheme(document, name) {
+  const components = isObject(document.components) ? document.components : {};
+  const schemes = isObject(components.securitySchemes) ? components.securitySchemes : {};
+  if (schemes[name] === undefined) throw new Error(`security scheme ${name} is not defined`);
+  const scheme = resolveRef(document, schemes[name]);
+  if (scheme.type === 'apiKey') {
+    const place = /** @type {ApiKeyModel['in']} */ (scheme.in);
+    if (!['header', 'query', 'cookie'].includes(place) || typeof scheme.name !== 'string') {
+      throw new Error(
+        `security scheme ${name}: an apiKey needs a name and in: header, query or cookie`,
+      );
+    }
+    return { type: 'apiKey', in: place, name: scheme.name };
+  }
+  const http = String(scheme.scheme).toLowerCase();
+  if (scheme.type === 'http' && (http === 'basic' || http === 'bearer')) {
+    return { type: 'http', scheme: http };
+  }
+  if (scheme.type === 'oauth2') {
+    const flows = isObject(scheme.flows) ? scheme.flows : {};
+    const flow = isObject(flows.clientCredentials) ? flows.clientCredentials : {};
+    const scopes = Object.keys(isObject(flow.scopes) ? flow.scopes : {});
+    return typeof flow.tokenUrl === 'string'
+      ? { type: 'oauth2', tokenUrl: flow.tokenUrl, scopes }
+      : { type: 'oauth2', scopes };
+  }
+  throw new Error(
+    `security scheme ${name}: a client applies apiKey, http basic or bearer, and oauth2 client credentials (got ${String(scheme.type)}${scheme.type === 'http' ? ` ${http}` : ''})`,
+  );
+}
+
+/**
+ * What a list of security requirements asks of a request: the schemes of each, every API key
+ * and every OAuth 2.0 scope that any of them names.
  * @param {OpenApiDocument} document
  * @param {unknown} requirements
  * @returns {SecurityModel}
  */
 function describeSecurity(document, requirements) {
-  const components = isObject(document.components) ? document.components : {};
-  const schemes = isObject(components.securitySchemes) ? components.securitySchemes : {};
+  /** @type {string[][]} */
+  const names = [];
   /** @type {ApiKeyModel[]} */
   const apiKeys = [];
   /** @type {Set<string>} */
   const scopes = new Set();
   for (const requirement of Array.isArray(requirements) ? requirements : []) {
     if (!isObject(requirement)) continue;
-    for (const [name, names] of Object.entries(requirement)) {
-      const scheme = resolveRef(document, schemes[name]);
-      if (scheme.type === 'oauth2' && Array.isArray(names)) {
-        for (const scope of names) scopes.add(String(scope));
+    names.push(Object.keys(requirement));
+    for (const [name, wanted] of Object.entries(requirement)) {
+      const scheme = describeScheme(document, name);
+      if (scheme.type === 'oauth2' && Array.isArray(wanted)) {
+        for (const scope of wanted) scopes.add(String(scope));
       }
       if (scheme.type !== 'apiKey' || apiKeys.some((k) => k.scheme === name)) continue;
-      const place = /** @type {ApiKeyModel['in']} */ (scheme.in);
-      if (!['header', 'query', 'cookie'].includes(place) || typeof scheme.name !== 'string') {
-        throw new Error(
-          `security scheme ${name}: an apiKey needs a name and in: header, query or cookie`,
-        );
-      }
-      apiKeys.push({ scheme: name, in: place, name: scheme.name });
+      apiKeys.push({ scheme: name, in: scheme.in, name: scheme.name });
     }
   }
-  return { apiKeys, oauth2Scopes: [...scopes] };
-}
-
-/**
- * The plural of a resource name, by the rules English names of collections follow.
- * @param {string} name
- */
-function plural(name) {
-  if (/s$/.test(name)) return name;
-  if (/[^aeiou]y$/.test(name)) return `${name.slice(0, -1)}ies`;
-  if (/(x|ch|sh)$/.test(name)) return `${name}es`;
-  return `${name}s`;
-}
-
-/**
- * @param {Record<string, unknown>} operation
- * @param {string} operationId
- * @param {string} where for messages
- */
-function clientMethodOf(operation, operationId, where) {
-  const named = operation['x-client-method'];
-  if (named !== undefined) {
-    const match =
-      typeof named === 'string' ? /^([a-z][A-Za-z0-9]*)\.([a-z][A-Za-z0-9]*)$/.exec(named) : null;
-    if (match === null) {
-      throw new Error(`${where}: x-client-method must be <resource>.<verb>, e.g. locations.list`);
-    }
-    return { resource: match[1] ?? '', verb: match[2] ?? '' };
-  }
-  const match = /^([a-z][a-z0-9]*)([A-Z][A-Za-z0-9]*)$/.exec(operationId);
-  if (match === null) return undefined;
-  const [, verb = '', name = ''] = match;
-  return { resource: plural(name.charAt(0).toLowerCase() + name.slice(1)), verb };
+  return { requirements: names, apiKeys, oauth2Scopes: [...scopes] };
 }
 
 /**
@@ -525,8 +618,8 @@ function argumentsOf(path, parameters, body) {
     .sort((a, b) => path.indexOf(`{${a.name}}`) - path.indexOf(`{${b.name}}`))
     .map((p) => ({ in: 'path', name: p.name }));
   if (body !== undefined) args.push({ in: 'body', required: body.required });
-  const query = parameters.filter((p) => p.in === 'query');
-  if (query.length > 0) args.push({ in: 'query', required: query.some((p) => p.required) });
+  const params = parameters.filter((p) => p.in !== 'path' && p.role === undefined);
+  if (params.length > 0) args.push({ in: 'params', required: params.some((p) => p.required) });
   return args;
 }
 
@@ -536,7 +629,7 @@ function argumentsOf(path, parameters, body) {
  * @param {string} method
  * @param {Record<string, unknown>} operation
  * @param {unknown} shared the path item's parameters
- * @returns {OperationModel}
+ * @returns {Omit<OperationModel, 'clientMethod'> & { requested: import('./names.js').ClientMethod }}
  */
 function describeOperation(document, path, method, operation, shared) {
   const where = `${method.toUpperCase()} ${path}`;
@@ -554,11 +647,13 @@ function describeOperation(document, path, method, operation, shared) {
   const success = describeSuccess(document, responses);
   const body = describeBody(document, operation.requestBody, where);
   const paging = describePaging(document, parameters, success, where);
-  /** @type {OperationModel} */
+  const upper = method.toUpperCase();
+  /** @type {ReturnType<typeof describeOperation>} */
   const described = {
     operationId,
-    clientMethod: clientMethodOf(operation, operationId, where),
-    method: method.toUpperCase(),
+    requested: requestedMethod(operation, operationId, path, where),
+    method: upper,
+    write: !SAFE_METHODS.includes(upper),
     path,
     deprecated: operation.deprecated === true,
     ...mcpOf(operation['x-mcp'], where),
@@ -567,7 +662,7 @@ function describeOperation(document, path, method, operation, shared) {
     responses: new Map(
       Object.entries(responses).map(([status, response]) => [
         status.toUpperCase(),
-        jsonMedia(document, resolveRef(document, response).content)?.schema,
+        jsonSchemaOf(document, resolveRef(document, response).content),
       ]),
     ),
     security: describeSecurity(document, operation.security ?? document.security),
@@ -594,14 +689,27 @@ function describeOperation(document, path, method, operation, shared) {
  * @returns {SpecModel}
  */
 export function describeSpec(document) {
-  /** @type {OperationModel[]} */
-  const operations = [];
+  /** @type {ReturnType<typeof describeOperation>[]} */
+  const described = [];
   for (const [path, entry] of Object.entries(isObject(document.paths) ? document.paths : {})) {
     const item = resolveRef(document, entry);
     for (const method of METHODS) {
       const operation = item[method];
       if (!isObject(operation)) continue;
-      operations.push(describeOperation(document, path, method, operation, item.parameters));
+      described.push(describeOperation(document, path, method, operation, item.parameters));
+    }
+  }
+  const names = partNames(described.map((d) => ({ ...d, paged: d.paging !== undefined })));
+  /** @type {OperationModel[]} */
+  const operations = described.map(({ requested, ...operation }, i) => ({
+    ...operation,
+    clientMethod: names[i] ?? requested,
+  }));
+  /** @type {Record<string, SecuritySchemeModel>} */
+  const securitySchemes = {};
+  for (const operation of operations) {
+    for (const name of operation.security.requirements.flat()) {
+      securitySchemes[name] ??= describeScheme(document, name);
     }
   }
   const info = isObject(document.info) ? document.info : {};
@@ -622,6 +730,7 @@ export function describeSpec(document) {
   const spec = {
     operations,
     oauth2Scopes: describeSecurity(document, document.security).oauth2Scopes,
+    securitySchemes,
     schemaValues,
   };
   const tiers = info['x-rate-limit-tiers'];

@@ -195,28 +195,43 @@ describe('describeSpec', () => {
       { in: 'path', name: 'thing' },
       { in: 'body', required: false },
     ]);
-    expect(put?.body).toMatchObject({ mediaType: 'application/json', type: 'object' });
+    expect(put?.body).toMatchObject({
+      mediaType: 'application/json',
+      kind: 'json',
+      type: 'object',
+    });
+    expect(put?.write).toBe(true);
     expect(put?.success).toEqual({
       status: 204,
+      key: '204',
+      kind: 'none',
       bodyOptional: true,
       schema: undefined,
       examples: [],
     });
     expect(listThings(document()).arguments).toEqual([
       { in: 'path', name: 'group' },
-      { in: 'query', required: false },
+      { in: 'params', required: false },
     ]);
+    expect(listThings(document()).write).toBe(false);
   });
 
   it('gives the keys and scopes of the security in force, the operation’s own first', () => {
     const [list, put] = describeSpec(document()).operations;
     expect(list?.security).toEqual({
+      requirements: [['oauth'], ['key']],
       apiKeys: [{ scheme: 'key', in: 'header', name: 'X-Key' }],
       oauth2Scopes: ['Api', 'Api.Things'],
     });
     expect(put?.security).toEqual({
+      requirements: [['query']],
       apiKeys: [{ scheme: 'query', in: 'query', name: 'apiKey' }],
       oauth2Scopes: [],
+    });
+    expect(describeSpec(document()).securitySchemes).toEqual({
+      oauth: { type: 'oauth2', scopes: [] },
+      key: { type: 'apiKey', in: 'header', name: 'X-Key' },
+      query: { type: 'apiKey', in: 'query', name: 'apiKey' },
     });
   });
 
@@ -245,6 +260,7 @@ describe('describeSpec', () => {
     expect(token?.body).toEqual({
       required: true,
       mediaType: 'application/x-www-form-urlencoded',
+      kind: 'form',
       type: 'object',
       separators: { scope: sep },
       schema: { type: 'object' },
@@ -266,9 +282,157 @@ describe('describeSpec', () => {
     expect(() => describeSpec(doc)).toThrow(
       'PUT /groups/{group}/things/{thing}: x-client-method must be <resource>.<verb>',
     );
+    put['x-client-method'] = undefined;
+    put.operationId = '2fa';
+    expect(() => describeSpec(doc)).toThrow(
+      'PUT /groups/{group}/things/{thing}: operationId 2fa gives no <resource>.<verb>; name it with x-client-method',
+    );
     delete put.operationId;
     expect(() => describeSpec(doc)).toThrow(
       'PUT /groups/{group}/things/{thing} has no operationId',
+    );
+  });
+});
+
+/**
+ * A document of one operation, to see how the model reads a part of it.
+ * @param {Record<string, unknown>} operation
+ * @param {Record<string, unknown>} [components]
+ */
+function oneOperation(operation, components = {}) {
+  return describeSpec({
+    openapi: '3.1.0',
+    info: { title: 'One', version: '1' },
+    paths: { '/files/{fileId}': { post: { operationId: 'uploadFile', ...operation } } },
+    components,
+  }).operations[0];
+}
+
+describe('media types', () => {
+  const form = {
+    type: 'object',
+    properties: {
+      title: { type: 'string' },
+      scan: { type: 'string', format: 'binary' },
+      pages: { type: 'array', items: { type: 'string', contentMediaType: 'image/png' } },
+    },
+  };
+
+  it('reads a multipart body: its files by format or contentMediaType, and its part types', () => {
+    const op = oneOperation({
+      requestBody: {
+        content: {
+          'multipart/form-data': {
+            schema: form,
+            encoding: { scan: { contentType: 'image/tiff' } },
+          },
+        },
+      },
+    });
+    expect(op?.body).toMatchObject({
+      kind: 'multipart',
+      mediaType: 'multipart/form-data',
+      files: ['scan', 'pages'],
+      partTypes: { scan: 'image/tiff' },
+    });
+  });
+
+  it.each([
+    ['application/json', 'json'],
+    ['application/problem+json', 'json'],
+    ['application/x-www-form-urlencoded', 'form'],
+    ['text/csv; charset=utf-8', 'text'],
+    ['application/octet-stream', 'binary'],
+    ['image/png', 'binary'],
+  ])('writes and reads %s as %s', (type, kind) => {
+    const op = oneOperation({
+      requestBody: { content: { [type]: { schema: { type: 'string' } } } },
+      responses: { 200: { description: 'ok', content: { [type]: {} } } },
+    });
+    expect(op?.body?.kind).toBe(kind);
+    expect(op?.success).toMatchObject({ kind, mediaType: type });
+  });
+
+  it('prefers the JSON media of a body or answer that lists several', () => {
+    const content = { 'application/xml': {}, 'application/json': { schema: { type: 'object' } } };
+    const op = oneOperation({
+      requestBody: { content },
+      responses: { 200: { description: 'ok', content } },
+    });
+    expect(op?.body).toMatchObject({ kind: 'json', type: 'object' });
+    expect(op?.success).toMatchObject({ kind: 'json', type: 'object' });
+  });
+});
+
+describe('parameters', () => {
+  it('puts every parameter but the path and the tracing ones into the params argument', () => {
+    const op = oneOperation({
+      parameters: [
+        { name: 'fileId', in: 'path', required: true, schema: { type: 'string' } },
+        { name: 'X-Marketplace-Id', in: 'header', schema: { type: 'string', pattern: '^M' } },
+        { name: 'session', in: 'cookie', required: true, schema: { type: 'string' } },
+        { name: 'X-Trace', in: 'header', 'x-tracing': 'request-id', schema: { type: 'string' } },
+      ],
+      responses: {},
+    });
+    expect(op?.arguments).toEqual([
+      { in: 'path', name: 'fileId' },
+      { in: 'params', required: true },
+    ]);
+    expect(op?.parameters.map((p) => [p.name, p.in, p.role])).toEqual([
+      ['fileId', 'path', undefined],
+      ['X-Marketplace-Id', 'header', undefined],
+      ['session', 'cookie', undefined],
+      ['X-Trace', 'header', 'request-id'],
+    ]);
+  });
+
+  it('refuses a tracing role it does not know, or on a parameter that is not a header', () => {
+    const parameter = { name: 'trace', in: 'query', 'x-tracing': 'request-id' };
+    expect(() => oneOperation({ parameters: [parameter], responses: {} })).toThrow(
+      'POST /files/{fileId}: parameter trace: x-tracing must be request-id or conversation-id on a header (got request-id in query)',
+    );
+  });
+});
+
+describe('security schemes', () => {
+  /** @param {Record<string, unknown>} scheme */
+  const schemeOf = (scheme) =>
+    describeSpec({
+      openapi: '3.1.0',
+      info: { title: 'One', version: '1' },
+      security: [{ it: [] }],
+      paths: { '/a': { get: { operationId: 'getA', responses: {} } } },
+      components: { securitySchemes: { it: scheme } },
+    }).securitySchemes.it;
+
+  it.each([
+    [
+      { type: 'apiKey', in: 'cookie', name: 'key' },
+      { type: 'apiKey', in: 'cookie', name: 'key' },
+    ],
+    [
+      { type: 'http', scheme: 'Basic' },
+      { type: 'http', scheme: 'basic' },
+    ],
+    [
+      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      { type: 'http', scheme: 'bearer' },
+    ],
+    [
+      {
+        type: 'oauth2',
+        flows: { clientCredentials: { tokenUrl: 'https://a.test/token', scopes: { read: 'r' } } },
+      },
+      { type: 'oauth2', tokenUrl: 'https://a.test/token', scopes: ['read'] },
+    ],
+  ])('reads %j', (scheme, model) => {
+    expect(schemeOf(scheme)).toEqual(model);
+  });
+
+  it('names a scheme a client cannot apply', () => {
+    expect(() => schemeOf({ type: 'http', scheme: 'digest' })).toThrow(
+      'security scheme it: a client applies apiKey, http basic or bearer, and oauth2 client credentials (got http digest)',
     );
   });
 });

@@ -48,7 +48,7 @@ it('describes a paged read', () => {
     records: null,
     recordKey: 'locationId',
   });
-  expect(list.arguments).toEqual([{ in: 'query', required: false }]);
+  expect(list.arguments).toEqual([{ in: 'params', required: false }]);
   expect(list.security.apiKeys).toEqual([{ scheme: 'key', in: 'query', name: 'apiKey' }]);
   expect(responseSchema(list, 404)).toEqual({ type: 'object' });
 });

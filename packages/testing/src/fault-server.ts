@@ -7,7 +7,10 @@ export interface FaultStep {
   status?: number;
   /** Response headers, added to (and overriding) the defaults. */
   headers?: Record<string, string>;
-  /** A string is sent as is; any other value as JSON with `content-type: application/json`. */
+  /**
+   * A string or bytes are sent as they are; any other value as JSON with `content-type:
+   * application/json`.
+   */
   body?: unknown;
   /** Waits this long before sending the status line, to let a client time out on headers. */
   delayMs?: number;
@@ -106,15 +109,16 @@ function compile(script: FaultScript | FaultRoutes): FaultHandler {
 
 function encode(step: FaultStep): { headers: Record<string, string>; body: Buffer } {
   const headers: Record<string, string> = {};
-  let text = '';
+  let body = Buffer.alloc(0);
   if (typeof step.body === 'string') {
-    text = step.body;
+    body = Buffer.from(step.body, 'utf8');
+  } else if (step.body instanceof Uint8Array) {
+    body = Buffer.from(step.body);
   } else if (step.body !== undefined) {
-    text = JSON.stringify(step.body);
+    body = Buffer.from(JSON.stringify(step.body), 'utf8');
     headers['content-type'] = 'application/json';
   }
   if (step.redirect !== undefined) headers.location = step.redirect;
-  const body = Buffer.from(text, 'utf8');
   headers['content-length'] = String(body.length);
   return { headers: { ...headers, ...step.headers }, body };
 }

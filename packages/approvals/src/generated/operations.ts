@@ -3,7 +3,7 @@
  * Do not make direct changes to the file: edit the spec and run `pnpm generate`.
  */
 
-import type { OperationDescription } from '@partner-apis/core';
+import type { OperationDescription, ServiceDescription } from '@partner-apis/core';
 
 /** List the outstanding approvals of one employee: `GET /approvals`. */
 export const getApprovals = {
@@ -14,6 +14,12 @@ export const getApprovals = {
   path: "/approvals",
   summary: "List the outstanding approvals of one employee",
   description: "Retrieves all outstanding approvals of procurement objects for one employee, grouped by\nobject type.",
+  arguments: [
+    {
+      in: "params",
+      required: true,
+    },
+  ],
   parameters: [
     {
       name: "employeeNumber",
@@ -31,22 +37,16 @@ export const getApprovals = {
       type: "string",
       minLength: 1,
       description: "A unique identifier of this request, for tracing. A new one for every attempt.",
+      role: "request-id",
     },
   ],
   response: {
+    kind: "json",
+    mediaType: "application/json",
     type: "object",
   },
-  apiKeys: [
-    {
-      scheme: "clientId",
-      in: "header",
-      name: "client_id",
-    },
-    {
-      scheme: "clientSecret",
-      in: "header",
-      name: "client_secret",
-    },
+  security: [
+    ["clientId", "clientSecret"],
   ],
 } as const satisfies OperationDescription;
 
@@ -59,6 +59,28 @@ export const rateLimitTiers = {
   silver: 10,
   gold: 100,
 } as const;
+
+/** The security schemes the operations name, as a client applies them. */
+export const securitySchemes = {
+  clientId: {
+    type: "apiKey",
+    in: "header",
+    name: "client_id",
+  },
+  clientSecret: {
+    type: "apiKey",
+    in: "header",
+    name: "client_secret",
+  },
+} as const;
+
+/** The headers the client sets itself on the operations that declare them (`x-tracing`). */
+export const tracingHeaders = {
+  requestId: "X-Z-Request-Id",
+} as const;
+
+/** What a client of this spec needs at run time, as `createServiceClient` takes it. */
+export const service = { operations, securitySchemes, tracingHeaders } as const satisfies ServiceDescription;
 
 /** The `default` and `enum` of the named schemas that have one. */
 export const schemaValues = {

@@ -182,8 +182,8 @@ export type ErrorBody = {
   causes?: ErrorCause[];
 };
 
-/** The query parameters of `approvals.list()`, as the spec declares them. */
-export interface ApprovalsListQuery {
+/** The parameters of `approvals.list()`, as the spec declares them. */
+export interface ApprovalsListParams {
   /**
    * The employee whose outstanding approvals are returned.
    */
@@ -205,9 +205,9 @@ export interface Resources {
      * `GET /approvals`
      *
      * @example
-     * const result = await client.approvals.list(query);
+     * const result = await client.approvals.list(params);
      */
-    list(query: ApprovalsListQuery, options?: CallOptions): ApiPromise<ApprovalsResult>;
+    list(params: ApprovalsListParams, options?: CallOptions): ApiPromise<ApprovalsResult>;
   };
 }
 
@@ -220,7 +220,7 @@ export interface Resources {
 export function createResources(client: ResourceClient): Resources {
   return {
     approvals: {
-      list: operationMethod<Resources["approvals"]["list"]>(client, getApprovals),
+      list: operationMethod(client, getApprovals),
     },
   };
 }

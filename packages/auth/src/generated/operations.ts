@@ -12,29 +12,54 @@ export const requestToken = {
   path: "/login/connect/token",
   summary: "Request an access token with client credentials",
   description: "OAuth 2.0 client credentials grant (RFC 6749 §4.4). The client authenticates with HTTP\nBasic; the form body names the grant type and the scopes.",
+  write: true,
+  arguments: [
+    {
+      in: "body",
+      required: true,
+    },
+  ],
   parameters: [],
   body: {
     required: true,
     mediaType: "application/x-www-form-urlencoded",
+    kind: "form",
     type: "object",
     separators: {
       scope: " ",
     },
   },
   response: {
+    kind: "json",
+    mediaType: "application/json",
     type: "object",
   },
-  apiKeys: [
-    {
-      scheme: "subscriptionKey",
-      in: "header",
-      name: "Ocp-Apim-Subscription-Key",
-    },
+  security: [
+    ["clientBasic", "subscriptionKey"],
   ],
 } as const;
 
 /** Every operation of the spec by operationId: the table clients, sandbox and CLI share. */
 export const operations = { requestToken } as const;
+
+/** The security schemes the operations name, as a client applies them. */
+export const securitySchemes = {
+  clientBasic: {
+    type: "http",
+    scheme: "basic",
+  },
+  subscriptionKey: {
+    type: "apiKey",
+    in: "header",
+    name: "Ocp-Apim-Subscription-Key",
+  },
+} as const;
+
+/** The headers the client sets itself on the operations that declare them (`x-tracing`). */
+export const tracingHeaders = {} as const;
+
+/** What a client of this spec needs at run time, as `createServiceClient` takes it. */
+export const service = { operations, securitySchemes, tracingHeaders } as const;
 
 /** The `default` and `enum` of the named schemas that have one. */
 export const schemaValues = {

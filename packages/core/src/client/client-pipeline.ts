@@ -148,16 +148,18 @@ function warnOfSecretExpiry(auth: AuthScheme | undefined, now: number, warn: (m:
  */
 export function createClientPipeline(options: PipelineOptions): ClientPipeline {
   const settings = resolvePipelineOptions(options);
-  const { base, auth, retry, attempt, conversation, userAgent, clock, send, tracing } = settings;
+  const { base, auth, retry, attempt, userAgent, clock, send, tracing } = settings;
   const tokenExecute = tokenPipeline(settings);
   const steps: Step[] = [
+    ...(tracing === undefined ? [] : [tracing.step]),
     retryStep(settings.retryPolicy, settings.retryRuntime),
     errorsStep(settings.errorSettings),
   ];
   if (auth !== undefined) {
     steps.push(credentialsStep({ auth, tokenExecute, observer: settings.observer, clock }));
   }
-  steps.push(requestIdStep);
+  const requestId = requestIdStep(settings.tracingHeaders.headers);
+  if (requestId !== undefined) steps.push(requestId);
   if (settings.rate !== undefined) {
     const limiter = pipelineRateLimiter(
       settings.fleet,
@@ -173,8 +175,15 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
     );
     steps.push(rateLimitStep(limiter, retry.maxRetryAfterMs, clock));
   }
-  const dataExecute = createPipeline(
-    { attempt, retry, trustedPrefix: `${base.origin}/`, conversation, userAgent, clock },
+  const execute = createPipeline(
+    {
+      attempt,
+      retry,
+      trustedPrefix: `${base.origin}/`,
+      tracing: settings.tracingHeaders,
+      userAgent,
+      clock,
+    },
     steps,
     sendAttempt(attempt, {
       ...settings.attemptRuntime,
@@ -184,8 +193,8 @@ export function createClientPipeline(options: PipelineOptions): ClientPipeline {
   warnOfSecretExpiry(auth, clock(), (message) =>
     settings.observer.warn(message, 'PARTNER_APIS_SECRET_EXPIRY'),
   );
-  const execute = tracing?.traceCalls(dataExecute) ?? dataExecute;
   const fetch = async (request: Request) => responseOf(await execute(await callOfFetch(request)));
+  const { conversation } = settings.tracingHeaders;
   const conversationId = conversation === 'per-call' ? undefined : conversation;
   const { warn } = settings.observer;
   return { execute, fetch, baseUrl: settings.baseUrl, conversationId, warn };
@@ -217,9 +226,11 @@ function resolvePipelineOptions(options: PipelineOptions) {
     ]),
   ].map((name) => name.toLowerCase());
   const errorSettings = { secretHeaderNames, auth, clock };
+  const tracingHeaders = resolveRequestIdOptions(options);
+  const { requestId, conversationId } = tracingHeaders.headers;
   const logHeaders = logHeadersOf(options.logHeaders);
   const redactHeaders = createHeaderRedactor(
-    [...DEFAULT_LOGGED_HEADERS, ...logHeaders],
+    [...DEFAULT_LOGGED_HEADERS, ...logHeaders, requestId ?? '', conversationId ?? ''],
     secretHeaderNames,
   );
   const retryRuntime = { observer, clock, sleep, random };
@@ -229,18 +240,18 @@ function resolvePipelineOptions(options: PipelineOptions) {
     auth,
     retry,
     attempt: resolveAttemptOptions(options),
-    conversation: resolveRequestIdOptions(options),
+    tracingHeaders,
     ...resolveRateLimitOptions(options),
     clock,
     sleep,
     observer,
-    tracing: createClientTracing(options.tracing),
+    tracing: createClientTracing(options.tracing, tracingHeaders.headers),
     send: sender(options),
     userAgent: userAgentOf(options.userAgent),
     errorSettings,
     attemptRuntime: { ...errorSettings, observer, redactHeaders },
     retryRuntime,
-    retryPolicy: { ...retry, retryStatuses: RETRYABLE_STATUSES, throwHttpErrors: true },
+    retryPolicy: { retryStatuses: RETRYABLE_STATUSES, throwHttpErrors: true },
   };
 }
 
@@ -265,17 +276,13 @@ function tokenPipeline(settings: ReturnType<typeof resolvePipelineOptions>): Exe
       attempt,
       retry: { ...retry, retryWrites: true },
       trustedPrefix: undefined,
-      conversation: undefined,
+      tracing: undefined,
       userAgent,
       clock,
     },
     [
       retryStep(
-        {
-          ...settings.retryPolicy,
-          retryStatuses: TOKEN_RETRYABLE_STATUSES,
-          throwHttpErrors: false,
-        },
+        { retryStatuses: TOKEN_RETRYABLE_STATUSES, throwHttpErrors: false },
         settings.retryRuntime,
       ),
       errorsStep(settings.errorSettings),

@@ -9,8 +9,17 @@ function createOAuth2ServiceClient<Paths extends object>(
   given: OAuth2ServiceClientOptions,
   scopes: readonly Scope[],
 ) {
-  return createServiceClient<Paths>(given, oauth2Service(given, scopes));
+  return createServiceClient<Paths, typeof service>(given, oauth2Service(given, scopes, service));
 }
+
+/** A spec whose data requests carry the subscription key in a header, as codegen writes it. */
+const service = {
+  operations: {},
+  securitySchemes: {
+    subscriptionKey: { type: 'apiKey', in: 'header', name: 'Ocp-Apim-Subscription-Key' },
+  },
+  tracingHeaders: {},
+} as const;
 
 interface paths {
   '/data': {

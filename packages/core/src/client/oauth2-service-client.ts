@@ -1,14 +1,14 @@
 import {
-  DEFAULT_SUBSCRIPTION_KEY_HEADER,
   oauth2ClientCredentials,
   type ClientCredentials,
+  type KeyPlacement,
   type Scope,
   type TokenCache,
 } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import { resolveFleet } from '../rate-limit/fleet.js';
 import type { CustomRateLimit, RateLimitTier } from '../rate-limit/limiter.js';
-import type { OperationDescription } from '../operations/operation.js';
+import type { ServiceDescription } from '../operations/operation.js';
 import type { ClientOptions, ServiceWiring } from './service-client.js';
 
 /** The subscription key pair issued per API scope; either key works. */
@@ -37,7 +37,8 @@ export interface OAuth2ServiceClientOptions extends ClientOptions {
   scopeSeparator?: string | undefined;
   /**
    * The header of the subscription key, on data and token requests; by default each spec's
-   * (`securitySchemes`): the service's on data requests, the token endpoint's on token requests.
+   * `apiKey` scheme (a header, the query or a cookie): the service's on data requests, the token
+   * endpoint's on token requests.
    */
   subscriptionKeyHeader?: string | undefined;
   /**
@@ -65,22 +66,13 @@ const OAUTH2_SERVICE_OPTION_NAMES: Record<
 const OPTION_NAMES: Readonly<Record<string, string>> = {
   'auth.tokenUrl': 'tokenUrl',
   'auth.scopeSeparator': 'scopeSeparator',
-  'auth.subscriptionKeyHeader': 'subscriptionKeyHeader',
-  'auth.tokenRequestKeyHeader': 'subscriptionKeyHeader',
+  'auth.subscriptionKey': 'subscriptionKeyHeader',
+  'auth.tokenRequestKey': 'subscriptionKeyHeader',
 };
 
-/**
- * Where the service's spec sends its subscription key (the `apiKey` security scheme of its
- * operations): a header or a query parameter, if it names one.
- */
-function subscriptionKeyOf(
-  operations: Readonly<Record<string, OperationDescription>>,
-): { in: 'header' | 'query'; name: string } | undefined {
-  for (const operation of Object.values(operations)) {
-    const key = operation.apiKeys?.find((k) => k.in === 'header' || k.in === 'query');
-    if (key !== undefined) return { in: key.in as 'header' | 'query', name: key.name };
-  }
-  return undefined;
+/** Where the service's spec sends its subscription key: its `apiKey` scheme, if it has one. */
+function subscriptionKeyOf(service: ServiceDescription): KeyPlacement | undefined {
+  return Object.values(service.securitySchemes).find((scheme) => scheme.type === 'apiKey');
 }
 
 /**
@@ -96,15 +88,16 @@ function subscriptionKeyOf(
  *   return { ...createResources(client, options), raw: client.raw };
  * }
  */
-export function oauth2Service(
+export function oauth2Service<S extends ServiceDescription>(
   options: OAuth2ServiceClientOptions,
   scopes: readonly Scope[],
-  operations: Readonly<Record<string, OperationDescription>> = {},
-): ServiceWiring {
-  const specKey = subscriptionKeyOf(operations);
-  // The caller's header wins over where the spec puts the key.
-  const inQuery = options?.subscriptionKeyHeader === undefined && specKey?.in === 'query';
+  service: S,
+): ServiceWiring & { service: S } {
+  // The caller's header wins, on data and token requests, over where the specs put the key.
+  const header = options?.subscriptionKeyHeader;
+  const own = header === undefined ? undefined : ({ in: 'header', name: header } as const);
   return {
+    service,
     auth(credentials) {
       const { tokenCache } = options;
       if (tokenCache !== undefined && typeof tokenCache?.singleFlight !== 'function') {
@@ -118,11 +111,8 @@ export function oauth2Service(
         tokenUrl: options.tokenUrl,
         scopes,
         scopeSeparator: options.scopeSeparator,
-        subscriptionKeyHeader:
-          options.subscriptionKeyHeader ?? (specKey?.in === 'header' ? specKey.name : undefined),
-        subscriptionKeyQuery: inQuery ? specKey?.name : undefined,
-        // The caller's header is the key's header everywhere; by default each spec names its own.
-        tokenRequestKeyHeader: options.subscriptionKeyHeader ?? DEFAULT_SUBSCRIPTION_KEY_HEADER,
+        subscriptionKey: own ?? subscriptionKeyOf(service),
+        tokenRequestKey: own,
         tokenCache: tokenCache ?? resolveFleet(options.fleet)?.tokenCache,
       });
     },

@@ -1,54 +1,31 @@
 import { createQuerySerializer } from 'openapi-fetch';
 import { InvalidArgumentError } from '@partner-apis/errors';
-import { checkCallOptions, type CallOptions } from '../operations/call-options.js';
+import {
+  CALL_OPTION_NAMES,
+  checkCallOptions,
+  overridesOf,
+  type CallOptions,
+} from '../operations/call-options.js';
 import {
   checkBodyKind,
   checkParameter,
-  checkQuery,
+  checkParams,
   type OperationDescription,
   type ParameterCheck,
 } from '../operations/operation.js';
-import type { CallOverrides, Execute } from '../pipeline/call.js';
+import { encodeBody } from '../operations/request-body.js';
+import type { Execute, PipelineReply } from '../pipeline/call.js';
 import { responseOf } from '../pipeline/fetch-shape.js';
-import { CONVERSATION_ID_HEADER } from '../pipeline/request-id.js';
 import { callResult, type CallResult } from '../operations/call-answer.js';
 import { HeaderMap } from '../transport/header-map.js';
 import type { CallArguments } from '../operations/resource-client.js';
-import { CALL_OPTION_NAMES } from '../operations/call-options.js';
 import { unknownOptions } from '../pipeline/option-names.js';
-
-/** JSON of a request body, or an `InvalidArgumentError` for one that has none (circular, BigInt). */
-export function serialisedBody(body: unknown, name: string): string {
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(body);
-  } catch (error) {
-    const why =
-      error instanceof Error && /circular/i.test(error.message)
-        ? 'it is circular'
-        : 'it holds a BigInt or a value JSON cannot hold';
-    throw new InvalidArgumentError('body', `cannot be sent as JSON: ${why}`, name);
-  }
-  if (json === undefined) throw new InvalidArgumentError('body', 'cannot be sent as JSON', name);
-  return json;
-}
 
 /** A path parameter that would leave the operation's path once the URL is resolved. */
 const DOT_SEGMENT = /^\.{1,2}$/;
 
 /** The query string of a call, as openapi-fetch writes it for `raw` calls too. */
 const serializeQuery = createQuerySerializer();
-
-/** The call options a call passes on to the pipeline, where they differ from the client's. */
-function overridesOf({ timeout, retry }: CallOptions): CallOverrides | undefined {
-  if (timeout === undefined && retry === undefined) return undefined;
-  return {
-    attemptTimeoutMs: timeout?.attemptMs,
-    totalTimeoutMs: timeout?.totalMs,
-    attempts: retry?.attempts,
-    retryWrites: retry?.retryWrites,
-  };
-}
 
 /** The operation's path with each path parameter checked and sent as one segment. */
 function pathOf(operation: OperationDescription, args: CallArguments, check: ParameterCheck) {
@@ -66,11 +43,9 @@ function pathOf(operation: OperationDescription, args: CallArguments, check: Par
   return path;
 }
 
-/** Whether the operation declares `X-Z-Conversation-Id`, so a call may set its own. */
-function declaresConversation(operation: OperationDescription): boolean {
-  return operation.parameters.some(
-    (p) => p.in === 'header' && p.name.toLowerCase() === CONVERSATION_ID_HEADER,
-  );
+/** The header the operation declares for the conversation id (`x-tracing`), if any. */
+function conversationHeader(operation: OperationDescription): string | undefined {
+  return operation.parameters.find((p) => p.role === 'conversation-id')?.name;
 }
 
 /** The call options, checked once per call (not per page of a listing). */
@@ -86,24 +61,58 @@ function callOptionsOf(
   for (const message of unknownOptions(options, CALL_OPTION_NAMES)) {
     check.warn(`${check.operation}: ${message}`, 'PARTNER_APIS_UNKNOWN_OPTION');
   }
-  if (checked.conversationId !== undefined && !declaresConversation(operation)) {
+  if (checked.conversationId !== undefined && conversationHeader(operation) === undefined) {
     throw new InvalidArgumentError(
       'options.conversationId',
-      'is not sent: the spec declares no X-Z-Conversation-Id header for this operation',
+      'is not sent: the spec declares no conversation id header for this operation',
       check.operation,
     );
   }
   return checked;
 }
 
+/** The query, header and cookie parameters of a call, each where the spec puts it. */
+function placeParams(
+  operation: OperationDescription,
+  params: Readonly<Record<string, unknown>>,
+  headers: HeaderMap,
+): string {
+  const query: Record<string, unknown> = {};
+  const cookies: string[] = [];
+  for (const parameter of operation.parameters) {
+    const value = params[parameter.name];
+    if (value === undefined || parameter.role !== undefined) continue;
+    if (parameter.in === 'query') query[parameter.name] = value;
+    else if (parameter.in === 'header') headers.set(parameter.name, String(value));
+    else if (parameter.in === 'cookie') {
+      cookies.push(`${parameter.name}=${encodeURIComponent(String(value))}`);
+    }
+  }
+  if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
+  return serializeQuery(query);
+}
+
+/** A 2xx body as the spec's media type reads it: JSON, text, or bytes in a `Blob`. */
+async function answerOf(operation: OperationDescription, reply: PipelineReply): Promise<unknown> {
+  const { kind, mediaType } = operation.response;
+  const { bytes, headers } = reply.answer;
+  if (bytes.byteLength === 0 || operation.method === 'HEAD') {
+    return kind === 'text' ? '' : undefined;
+  }
+  if (kind === 'text') return new TextDecoder().decode(bytes);
+  if (kind === 'binary') {
+    const type = headers.get('content-type') ?? mediaType ?? 'application/octet-stream';
+    return new Blob([bytes as Uint8Array<ArrayBuffer>], { type });
+  }
+  if (reply.json !== undefined) return reply.json.value;
+  return kind === 'none' ? undefined : responseOf(reply).json();
+}
+
 /**
- * Sends one operation of the spec: checks the call options, the path and query parameters
- * against the operation's description and the body's serialisability before any request,
- * sets the conversation id where the operation declares one, and checks that a 2xx body is of
- * the JSON kind the spec gives.
- *
- * @example
- * const result = await callOperation(execute, baseUrl, getQuote, { path: { quoteId } }, undefined, check, id);
+ * Sends one operation of the spec: checks the call options, the parameters (path, query,
+ * header, cookie) against the operation's description and encodes the body as its media type
+ * says, before any request; sets the conversation id where the operation declares one; reads
+ * a 2xx body as its media type says and checks it is of the JSON kind the spec gives.
  */
 export async function callOperation(
   execute: Execute,
@@ -116,17 +125,19 @@ export async function callOperation(
 ): Promise<CallResult> {
   const { signal, ...rest } = callOptionsOf(operation, args, options, check);
   const headers = new HeaderMap();
-  if (declaresConversation(operation)) {
-    headers.set(CONVERSATION_ID_HEADER, rest.conversationId ?? conversationId);
-  }
+  const conversation = conversationHeader(operation);
+  if (conversation !== undefined) headers.set(conversation, rest.conversationId ?? conversationId);
   const path = pathOf(operation, args, check);
-  const query = serializeQuery(
-    args.checked === true ? (args.query ?? {}) : checkQuery(operation, args.query ?? {}, '', check),
-  );
-  let body: string | undefined;
-  if (args.body !== undefined) {
-    body = serialisedBody(args.body, check.operation);
-    headers.set('content-type', 'application/json');
+  const params =
+    args.checked === true
+      ? (args.params ?? {})
+      : checkParams(operation, args.params ?? {}, '', check);
+  const query = placeParams(operation, params, headers);
+  let body;
+  if (args.body !== undefined && operation.body !== undefined) {
+    const encoded = await encodeBody(operation.body, args.body, check.operation);
+    body = encoded.body;
+    if (encoded.contentType !== undefined) headers.set('content-type', encoded.contentType);
   }
   const reply = await execute({
     method: operation.method,
@@ -134,18 +145,15 @@ export async function callOperation(
     headers,
     body,
     signal,
-    overrides: overridesOf(rest),
+    overrides: overridesOf(rest, check.operation),
   });
-  const data =
-    reply.json !== undefined
-      ? reply.json.value
-      : reply.answer.bytes.byteLength === 0 || operation.method === 'HEAD'
-        ? undefined
-        : await responseOf(reply).json();
-  checkBodyKind(operation, data, {
-    operation: check.operation,
-    method: operation.method,
-    status: reply.status,
-  });
+  const data = await answerOf(operation, reply);
+  if (operation.response.kind === 'json') {
+    checkBodyKind(operation, data, {
+      operation: check.operation,
+      write: operation.write,
+      status: reply.status,
+    });
+  }
   return callResult(reply, data);
 }

@@ -14,6 +14,7 @@ import {
   createServiceClient,
   type ClientOptions,
   type OperationDescription,
+  type ServiceDescription,
   type ServiceWiring,
   type WithoutTracingHeaders,
 } from '../index.js';
@@ -68,13 +69,30 @@ afterEach(async () => {
 });
 
 const credentials = { clientId: 'client-7f3a', clientSecret: 's3cr3t-value-9c1d' };
-const ids: ServiceWiring = {
+/** What the specs say at run time of the tracing headers, as codegen writes it. */
+const service = {
+  operations: {},
+  securitySchemes: {},
+  tracingHeaders: { requestId: 'X-Z-Request-Id', conversationId: 'X-Z-Conversation-Id' },
+} as const satisfies ServiceDescription;
+const ids = {
   auth: (c) => clientIdHeaders(c as unknown as ClientCredentials),
-};
-const basic: ServiceWiring = { auth: (c) => basicAuth(c as unknown as ClientCredentials) };
+  service,
+} satisfies ServiceWiring;
+const basic = {
+  auth: (c) => basicAuth(c as unknown as ClientCredentials),
+  service,
+} satisfies ServiceWiring;
 
-function client(baseUrl: string, options: Partial<ClientOptions> = {}, wiring = ids) {
-  return createServiceClient<paths>({ baseUrl, credentials, ...options }, wiring);
+function client(
+  baseUrl: string,
+  options: Partial<ClientOptions> = {},
+  wiring: ServiceWiring = ids,
+) {
+  return createServiceClient<paths, typeof service>(
+    { baseUrl, credentials, ...options },
+    { ...wiring, service },
+  );
 }
 
 function configurationError(create: () => unknown): ConfigurationError {
@@ -94,11 +112,13 @@ const getApprovals = {
   verb: 'get',
   method: 'GET',
   path: '/approvals',
+  arguments: [{ in: 'params', required: true }],
   parameters: [
     { name: 'employeeNumber', in: 'query', required: true, type: 'string', minLength: 1 },
-    { name: 'X-Z-Request-Id', in: 'header', required: true, type: 'string' },
+    { name: 'X-Z-Request-Id', in: 'header', required: true, type: 'string', role: 'request-id' },
   ],
-  response: { type: 'object' },
+  response: { kind: 'json', type: 'object' },
+  security: [],
 } as const satisfies OperationDescription;
 const createQuote = {
   operationId: 'createQuote',
@@ -106,8 +126,20 @@ const createQuote = {
   verb: 'create',
   method: 'POST',
   path: '/quotes',
-  parameters: [{ name: 'X-Z-Conversation-Id', in: 'header', required: true, type: 'string' }],
-  response: { type: 'object' },
+  write: true,
+  arguments: [{ in: 'body', required: true }],
+  body: { required: true, mediaType: 'application/json', kind: 'json', type: 'object' },
+  parameters: [
+    {
+      name: 'X-Z-Conversation-Id',
+      in: 'header',
+      required: true,
+      type: 'string',
+      role: 'conversation-id',
+    },
+  ],
+  response: { kind: 'json', type: 'object' },
+  security: [],
 } as const satisfies OperationDescription;
 const getQuote = {
   operationId: 'getQuote',
@@ -115,11 +147,19 @@ const getQuote = {
   verb: 'get',
   method: 'GET',
   path: '/quotes/{quoteId}',
+  arguments: [{ in: 'path', name: 'quoteId' }],
   parameters: [
     { name: 'quoteId', in: 'path', required: true, type: 'string', minLength: 1 },
-    { name: 'X-Z-Conversation-Id', in: 'header', required: true, type: 'string' },
+    {
+      name: 'X-Z-Conversation-Id',
+      in: 'header',
+      required: true,
+      type: 'string',
+      role: 'conversation-id',
+    },
   ],
-  response: { type: 'object' },
+  response: { kind: 'json', type: 'object' },
+  security: [],
 } as const satisfies OperationDescription;
 
 describe('createServiceClient', () => {
@@ -215,7 +255,9 @@ describe('createServiceClient', () => {
     [{ baseUrl: 'https://a.example', credentials, assumptions: 'loud' }, 'assumptions', ''],
     [{ baseUrl: 'https://a.example', credentials, retry: { attempts: 0 } }, 'retry.attempts', ''],
   ])('refuses %j naming %s', (options, option, problem) => {
-    const error = configurationError(() => createServiceClient<paths>(options as never, basic));
+    const error = configurationError(() =>
+      createServiceClient<paths, typeof service>(options as never, basic),
+    );
     expect(error.option).toBe(option);
     expect(error.message).toContain(`${option}: ${problem}`);
     expect(error.message).not.toContain('s3cr3t-value-9c1d');
@@ -223,7 +265,7 @@ describe('createServiceClient', () => {
 
   it("names the pipeline's options as the service's users know them", () => {
     const error = configurationError(() =>
-      createServiceClient<paths>(
+      createServiceClient<paths, typeof service>(
         { baseUrl: 'https://a.example', credentials },
         { ...ids, rateLimit: { requestsPerSecond: -1 }, optionNames: { rateLimit: 'tier' } },
       ),
@@ -239,7 +281,7 @@ describe('ServiceClient.call', () => {
       '/quotes': [{ status: 201, body: { id: 'q-1' } }],
     });
     const c = client(server.url);
-    await c.call(getApprovals, { query: { employeeNumber: '42' } }, undefined, 'approvals.list');
+    await c.call(getApprovals, { params: { employeeNumber: '42' } }, undefined, 'approvals.list');
     await c.call(createQuote, { body: { productId: 'p' } }, undefined, 'quotes.create');
     await c.call(createQuote, { body: {} }, { conversationId: 'flow-9' }, 'quotes.create');
     const [get, post, own] = server.requests;
@@ -253,14 +295,14 @@ describe('ServiceClient.call', () => {
     const c = client(server.url);
     const call = c.call(
       getApprovals,
-      { query: { employeeNumber: '42' } },
+      { params: { employeeNumber: '42' } },
       { conversationId: 'flow-9' },
       'approvals.list',
     );
     await expect(call).rejects.toThrow(
       new InvalidArgumentError(
         'options.conversationId',
-        'is not sent: the spec declares no X-Z-Conversation-Id header for this operation',
+        'is not sent: the spec declares no conversation id header for this operation',
         'approvals.list',
       ),
     );
@@ -308,7 +350,7 @@ describe('ServiceClient.call', () => {
     });
     const c = client(server.url);
     const list = () =>
-      c.call(getApprovals, { query: { employeeNumber: '1' } }, undefined, 'approvals.list');
+      c.call(getApprovals, { params: { employeeNumber: '1' } }, undefined, 'approvals.list');
     await expect(list()).rejects.toThrow(
       'approvals.list answered 200 with an array where the spec promises an object',
     );
@@ -333,7 +375,7 @@ describe('per-call options and withResponse()', () => {
     const c = client(server.url);
     const result = await apiPromise(
       c
-        .call(getApprovals, { query: { employeeNumber: '42' } }, undefined, 'approvals.list')
+        .call(getApprovals, { params: { employeeNumber: '42' } }, undefined, 'approvals.list')
         .then((answer) => withData(answer, answer.data as { n: number })),
     ).withResponse();
     expect(result.data).toEqual({ n: 1 });
@@ -352,7 +394,7 @@ describe('per-call options and withResponse()', () => {
     const ask = () =>
       apiPromise(
         c
-          .call(getApprovals, { query: { employeeNumber: '1' } }, undefined, 'approvals.list')
+          .call(getApprovals, { params: { employeeNumber: '1' } }, undefined, 'approvals.list')
           .then((answer) => ({ ...answer, data: answer.data })),
       );
     expect(await ask()).toEqual({ n: 2 });
@@ -370,7 +412,7 @@ describe('per-call options and withResponse()', () => {
     });
     const c = client(server.url, { retry: { attempts: 1 } });
     const list = (options?: object) =>
-      c.call(getApprovals, { query: { employeeNumber: '1' } }, options, 'approvals.list');
+      c.call(getApprovals, { params: { employeeNumber: '1' } }, options, 'approvals.list');
     await expect(list()).rejects.toBeInstanceOf(ApiError);
     expect((await list({ retry: { attempts: 3 } })).data).toEqual({ n: 3 });
     const slow = c.call(createQuote, { body: {} }, { timeout: { attemptMs: 50 } }, 'quotes.create');
@@ -387,7 +429,7 @@ describe('per-call options and withResponse()', () => {
     const list = () =>
       c.call(
         getApprovals,
-        { query: { employeeNumber: '1' } },
+        { params: { employeeNumber: '1' } },
         { signal: controller.signal },
         'approvals.list',
       );
@@ -410,7 +452,7 @@ describe('per-call options and withResponse()', () => {
   ])('refuses the call options %j, naming %s', async (options, argument) => {
     server = await startFaultServer([{ body: {} }]);
     const error = await client(server.url)
-      .call(getApprovals, { query: { employeeNumber: '1' } }, options as never, 'approvals.list')
+      .call(getApprovals, { params: { employeeNumber: '1' } }, options as never, 'approvals.list')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect(error).toMatchObject({ argument });
@@ -453,7 +495,7 @@ describe('isHeaderValue', () => {
 });
 
 describe('WithoutTracingHeaders', () => {
-  type Relaxed = WithoutTracingHeaders<paths>;
+  type Relaxed = WithoutTracingHeaders<paths, 'X-Z-Request-Id' | 'X-Z-Conversation-Id'>;
   type GetParams = Relaxed['/approvals']['get']['parameters'];
   type PostParams = Relaxed['/quotes']['post']['parameters'];
 

@@ -4,13 +4,13 @@ import { ConfigurationError, InvalidArgumentError } from '@partner-apis/errors';
 import { loggerFromEnv } from '../observe/log-from-env.js';
 import { isHeaderValue } from '../operations/call-options.js';
 import type { WarningCode } from '../observe/observer.js';
-import type { AssumptionPolicy } from '../operations/operation.js';
-import { CONVERSATION_ID_HEADER } from '../pipeline/request-id.js';
+import type { AssumptionPolicy, ServiceDescription } from '../operations/operation.js';
 import type { TestHooks } from '../testing.js';
 import { createClientPipeline, type PipelineOptions } from './client-pipeline.js';
 import type { ResourceClient } from '../operations/resource-client.js';
-import { callOperation, serialisedBody } from './operation-call.js';
-import type { WithoutTracingHeaders } from './raw-client-types.js';
+import { callOperation } from './operation-call.js';
+import { serialisedBody } from '../operations/request-body.js';
+import type { TracingHeaderName, WithoutTracingHeaders } from './raw-client-types.js';
 import { TRACING_OPTION_NAMES } from '../observe/tracing.js';
 import { TIMEOUT_OPTION_NAMES } from '../pipeline/attempt.js';
 import {
@@ -28,7 +28,13 @@ import { userAgent as userAgentOf, type PackageIdentity } from './user-agent.js'
  */
 export interface ClientOptions extends Omit<
   PipelineOptions,
-  'baseUrl' | 'auth' | 'conversationId' | 'rateLimit' | 'userAgent' | keyof TestHooks
+  | 'baseUrl'
+  | 'auth'
+  | 'conversationId'
+  | 'rateLimit'
+  | 'tracingHeaders'
+  | 'userAgent'
+  | keyof TestHooks
 > {
   /**
    * Your product in `User-Agent`, e.g. `claims-portal/2.3`: sent before the package's and the
@@ -87,6 +93,11 @@ export function clientOptionNames(own: Readonly<Record<string, true>> = {}): Opt
 
 /** How a service package turns its users' options into a service client. */
 export interface ServiceWiring {
+  /**
+   * What its spec says at run time (the `service` of its generated `operations.ts`): which
+   * headers the client sets itself. None sets none.
+   */
+  service?: ServiceDescription | undefined;
   /** The service's auth choice, built from the caller's `credentials` (checked to be an object). */
   auth(credentials: Record<string, unknown>): AuthScheme;
   /**
@@ -96,8 +107,8 @@ export interface ServiceWiring {
   optionNames?: Readonly<Record<string, string>> | undefined;
   rateLimit?: PipelineOptions['rateLimit'];
   /**
-   * The `X-Z-Conversation-Id` of calls that give none, sent by `raw` calls too; without it,
-   * operations that declare the header get a fresh UUID per client, and `raw` calls none.
+   * The conversation id of calls that give none, sent by `raw` calls too; without it,
+   * operations that declare its header get a fresh UUID per client, and `raw` calls none.
    */
   conversationId?: string | undefined;
   /**
@@ -109,10 +120,10 @@ export interface ServiceWiring {
   package?: PackageIdentity | undefined;
 }
 
-/** What a service package builds its resources on. */
-export interface ServiceClient<Paths extends object = object> extends ResourceClient {
+/** What a service package builds its resources on (`S`: its service description). */
+export interface ServiceClient<Paths extends object = object, S = unknown> extends ResourceClient {
   /** The openapi-fetch client over the pipeline; non-2xx responses throw typed errors. */
-  readonly raw: Client<WithoutTracingHeaders<Paths>>;
+  readonly raw: Client<WithoutTracingHeaders<Paths, TracingHeaderName<S>>>;
 }
 
 /** The auth schemes name their options `auth.*`; a service's users know them as `credentials.*`. */
@@ -198,10 +209,10 @@ function resolveUserAgent(own: unknown, pkg: PackageIdentity | undefined): strin
  *   return { ...createResources(client), raw: client.raw };
  * }
  */
-export function createServiceClient<Paths extends object>(
+export function createServiceClient<Paths extends object, S extends ServiceDescription = never>(
   options: ClientOptions & { baseUrl: string; credentials: object },
-  wiring: ServiceWiring,
-): ServiceClient<Paths> {
+  wiring: ServiceWiring & { service?: S },
+): ServiceClient<Paths, S> {
   return withOptionNames({ ...CREDENTIAL_OPTION_NAMES, ...wiring.optionNames }, () => {
     objectOption('options', options);
     const known = clientOptionNames(wiring.serviceOptions);
@@ -220,14 +231,18 @@ export function createServiceClient<Paths extends object>(
       userAgent: resolveUserAgent(options.userAgent, wiring.package),
       auth: wiring.auth(credentials),
       rateLimit: wiring.rateLimit,
+      tracingHeaders: wiring.service?.tracingHeaders,
       // Calls set the conversation id themselves, where their operation declares it.
       conversationId: undefined,
     });
-    const raw = createClient<WithoutTracingHeaders<Paths>>({
+    const conversationHeader = wiring.service?.tracingHeaders.conversationId;
+    const raw = createClient<WithoutTracingHeaders<Paths, TracingHeaderName<S>>>({
       baseUrl: pipeline.baseUrl,
       fetch: pipeline.fetch,
       headers:
-        wiring.conversationId === undefined ? {} : { [CONVERSATION_ID_HEADER]: clientConversation },
+        wiring.conversationId === undefined || conversationHeader === undefined
+          ? {}
+          : { [conversationHeader]: clientConversation },
       bodySerializer: (body: unknown) => serialisedBody(body, 'request'),
     });
     const warn = (message: string, code: WarningCode = 'PARTNER_APIS_ASSUMPTION') =>

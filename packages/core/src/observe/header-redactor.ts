@@ -12,8 +12,6 @@ export const DEFAULT_LOGGED_HEADERS: readonly string[] = [
   'retry-after',
   'user-agent',
   'x-correlation-id',
-  'x-z-conversation-id',
-  'x-z-request-id',
 ];
 
 /** Headers never shown, whatever the allow-list says. */

@@ -46,6 +46,7 @@ describe('events and logging', () => {
       auth: clientIdHeaders({ clientId: 'id', clientSecret: SECRET }),
       clock: time.now,
       sleep: time.sleep,
+      tracingHeaders: { requestId: 'X-Z-Request-Id' },
       events: {
         onRequest: (event) => seen.push(['request', event]),
         onResponse: (event) => seen.push(['response', event]),

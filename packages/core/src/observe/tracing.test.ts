@@ -1,3 +1,4 @@
+import type { InFlight } from '../pipeline/call.js';
 import * as otelApi from '@opentelemetry/api';
 import { SpanKind, SpanStatusCode, propagation } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -44,6 +45,7 @@ function tracedPipeline(baseUrl: string, options: Partial<PipelineOptions> = {})
     clock: time.now,
     sleep: time.sleep,
     tracing: { tracerProvider },
+    tracingHeaders: { requestId: 'X-Z-Request-Id', conversationId: 'X-Z-Conversation-Id' },
     ...options,
   });
 }
@@ -231,14 +233,12 @@ describe('OpenTelemetry tracing', () => {
         with: otelApi.context.with.bind(otelApi.context),
       },
     };
-    const tracing = createClientTracing({ tracerProvider, api });
-    const call = tracing?.traceCalls(
-      async (_request: { method: string; url: string; headers: Headers }) => ({
-        status: 200,
-      }),
-    );
+    const tracing = createClientTracing({ tracerProvider, api }, {});
     const headers = new Headers();
-    await call?.({ method: 'GET', url: 'https://api.example.com/items', headers });
+    const call = { method: 'GET', url: 'https://api.example.com/items', headers } as InFlight;
+    await tracing?.step(call, async () => ({
+      answer: { status: 200, statusText: '', headers, bytes: new Uint8Array() },
+    }));
     expect(asked).toBe(1);
     expect(spans().calls.map((span) => span.name)).toEqual(['GET api.example.com']);
   });
@@ -246,7 +246,7 @@ describe('OpenTelemetry tracing', () => {
   it.each([{}, { trace: {}, context: {}, propagation: {} }, otelApi.trace])(
     'refuses a tracing.api that is not the @opentelemetry/api module',
     (api) => {
-      const create = () => createClientTracing({ api: api as never });
+      const create = () => createClientTracing({ api: api as never }, {});
       expect(create).toThrow(ConfigurationError);
       expect(create).toThrow('tracing.api: must be the @opentelemetry/api module');
     },

@@ -1,4 +1,6 @@
 import type { Exchange, Send } from '../transport/exchange.js';
+import type { InFlight, Next, Step } from '../pipeline/call.js';
+import type { TracingHeaders } from '../pipeline/request-id.js';
 import type * as OTelApi from '@opentelemetry/api';
 import type {
   Context,
@@ -42,8 +44,6 @@ export interface TracingOptions {
 const SPAN_KIND_INTERNAL = 0;
 const SPAN_KIND_CLIENT = 2;
 const STATUS_ERROR = 2;
-const REQUEST_ID_ATTRIBUTE = 'http.request.header.x-z-request-id';
-const CONVERSATION_ID_ATTRIBUTE = 'http.request.header.x-z-conversation-id';
 
 let loading: Promise<typeof OTelApi> | undefined;
 
@@ -123,8 +123,10 @@ function errorType(error: unknown): string {
   return '_OTHER';
 }
 
-function idAttribute(span: Span, attribute: string, value: string | null): void {
-  if (value !== null) span.setAttribute(attribute, [value]);
+/** The value of a tracing header as its span attribute (`http.request.header.<name>`). */
+function idAttribute(span: Span, headers: Headers, name: string | undefined): void {
+  const value = name === undefined ? null : headers.get(name);
+  if (value !== null) span.setAttribute(`http.request.header.${name!.toLowerCase()}`, [value]);
 }
 
 /** The option names of `tracing`. */
@@ -134,36 +136,28 @@ export const TRACING_OPTION_NAMES: Record<keyof TracingOptions, true> = {
   propagate: true,
 };
 
-/** The tracing of one client: wraps its pipeline's `fetch` and the `fetch` that sends. */
+/** The tracing of one client: a step of its pipeline, and a wrapper of what sends. */
 export interface ClientTracing {
-  /** Wraps the client's `fetch`: one span per call. */
-  traceCalls<
-    R extends { method: string; url: string; headers: Headers },
-    A extends { status: number },
-  >(
-    call: (request: R) => Promise<A>,
-  ): (request: R) => Promise<A>;
-  /** Wraps the `fetch` the pipeline sends with: one span per exchange, a child of its call's. */
+  /** The outermost step: one span per call. */
+  readonly step: Step;
+  /** Wraps the sender: one span per exchange, a child of its call's. */
   traceExchanges(send: Send): Send;
 }
 
 /**
  * Checks the `tracing` option and returns the tracing of one client, or undefined when it is
- * off. `@opentelemetry/api` is imported on the first call, not here, so a client without
- * tracing never loads it.
- *
- * @example
- * const tracing = createClientTracing({ tracerProvider: provider, propagate: true });
- * const send = tracing?.traceExchanges(globalThis.fetch) ?? globalThis.fetch;
+ * off: a client without tracing has no step of it and never loads `@opentelemetry/api`, which
+ * is imported on the first traced call.
  */
 export function createClientTracing(
   option: boolean | TracingOptions | undefined,
+  headers: TracingHeaders,
 ): ClientTracing | undefined {
   const settings = resolveTracingOptions(option);
   if (settings === undefined) return undefined;
-  const state: TracingState = { ...settings, calls: new WeakMap(), tracer: undefined };
+  const state: TracingState = { ...settings, headers, calls: new WeakMap(), tracer: undefined };
   return {
-    traceCalls: (call) => (request) => traceCall(state, call, request),
+    step: (call, next) => traceCall(state, next, call),
     traceExchanges: (send) => (exchange) => traceExchange(state, send, exchange),
   };
 }
@@ -209,13 +203,11 @@ interface TracingState extends NonNullable<ReturnType<typeof resolveTracingOptio
    * the call of an exchange.
    */
   readonly calls: WeakMap<object, CallTrace>;
+  readonly headers: TracingHeaders;
   tracer: Tracer | undefined;
 }
 
-async function traceCall<
-  R extends { method: string; url: string; headers: Headers },
-  A extends { status: number },
->(state: TracingState, call: (request: R) => Promise<A>, request: R): Promise<A> {
+async function traceCall(state: TracingState, next: Next, request: InFlight) {
   const api = await state.apiOf();
   const tracer = (state.tracer ??= (
     state.tracerProvider ?? api.trace.getTracerProvider()
@@ -237,9 +229,9 @@ async function traceCall<
   };
   state.calls.set(request.headers, trace);
   try {
-    const response = await call(request);
-    span.setAttribute('http.response.status_code', response.status);
-    return response;
+    const reply = await next(request);
+    span.setAttribute('http.response.status_code', reply.answer.status);
+    return reply;
   } catch (error) {
     span.setAttribute('error.type', errorType(error));
     if (typeof (error as { status?: unknown }).status === 'number') {
@@ -253,7 +245,7 @@ async function traceCall<
     throw error;
   } finally {
     if (trace.exchanges > 1) span.setAttribute('http.request.resend_count', trace.exchanges - 1);
-    idAttribute(span, CONVERSATION_ID_ATTRIBUTE, request.headers.get('x-z-conversation-id'));
+    idAttribute(span, request.headers, state.headers.conversationId);
     state.calls.delete(request.headers);
     span.end();
   }
@@ -268,8 +260,8 @@ async function traceExchange(state: TracingState, send: Send, exchange: Exchange
   if (call.exchanges > 0) attributes['http.request.resend_count'] = call.exchanges;
   call.exchanges += 1;
   const span = call.tracer.startSpan(method, { kind: SPAN_KIND_CLIENT, attributes }, call.context);
-  idAttribute(span, REQUEST_ID_ATTRIBUTE, headers.get('x-z-request-id'));
-  idAttribute(span, CONVERSATION_ID_ATTRIBUTE, headers.get('x-z-conversation-id'));
+  idAttribute(span, headers, state.headers.requestId);
+  idAttribute(span, headers, state.headers.conversationId);
   const context = call.api.trace.setSpan(call.context, span);
   if (state.propagate) call.api.propagation.inject(context, headers, headerSetter);
   try {

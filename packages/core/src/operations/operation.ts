@@ -1,5 +1,6 @@
 import { ApiError, InvalidArgumentError } from '@partner-apis/errors';
 import type { WarningCode } from '../observe/observer.js';
+import { isHeaderValue } from './call-options.js';
 
 /**
  * One parameter of an operation as the spec declares it, with the schema constraints a client
@@ -28,26 +29,54 @@ export interface ParameterDescription {
   readonly paging?: 'limit' | 'offset' | 'page';
   /** `x-sync`: the parameter is the watermark of incremental reads (records changed since). */
   readonly sync?: 'watermark';
+  /** `x-tracing`: a header the client sets itself, so callers never pass it. */
+  readonly role?: 'request-id' | 'conversation-id';
   /** `x-upstream-gap`: the documents do not state it; its constraints are our assumption. */
   readonly assumed?: boolean;
 }
+
+/** How a body is written or read, by its media type. */
+export type MediaKind = 'json' | 'form' | 'multipart' | 'text' | 'binary';
 
 /** The request body of an operation. */
 export interface BodyDescription {
   readonly required: boolean;
   readonly mediaType: string;
+  readonly kind: MediaKind;
   /** The JSON kind of the body's schema, where the spec gives one. */
   readonly type?: 'array' | 'object';
+  /** Form fields whose values are files, sent as parts with a file name. */
+  readonly files?: readonly string[];
+  /** The content type `encoding` gives a multipart field. */
+  readonly partTypes?: Readonly<Record<string, string>>;
   /** Form fields holding several values, and the separator their encoding joins them with. */
   readonly separators?: Readonly<Record<string, string>>;
 }
 
-/** An API key the operation's security requirements send (an `apiKey` scheme). */
-export interface ApiKeyDescription {
-  readonly scheme: string;
-  readonly in: 'header' | 'query' | 'cookie';
-  readonly name: string;
+/** One argument of an operation's method, in the order callers give them. */
+export type ArgumentDescription =
+  | { readonly in: 'path'; readonly name: string }
+  | { readonly in: 'body' | 'params'; readonly required: boolean };
+
+/** How a paged read (`x-paging`) pages, and where its answer holds the records. */
+export interface PagingDescription {
+  /** The page size sent when neither the call nor the client gives one. */
+  readonly pageSize: number;
+  /** `null` when the body is the array of records, else its array property. */
+  readonly records: string | null;
+  /** Every record is a JSON object. */
+  readonly itemType?: 'object';
+  /** `x-record-key`: the field that identifies a record, so repeats across pages are dropped. */
+  readonly recordKey?: string;
+  /** It has a watermark filter and a record key: the resource gets `sync()`. */
+  readonly syncable?: boolean;
 }
+
+/** A security scheme of the spec, as a client applies it. */
+export type SecuritySchemeDescription =
+  | { readonly type: 'apiKey'; readonly in: 'header' | 'query' | 'cookie'; readonly name: string }
+  | { readonly type: 'http'; readonly scheme: 'basic' | 'bearer' }
+  | { readonly type: 'oauth2'; readonly tokenUrl?: string; readonly scopes: readonly string[] };
 
 /** What a client needs at run time about one operation of a spec. */
 export interface OperationDescription {
@@ -63,27 +92,32 @@ export interface OperationDescription {
   readonly deprecated?: boolean;
   /** `x-mcp`: the name of its MCP tool, or `hidden` for none. */
   readonly mcp?: { readonly name?: string; readonly hidden?: boolean };
+  /** It may change something on the server: any method but GET, HEAD, OPTIONS and TRACE. */
+  readonly write?: boolean;
+  /** Its method's arguments in order: path parameters, the body, the object of the others. */
+  readonly arguments: readonly ArgumentDescription[];
   readonly parameters: readonly ParameterDescription[];
   readonly body?: BodyDescription;
-  /** The API keys it sends, and where (`securitySchemes`). */
-  readonly apiKeys?: readonly ApiKeyDescription[];
-  /**
-   * Paged reads: the page size sent when neither the call nor the client gives one, by the
-   * spec model's one rule (the `limit` parameter's `default`, else 100 or its `maximum` if lower).
-   */
-  readonly pageSize?: number;
   readonly response: {
+    /** How a 2xx body is read: JSON, text, bytes (a `Blob`), or no body. */
+    readonly kind: MediaKind | 'none';
+    readonly mediaType?: string;
     /** The JSON kind of a 2xx body, where the spec gives one. */
     readonly type?: 'array' | 'object';
     /** `x-optional-body`: a 2xx may come without a body; the call then gives `{}`. */
     readonly bodyOptional?: boolean;
-    /** Paged reads: `null` when the body is the array of records, else its array property. */
-    readonly records?: string | null;
-    /** Paged reads: every record is a JSON object. */
-    readonly itemType?: 'object';
-    /** `x-record-key`: the field that identifies a record, so repeats across pages are dropped. */
-    readonly recordKey?: string;
   };
+  readonly paging?: PagingDescription;
+  /** The schemes of each security requirement, any one of which will do. */
+  readonly security: readonly (readonly string[])[];
+}
+
+/** What a client needs at run time about a whole spec, as codegen writes it. */
+export interface ServiceDescription {
+  readonly operations: Readonly<Record<string, OperationDescription>>;
+  readonly securitySchemes: Readonly<Record<string, SecuritySchemeDescription>>;
+  /** The headers the client sets itself (`x-tracing`), as the spec names them. */
+  readonly tracingHeaders: { readonly requestId?: string; readonly conversationId?: string };
 }
 
 /**
@@ -254,34 +288,32 @@ export function checkParameter(
 }
 
 /**
- * Checks the query of one call against every query parameter the operation declares: an
- * unknown name, a missing required parameter or a bad value is an `InvalidArgumentError`
- * naming it (under `prefix`, e.g. `options.`), before any request; `otherOptions` are named in
- * the message as the other things the caller may pass. Gives the query to send.
- *
- * @example
- * const query = checkQuery(operations.listLocations, { limit: 10 }, 'options.', check);
+ * Checks the params object of one call against the query, header and cookie parameters the
+ * operation declares (but those the client sets itself): an unknown name, a missing required
+ * parameter or a bad value is an `InvalidArgumentError` naming it (under `prefix`, e.g.
+ * `options.`), before any request; `otherOptions` are named in the message as the other
+ * things the caller may pass. Gives the values to send, by the spec's names.
  */
-export function checkQuery(
+export function checkParams(
   operation: OperationDescription,
   given: Readonly<Record<string, unknown>>,
   prefix: string,
   check: ParameterCheck,
   otherOptions: readonly string[] = [],
 ): Record<string, unknown> {
-  const names = queryParameterNames(operation);
+  const declared = operation.parameters.filter((p) => p.in !== 'path' && p.role === undefined);
   for (const key of Object.keys(given)) {
-    if (given[key] !== undefined && !names.includes(key)) {
+    if (given[key] !== undefined && !declared.some((p) => p.name === key)) {
+      const names = [...declared.map((p) => p.name), ...otherOptions];
       throw new InvalidArgumentError(
         `${prefix}${key}`,
-        `is not a parameter of ${check.operation} (use ${[...names, ...otherOptions].join(', ')})`,
+        `is not a parameter of ${check.operation} (use ${names.join(', ')})`,
         check.operation,
       );
     }
   }
-  const query: Record<string, unknown> = {};
-  for (const parameter of operation.parameters) {
-    if (parameter.in !== 'query') continue;
+  const params: Record<string, unknown> = {};
+  for (const parameter of declared) {
     const value = given[parameter.name];
     const argument = `${prefix}${parameter.name}`;
     if (value === undefined) {
@@ -294,14 +326,17 @@ export function checkQuery(
       }
       continue;
     }
-    query[parameter.name] = checkParameter(parameter, argument, value, check);
+    const checked = checkParameter(parameter, argument, value, check);
+    if (parameter.in !== 'query' && !isHeaderValue(String(checked))) {
+      throw new InvalidArgumentError(
+        argument,
+        `cannot be sent in a ${parameter.in}: it must be Latin-1 text without line breaks`,
+        check.operation,
+      );
+    }
+    params[parameter.name] = checked;
   }
-  return query;
-}
-
-/** The names of the query parameters an operation declares. */
-function queryParameterNames(operation: OperationDescription): string[] {
-  return operation.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+  return params;
 }
 
 function kindOf(value: unknown): string {
@@ -318,7 +353,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /** The request of a call that answered, for an error about its body. */
 export interface AnsweredCall {
   readonly operation: string;
-  readonly method: string;
+  readonly write: boolean | undefined;
   readonly status: number;
 }
 
@@ -327,13 +362,12 @@ export interface AnsweredCall {
  * a write the message says it may have taken effect, since the service did answer 2xx.
  */
 function unexpectedBody(call: AnsweredCall, problem: string): ApiError {
-  const write = call.method !== 'GET' && call.method !== 'HEAD';
   return new ApiError({
     status: call.status,
     code: 'unexpected_response',
     message:
       `${call.operation} answered ${call.status} with ${problem}` +
-      (write ? '; the request may have taken effect' : ''),
+      (call.write ? '; the request may have taken effect' : ''),
   });
 }
 
@@ -366,7 +400,7 @@ export function recordsOf(
   body: unknown,
   call: AnsweredCall,
 ): { records: unknown[]; envelope: Record<string, unknown> | undefined } {
-  const property = operation.response.records ?? null;
+  const property = operation.paging?.records ?? null;
   let records: unknown;
   let envelope: Record<string, unknown> | undefined;
   if (property === null) {
@@ -387,7 +421,7 @@ export function recordsOf(
       `${kindOf(records)}${where} where the spec promises the array of records`,
     );
   }
-  if (operation.response.itemType === 'object') {
+  if (operation.paging?.itemType === 'object') {
     const bad = records.findIndex((record) => !isRecord(record));
     if (bad !== -1) {
       throw unexpectedBody(call, `record ${bad} being ${kindOf(records[bad])}, not an object`);

@@ -5,10 +5,11 @@ import type { AssumptionPolicy, OperationDescription } from './operation.js';
 /** The parameters and body of one call, as the spec names them. */
 export interface CallArguments {
   readonly path?: Readonly<Record<string, unknown>> | undefined;
-  readonly query?: Readonly<Record<string, unknown>> | undefined;
+  /** The query, header and cookie parameters, by the spec's names. */
+  readonly params?: Readonly<Record<string, unknown>> | undefined;
   readonly body?: unknown;
   /**
-   * The query and the call options were checked already (the pages of one listing): they are
+   * The params and the call options were checked already (the pages of one listing): they are
    * sent as they are, not checked again.
    */
   readonly checked?: boolean | undefined;
@@ -16,18 +17,13 @@ export interface CallArguments {
 
 /** What resource methods are built on: one call of an operation of the spec. */
 export interface ResourceClient {
-  /** The `X-Z-Conversation-Id` of calls that give none, where an operation declares it. */
+  /** The conversation id of calls that give none, where an operation declares its header. */
   readonly conversationId: string;
   /** What to do about values that break an assumed constraint. */
   readonly assumptions: AssumptionPolicy;
   /** Reports something the caller should know but that does not fail the call, once. */
   warn(message: string): void;
-  /**
-   * Sends one operation of the spec: checks the call options, the path and query parameters
-   * against the operation's description and the body's serialisability before any request,
-   * sets the conversation id where the operation declares one, and checks that a 2xx body is
-   * of the JSON kind the spec gives.
-   */
+  /** Sends one operation of the spec (see `callOperation`). */
   call(
     operation: OperationDescription,
     args: CallArguments,

@@ -16,7 +16,7 @@ const listRows = {
   verb: 'list',
   method: 'GET',
   path: '/rows',
-  pageSize: 128,
+  arguments: [{ in: 'params', required: false }],
   parameters: [
     { name: 'modifiedSince', in: 'query', required: false, type: 'string', format: 'date' },
     { name: 'region', in: 'query', required: false, type: 'string', enum: ['EU', 'US'] },
@@ -43,7 +43,9 @@ const listRows = {
       assumed: true,
     },
   ],
-  response: { type: 'array', records: null, itemType: 'object' },
+  response: { kind: 'json', type: 'array' },
+  paging: { pageSize: 128, records: null, itemType: 'object' },
+  security: [],
 } as const satisfies OperationDescription;
 
 /** How the served collection misbehaves. */
@@ -96,12 +98,7 @@ async function rowsOf(
     },
     { auth: () => ({ secretHeaderNames: [], authorize: () => undefined }) },
   );
-  const rows = createOffsetCollection<Row, typeof listRows, Record<string, unknown>>(
-    client,
-    operation as typeof listRows,
-    'rows',
-    defaults,
-  );
+  const rows = createOffsetCollection<Row>(client, operation, defaults);
   const queries = () =>
     (server?.requestsTo('/rows') ?? []).map((r) => new URL(r.url, 'http://x').searchParams);
   return { rows, warnings, queries };
@@ -214,7 +211,7 @@ describe('createOffsetCollection', () => {
       { auth: () => ({ secretHeaderNames: [], authorize: () => undefined }) },
     );
     const create = (defaults: PagingOptions) => () =>
-      createOffsetCollection(client, listRows, 'rows', defaults);
+      createOffsetCollection(client, listRows, defaults);
     expect(create({ pageSize: 2048 })).toThrow(
       new ConfigurationError('pageSize', 'must be an integer from 1 to 1024 (got 2048)'),
     );
@@ -222,17 +219,17 @@ describe('createOffsetCollection', () => {
     expect(create({ prefetch: 2.5 })).toThrow(ConfigurationError);
   });
 
-  it('refuses an operation table written before paged reads carried their page size', async () => {
-    const older = { ...listRows, pageSize: undefined } as unknown as OperationDescription;
-    await expect(rowsOf({ total: 1 }, {}, older)).rejects.toThrow(
-      'listRows has no pageSize: regenerate its operation table',
+  it('refuses an operation the table does not give paging', async () => {
+    const plain = { ...listRows, paging: undefined } as OperationDescription;
+    await expect(rowsOf({ total: 1 }, {}, plain)).rejects.toThrow(
+      'listRows is not a paged read: its table has no paging',
     );
   });
 
   it('takes its limits from the spec: a changed maximum and default need no code', async () => {
     const smaller = {
       ...listRows,
-      pageSize: 25,
+      paging: { ...listRows.paging, pageSize: 25 },
       parameters: listRows.parameters.map((p) =>
         p.name === 'limit' ? { ...p, maximum: 50, default: 25 } : p,
       ),
@@ -246,7 +243,8 @@ describe('createOffsetCollection', () => {
   it('finds the records in an envelope and keeps its other fields reachable', async () => {
     const enveloped = {
       ...listRows,
-      response: { type: 'object', records: 'items', itemType: 'object' },
+      response: { kind: 'json', type: 'object' },
+      paging: { ...listRows.paging, records: 'items' },
     } as OperationDescription;
     const { rows } = await rowsOf({ total: 5, envelope: true }, {}, enveloped);
     const page = await rows.page({ limit: 2 });
@@ -272,7 +270,7 @@ describe('createOffsetCollection', () => {
   it('drops records repeated across pages by the record key the spec names', async () => {
     const keyed = {
       ...listRows,
-      response: { ...listRows.response, recordKey: 'id' },
+      paging: { ...listRows.paging, recordKey: 'id' },
     } as OperationDescription;
     const { rows, warnings } = await rowsOf({ total: 100, shift: 3 }, {}, keyed);
     const listed = ids(await collect(rows.list({ pageSize: 20, prefetch: 1 })));
@@ -283,7 +281,7 @@ describe('createOffsetCollection', () => {
   it('reports records that lack the record key instead of passing their repeats on silently', async () => {
     const keyed = {
       ...listRows,
-      response: { ...listRows.response, recordKey: 'rowId' },
+      paging: { ...listRows.paging, recordKey: 'rowId' },
     } as OperationDescription;
     const { rows, warnings } = await rowsOf({ total: 40, shift: 3 }, {}, keyed);
     await collect(rows.list({ pageSize: 20, prefetch: 1 }));
@@ -301,7 +299,7 @@ describe('createOffsetCollection', () => {
   it('a service that ignores offset ends in an ApiError, not an endless loop', async () => {
     const keyed = {
       ...listRows,
-      response: { ...listRows.response, recordKey: 'id' },
+      paging: { ...listRows.paging, recordKey: 'id' },
     } as OperationDescription;
     const { rows } = await rowsOf({ total: 100, ignoreOffset: true }, {}, keyed);
     const error = await collect(rows.list({ pageSize: 20 })).catch((e: unknown) => e);
@@ -316,7 +314,7 @@ describe('createOffsetCollection', () => {
       { baseUrl: server.url, credentials: {} },
       { auth: () => ({ secretHeaderNames: [], authorize: () => undefined }) },
     );
-    const rows = createOffsetCollection(client, listRows, 'rows');
+    const rows = createOffsetCollection(client, listRows);
     await expect(rows.page()).rejects.toThrow(
       'rows.page answered 200 with an object where the spec promises an array',
     );
@@ -338,7 +336,7 @@ describe('createOffsetCollection', () => {
       { baseUrl: server.url, credentials: {} },
       { auth: () => ({ secretHeaderNames: [], authorize: () => undefined }) },
     );
-    const rows = createOffsetCollection<Row>(client, listRows, 'rows', {
+    const rows = createOffsetCollection<Row>(client, listRows, {
       pageSize: 10,
       prefetch: 4,
     });
@@ -376,11 +374,7 @@ describe('a position the spec gives as a page index (x-paging: page)', () => {
       { baseUrl: server.url, credentials: {} },
       { auth: () => ({ secretHeaderNames: [], authorize: () => undefined }) },
     );
-    const rows = createOffsetCollection<Row, typeof listRows, Record<string, unknown>>(
-      client,
-      byPage,
-      'rows',
-    );
+    const rows = createOffsetCollection<Row>(client, byPage);
     const pages = () =>
       (server?.requestsTo('/rows') ?? []).map((r) =>
         new URL(r.url, 'http://x').searchParams.get('offset'),

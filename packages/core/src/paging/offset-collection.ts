@@ -1,11 +1,14 @@
 import { ConfigurationError, InvalidArgumentError } from '@partner-apis/errors';
 import { apiPromise, type ApiPromise, type WithResponse } from '../operations/api-promise.js';
-import { checkCallOptions, type CallOptions } from '../operations/call-options.js';
 import {
-  checkQuery,
+  CALL_OPTION_NAMES,
+  checkCallOptions,
+  type CallOptions,
+} from '../operations/call-options.js';
+import {
+  checkParams,
   recordsOf,
   type OperationDescription,
-  type ParameterCheck,
   type ParameterDescription,
 } from '../operations/operation.js';
 import { paginate, type Paginated } from './paginate.js';
@@ -20,11 +23,6 @@ import type { ResourceClient } from '../operations/resource-client.js';
 export const DEFAULT_PREFETCH = 4;
 /** The most pages `list` keeps in flight, so a typo cannot flood a service. */
 export const MAX_PREFETCH = 32;
-
-/** The options of every call, beside the query parameters. */
-const CALL_OPTIONS = ['signal', 'conversationId', 'timeout', 'retry'] as const;
-/** The options of `list`, beside the query parameters. */
-const LIST_OPTIONS = [...CALL_OPTIONS, 'pageSize', 'prefetch', 'startOffset'] as const;
 
 /** The client-wide paging defaults; each `list` call may override them. */
 export interface PagingOptions {
@@ -46,109 +44,28 @@ export const PAGING_OPTION_NAMES: Record<keyof PagingOptions, true> = {
   prefetch: true,
 };
 
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
-type Parameter<D extends OperationDescription> = D['parameters'][number];
-/** Names of the operation's `date` and `date-time` parameters, which also take a `Date`. */
-export type DateNames<D extends OperationDescription> = Extract<
-  Parameter<D>,
-  { readonly format: 'date' | 'date-time' }
->['name'];
-/** Names of the parameters that carry the page size and position (`x-paging`). */
-type PagingNames<D extends OperationDescription> = Extract<
-  Parameter<D>,
-  { readonly paging: string }
->['name'];
-/** The query `Q` with a `Date` accepted for each parameter named in `Names`. */
-export type WithDates<Q, Names> = { [K in keyof Q]: K extends Names ? Q[K] | Date : Q[K] };
-
-type ValueOf<P> = P extends { readonly enum: readonly (infer V)[] }
-  ? V
-  : P extends { readonly type: 'integer' | 'number' }
-    ? number
-    : P extends { readonly type: 'boolean' }
-      ? boolean
-      : string;
-type QueryParameter<D extends OperationDescription> = Extract<
-  Parameter<D>,
-  { readonly in: 'query' }
->;
-/** The query an operation description declares, for callers without generated types. */
-export type DescribedQuery<D extends OperationDescription> = Simplify<
-  {
-    [
-      P in QueryParameter<D> as P extends { readonly required: true } ? P['name'] : never
-    ]: ValueOf<P>;
-  } & {
-    [
-      P in QueryParameter<D> as P extends { readonly required: true } ? never : P['name']
-    ]?: ValueOf<P>;
-  }
->;
-
-/** The JSON body of an operation's 2xx answer, from openapi-typescript's `operations`. */
-export type ResponseBodyOf<Op> = Op extends { responses: infer R }
-  ? {
-      [K in keyof R]: K extends 200 | 201 | 202 | 203 | 206 | '2XX'
-        ? R[K] extends { content: { 'application/json': infer B } }
-          ? B
-          : never
-        : never;
-    }[keyof R]
-  : never;
-
-/**
- * The envelope object of a paged read's answer (`never` when the answer is the bare array), so
- * `page().envelope` is typed by the spec.
- */
-export type EnvelopeOf<Op> = [ResponseBodyOf<Op>] extends [readonly unknown[]]
-  ? never
-  : ResponseBodyOf<Op>;
-
-/** The query of an operation of openapi-typescript's `operations`. */
-export type QueryOf<Op> = Op extends { parameters: { query?: infer Q } }
-  ? [NonNullable<Q>] extends [never]
-    ? object
-    : NonNullable<Q>
-  : object;
-
-/** Options of `list`: every query parameter of the operation but the paging ones, and paging. */
-export type ListOptions<
-  Q = object,
-  D extends OperationDescription = OperationDescription,
-> = Simplify<
-  Omit<WithDates<Q, DateNames<D>>, PagingNames<D>> &
-    PagingOptions &
-    CallOptions & {
-      /** The position of the first record, e.g. to resume; 0 by default. */
-      startOffset?: number | undefined;
-    }
->;
-
-/** Options of `page`: every query parameter of the operation, paging ones included. */
-export type PageOptions<
-  Q = object,
-  D extends OperationDescription = OperationDescription,
-> = Simplify<WithDates<Q, DateNames<D>> & CallOptions>;
+/** The names `list()` takes beside the filters; `page()` takes the call options'. */
+const LIST_OPTION_NAMES = [
+  ...Object.keys(CALL_OPTION_NAMES.names),
+  'pageSize',
+  'prefetch',
+  'startOffset',
+];
 
 /** The records of one page; `envelope` holds the answer's other fields when it is an object. */
 export type RecordsPage<T, E = never> = T[] & {
   readonly envelope?: [E] extends [never] ? undefined : E;
 };
 
-/** An offset-paged collection of a service. */
-export interface OffsetCollection<
-  T,
-  Q = object,
-  D extends OperationDescription = OperationDescription,
-  E = never,
-> {
+/** An offset-paged collection: `list()` every record, `page()` one page. */
+export interface OffsetCollection<T = Record<string, unknown>> {
   /**
    * Every record, in order and once each, fetching `prefetch` pages at a time; `.pages()` gives
    * the pages. Leaving the loop early aborts the requests in flight.
    */
-  list(options?: ListOptions<Q, D>): Paginated<T>;
-  /** One page: up to `limit` records from `offset`, and any other query parameter. */
-  page(options?: PageOptions<Q, D>): ApiPromise<RecordsPage<T, E>>;
+  list(options?: ListCallOptions & Record<string, unknown>): Paginated<T>;
+  /** One page: up to `limit` records from `offset`, and any other parameter. */
+  page(options?: CallOptions & Record<string, unknown>): ApiPromise<RecordsPage<T>>;
 }
 
 function integerIn(
@@ -188,12 +105,12 @@ function wirePosition(position: ParameterDescription, recordIndex: number, pageS
 
 /** The page sizes a paged read allows, from its `limit` parameter, and the one it sends unasked. */
 function pageSizes(operation: OperationDescription, limit: ParameterDescription) {
-  if (operation.pageSize === undefined) {
-    throw new Error(`${operation.operationId} has no pageSize: regenerate its operation table`);
+  if (operation.paging === undefined) {
+    throw new Error(`${operation.operationId} is not a paged read: its table has no paging`);
   }
   const min = Math.max(1, limit.minimum ?? 1);
   const max = limit.maximum ?? Number.MAX_SAFE_INTEGER;
-  return { min, max, fallback: operation.pageSize };
+  return { min, max, fallback: operation.paging.pageSize };
 }
 
 /** What a collection knows of its paging from the spec and the client's defaults. */
@@ -272,40 +189,28 @@ function resolveListPaging(
 
 /**
  * One offset-paged collection of a service, built from its operation's description: the
- * page-size limit and default come from the spec's `limit` parameter, every other query
- * parameter the operation declares is accepted, checked before sending and sent on every page,
- * and the records are found where the spec's answer holds them. A bad client default is a
+ * page-size limit and default come from the spec's `limit` parameter, every other parameter the
+ * operation declares is accepted, checked before sending and sent on every page, and the
+ * records are found where the spec's answer holds them. A bad client default is a
  * `ConfigurationError`; a bad call argument an `InvalidArgumentError` naming it, before any
  * request.
- *
- * @example
- * const locations = createOffsetCollection<Location>(client, listLocations, 'locations', options);
- * for await (const location of locations.list({ modifiedSince: '2026-01-31' })) {
- *   console.log(location.locationId);
- * }
- * const firstTen = await locations.page({ limit: 10 });
  */
-export function createOffsetCollection<
-  T = Record<string, unknown>,
-  const D extends OperationDescription = OperationDescription,
-  Q = DescribedQuery<D>,
-  E = never,
->(
+export function createOffsetCollection<T = Record<string, unknown>>(
   client: ResourceClient,
-  operation: D,
-  name: string,
+  operation: OperationDescription,
   defaults: PagingOptions = {},
   path?: Readonly<Record<string, unknown>>,
-): OffsetCollection<T, Q, D, E> {
+): OffsetCollection<T> {
   const collection: Collection = {
     client,
     operation,
     path,
     paging: resolveCollectionPaging(operation, defaults),
   };
+  const name = operation.resource;
   return {
     list: (options) => listRecords<T>(collection, options, `${name}.list`),
-    page: (options) => apiPromise(readPage<T, E>(collection, options, `${name}.page`)),
+    page: (options) => apiPromise(readPage<T>(collection, options, `${name}.page`)),
   };
 }
 
@@ -317,89 +222,82 @@ interface Collection {
   readonly paging: CollectionPaging;
 }
 
-function checkOf(client: ResourceClient, callName: string): ParameterCheck {
-  return { operation: callName, assumptions: client.assumptions, warn: client.warn };
+/** The call options of `list` and `page`, checked, and the params beside them. */
+function splitOptions(options: unknown, callName: string) {
+  const { signal, conversationId, timeout, retry, ...given } = checkCallOptions(
+    options as CallOptions,
+    callName,
+  ) as Record<string, unknown>;
+  return { callOptions: { signal, conversationId, timeout, retry } as CallOptions, given };
 }
 
-/** One page's answer, and the records and envelope the spec places in it. */
+/** One page's answer, and the records and envelope the spec places in it; params checked. */
 async function fetchRecords(
   { client, operation, path }: Collection,
-  query: Record<string, unknown>,
+  params: Record<string, unknown>,
   callOptions: CallOptions,
   callName: string,
-  checked = false,
 ) {
-  const result = await client.call(operation, { path, query, checked }, callOptions, callName);
-  const answered = { operation: callName, method: operation.method, status: result.status };
+  const args = { path, params, checked: true };
+  const result = await client.call(operation, args, callOptions, callName);
+  const answered = { operation: callName, write: operation.write, status: result.status };
   return { ...recordsOf(operation, result.data, answered), result };
 }
 
 function listRecords<T>(collection: Collection, options: unknown, listName: string): Paginated<T> {
   const { client, operation, paging } = collection;
-  const o = checkCallOptions(options as CallOptions, listName) as Record<string, unknown>;
-  const [listPaging, rest] = resolveListPaging(o, paging, listName);
-  const { signal, conversationId, timeout, retry, ...given } = rest;
-  const query = checkQuery(operation, given, 'options.', checkOf(client, listName), LIST_OPTIONS);
+  const { callOptions, given: all } = splitOptions(options, listName);
+  const [listPaging, given] = resolveListPaging(all, paging, listName);
+  const check = { operation: listName, assumptions: client.assumptions, warn: client.warn };
+  const params = checkParams(operation, given, 'options.', check, LIST_OPTION_NAMES);
   // One conversation id covers every page of the iteration, where the operation has one.
-  const callOptions = {
-    conversationId: (conversationId as string | undefined) ?? globalThis.crypto.randomUUID(),
-    timeout,
-    retry,
-  } as CallOptions;
-  const { recordKey } = operation.response;
+  const conversationId = callOptions.conversationId ?? globalThis.crypto.randomUUID();
+  const recordKey = operation.paging?.recordKey;
   const { limit: limitParameter, position } = paging;
   return paginate<T>({
     ...listPaging,
     wholePages: position.paging === 'page',
-    signal: signal as AbortSignal | undefined,
+    signal: callOptions.signal,
     recordKey:
       recordKey === undefined
         ? undefined
         : (record) => (record as Record<string, unknown>)[recordKey],
     onWarning: (message) => client.warn(`${listName}: ${message}`),
     fetchPage: async ({ offset, limit, signal }) => {
-      const pageQuery = {
-        ...query,
+      const pageParams = {
+        ...params,
         [limitParameter.name]: limit,
         [position.name]: wirePosition(position, offset, limit),
       };
-      // Checked once for the whole listing, above.
-      const answer = await fetchRecords(
-        collection,
-        pageQuery,
-        { ...callOptions, signal },
-        listName,
-        true,
-      );
+      const page = { ...callOptions, conversationId, signal };
+      const answer = await fetchRecords(collection, pageParams, page, listName);
       return { records: answer.records as T[], envelope: answer.envelope };
     },
   });
 }
 
-async function readPage<T, E>(
+async function readPage<T>(
   collection: Collection,
   options: unknown,
   pageName: string,
-): Promise<WithResponse<RecordsPage<T, E>>> {
+): Promise<WithResponse<RecordsPage<T>>> {
   const { client, operation, paging } = collection;
-  const o = checkCallOptions(options as CallOptions, pageName) as Record<string, unknown>;
-  const { signal, conversationId, timeout, retry, ...given } = o;
+  const { callOptions, given } = splitOptions(options, pageName);
   const limitName = paging.limit.name;
-  const query = checkQuery(
+  const params = checkParams(
     operation,
     { ...given, [limitName]: given[limitName] ?? paging.pageSize },
     'options.',
-    checkOf(client, pageName),
-    CALL_OPTIONS,
+    { operation: pageName, assumptions: client.assumptions, warn: client.warn },
+    Object.keys(CALL_OPTION_NAMES.names),
   );
-  const callOptions = { signal, conversationId, timeout, retry } as CallOptions;
   const { records, envelope, result } = await fetchRecords(
     collection,
-    query,
+    params,
     callOptions,
     pageName,
   );
-  const page = records as RecordsPage<T, E>;
+  const page = records as RecordsPage<T>;
   if (envelope !== undefined) {
     Object.defineProperty(page, 'envelope', { value: envelope, enumerable: false });
   }

@@ -44,14 +44,24 @@ interface paths {
   };
 }
 
+/** The tracing headers the client sets, as codegen writes them. */
+const service = {
+  operations: {},
+  securitySchemes: {},
+  tracingHeaders: { requestId: 'X-Z-Request-Id', conversationId: 'X-Z-Conversation-Id' },
+} as const;
+
 function recordsClient(url: string) {
   const time = createVirtualTime();
-  const { raw } = createServiceClient<paths>(
+  const { raw } = createServiceClient<paths, typeof service>(
     withTestHooks(
       { baseUrl: url, credentials: {}, retry: { attempts: 5 } },
       { clock: time.now, sleep: time.sleep, random: () => 0.5 },
     ),
-    { auth: () => ({ secretHeaderNames: [], authorize: () => undefined }) },
+    {
+      auth: () => ({ secretHeaderNames: [], authorize: () => undefined }),
+      service,
+    },
   );
   return async ({ offset, limit, signal }: PageRequest) => {
     const { data } = await raw.GET('/records', {

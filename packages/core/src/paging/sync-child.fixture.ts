@@ -24,7 +24,7 @@ const listLocations = {
   verb: 'list',
   method: 'GET',
   path: '/open/portal-api/exposure/locations',
-  pageSize: 100,
+  arguments: [{ in: 'params', required: false }],
   parameters: [
     {
       name: 'modifiedSince',
@@ -45,18 +45,22 @@ const listLocations = {
     },
     { name: 'offset', in: 'query', required: false, type: 'integer', minimum: 0, paging: 'offset' },
   ],
-  response: { type: 'array', records: null, itemType: 'object', recordKey: 'locationId' },
+  response: { kind: 'json', type: 'array' },
+  paging: {
+    pageSize: 100,
+    records: null,
+    itemType: 'object',
+    recordKey: 'locationId',
+    syncable: true,
+  },
+  security: [],
 } as const satisfies OperationDescription;
 
 const client = createServiceClient<object>(
   { baseUrl: url, credentials: {} },
   { auth: () => ({ secretHeaderNames: [], authorize: () => undefined }) },
 );
-const locations = createOffsetCollection(
-  client,
-  listLocations as OperationDescription,
-  'locations',
-);
+const locations = createOffsetCollection(client, listLocations);
 
 let checkpoint: string | undefined;
 try {

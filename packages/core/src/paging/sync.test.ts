@@ -17,7 +17,7 @@ const listRows = {
   verb: 'list',
   method: 'GET',
   path: '/rows',
-  pageSize: 100,
+  arguments: [{ in: 'params', required: false }],
   parameters: [
     {
       name: 'modifiedSince',
@@ -31,7 +31,9 @@ const listRows = {
     { name: 'limit', in: 'query', required: false, type: 'integer', paging: 'limit' },
     { name: 'offset', in: 'query', required: false, type: 'integer', paging: 'offset' },
   ],
-  response: { type: 'array', records: null, itemType: 'object', recordKey: 'id' },
+  response: { kind: 'json', type: 'array' },
+  paging: { pageSize: 100, records: null, itemType: 'object', recordKey: 'id', syncable: true },
+  security: [],
 } as const satisfies OperationDescription;
 
 /**
@@ -336,7 +338,7 @@ describe('createSyncRun', () => {
 
   it('refuses the options a sync sets itself', () => {
     for (const name of ['modifiedSince', 'startOffset', 'prefetch']) {
-      expect(() => createSyncRun(collectionOf([]), listRows, { [name]: 1 } as object)).toThrow(
+      expect(() => createSyncRun(collectionOf([]), listRows, { [name]: 1 })).toThrow(
         `rows.sync: options.${name} is set by sync from the checkpoint`,
       );
     }
@@ -353,7 +355,7 @@ describe('createSyncRun', () => {
       ...listRows,
       parameters: [{ ...listRows.parameters[0], sync: undefined }, ...listRows.parameters.slice(1)],
     };
-    const noKey = { ...listRows, response: { type: 'array', records: null } } as const;
+    const noKey = { ...listRows, paging: { pageSize: 100, records: null } } as const;
     expect(() => createSyncRun(collectionOf([]), noWatermark, {})).toThrow(
       'listRows declares no x-sync: watermark query parameter',
     );

@@ -1,5 +1,5 @@
 import { ApiError, InvalidArgumentError } from '@partner-apis/errors';
-import type { DescribedQuery, ListCallOptions, ListOptions } from './offset-collection.js';
+import type { ListCallOptions } from './offset-collection.js';
 import type { OperationDescription, ParameterDescription } from '../operations/operation.js';
 import type { Paginated } from './paginate.js';
 
@@ -24,26 +24,6 @@ export interface SyncCheckpoint {
   readonly complete: boolean;
 }
 
-/** Names of the operation's parameters marked `x-sync: watermark`, which a sync sets itself. */
-type WatermarkNames<D extends OperationDescription> = Extract<
-  D['parameters'][number],
-  { readonly sync: 'watermark' }
->['name'];
-
-/** Options of a sync run: the operation's filters, `pageSize`, `signal`, and where to start. */
-export type SyncOptions<Q = object, D extends OperationDescription = OperationDescription> = Omit<
-  ListOptions<Q, D>,
-  'startOffset' | 'prefetch' | WatermarkNames<D>
-> & {
-  /** The checkpoint of an earlier run (the object or its JSON text); none reads everything. */
-  checkpoint?: unknown;
-  /**
-   * Called with the checkpoint after every page whose records the loop has handled, and at the
-   * end; the next page is asked for once it settles, so a save here is never ahead of the data.
-   */
-  onCheckpoint?: ((checkpoint: SyncCheckpoint) => void | Promise<void>) | undefined;
-};
-
 /** What `sync()` takes beside an operation's filters: the page size, the call's options, and where to start. */
 export interface SyncRunOptions extends Omit<ListCallOptions, 'startOffset' | 'prefetch'> {
   /** The checkpoint of an earlier run (the object or its JSON text); none reads everything. */
@@ -61,9 +41,12 @@ export interface SyncRun<T> extends AsyncIterable<T> {
   readonly checkpoint: SyncCheckpoint;
 }
 
+/** Options of a sync run: the operation's filters but its watermark, and `SyncRunOptions`. */
+export type SyncOptions = SyncRunOptions & Record<string, unknown>;
+
 /** What `createSyncRun` needs of a collection (`OffsetCollection` has it): `list`. */
-export interface SyncSource<T, Q = object, D extends OperationDescription = OperationDescription> {
-  list(options?: ListOptions<Q, D>): Paginated<T>;
+export interface SyncSource<T> {
+  list(options?: ListCallOptions & Record<string, unknown>): Paginated<T>;
 }
 
 /** How a run is named in messages, and its clock (tests give one). */
@@ -234,18 +217,14 @@ function readCheckpoint(
  * }, { name: 'locations' });
  * for await (const location of run) await upsert(location);
  */
-export function createSyncRun<
-  T = Record<string, unknown>,
-  const D extends OperationDescription = OperationDescription,
-  Q = DescribedQuery<D>,
->(
-  collection: SyncSource<T, Q, D>,
-  operation: D,
-  options: SyncOptions<Q, D> = {} as SyncOptions<Q, D>,
+export function createSyncRun<T = Record<string, unknown>>(
+  collection: SyncSource<T>,
+  operation: OperationDescription,
+  options: SyncOptions = {},
   context: SyncContext = {},
 ): SyncRun<T> {
   const callName = `${context.name ?? operation.resource}.sync`;
-  const { recordKey } = operation.response;
+  const recordKey = operation.paging?.recordKey;
   if (recordKey === undefined) {
     throw new Error(`${operation.operationId} names no x-record-key to deduplicate a sync by`);
   }
@@ -262,7 +241,7 @@ export function createSyncRun<
         ...(pass.checkpoint.since === null ? {} : { [watermark.name]: pass.checkpoint.since }),
         ...listOptions,
         startOffset,
-      } as ListOptions<Q, D>),
+      }),
   };
   // Listed now, so a bad filter or page size is refused here rather than at the first page.
   const listed = pass.list(pass.checkpoint.position);
@@ -285,7 +264,7 @@ export function createSyncRun<
 interface ResolvedSync {
   readonly watermark: ParameterDescription;
   readonly saved: unknown;
-  readonly onCheckpoint: SyncOptions['onCheckpoint'];
+  readonly onCheckpoint: SyncRunOptions['onCheckpoint'];
   readonly filters: Record<string, unknown>;
   readonly listOptions: Readonly<Record<string, unknown>>;
 }
@@ -314,7 +293,7 @@ function resolveSyncOptions(
     throw new InvalidArgumentError('options.onCheckpoint', 'must be a function', callName);
   }
   const listOptions = {
-    pageSize: pageSize ?? operation.pageSize,
+    pageSize: pageSize ?? operation.paging?.pageSize,
     signal,
     conversationId,
     timeout,
@@ -325,7 +304,7 @@ function resolveSyncOptions(
   return {
     watermark,
     saved: checkpoint,
-    onCheckpoint: onCheckpoint as SyncOptions['onCheckpoint'],
+    onCheckpoint: onCheckpoint as SyncRunOptions['onCheckpoint'],
     filters,
     listOptions,
   };
@@ -359,7 +338,7 @@ interface SyncPass<T> {
   checkpoint: SyncCheckpoint;
   readonly recordKey: string;
   readonly pageSize: number;
-  readonly report: SyncOptions['onCheckpoint'];
+  readonly report: SyncRunOptions['onCheckpoint'];
   /** A listing from a record index, with the checkpoint's watermark. */
   readonly list: (startOffset: number) => Paginated<T>;
 }

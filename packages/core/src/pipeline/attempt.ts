@@ -8,7 +8,7 @@ import { attemptFailed, type InFlight, type Next } from './call.js';
 import type { CallScope } from './call-scope.js';
 import { errorContext, type ErrorSettings } from './errors.js';
 import { MAX_TIMER_MS } from './retry.js';
-import { number, section, type Resolver } from './options.js';
+import { number, section, type OptionFailure } from './options.js';
 
 /** How long a call may take. */
 export interface TimeoutOptions {
@@ -44,35 +44,42 @@ export interface ResolvedAttempt {
   readonly maxResponseBytes: number;
 }
 
-/** 32 MiB. */
-const DEFAULT_MAX_RESPONSE_BYTES = 33_554_432;
+const ATTEMPT_DEFAULTS: ResolvedAttempt = {
+  attemptTimeoutMs: 30_000,
+  totalTimeoutMs: 120_000,
+  maxRedirects: 5,
+  maxResponseBytes: 33_554_432,
+};
 
 /**
- * Checks the timeouts and the limits of one attempt once, when the client is built.
- *
- * @example
- * resolveAttemptOptions({ timeout: { attemptMs: 5000 } }).attemptTimeoutMs; // 5000
+ * Checks the timeouts and the limits of an attempt: a client's once, when it is built, over
+ * the defaults; a call's over its client's, failing as `fail` says.
  */
-export const resolveAttemptOptions: Resolver<AttemptOptions, ResolvedAttempt> = (options) => {
-  const timeout = section('timeout', options.timeout, '{ attemptMs?, totalMs? }');
-  const ms = (name: string, fallback: number) =>
-    number(`timeout.${name}`, timeout[name], { fallback, min: 1, max: MAX_TIMER_MS });
+export function resolveAttemptOptions(
+  options: AttemptOptions,
+  fallback = ATTEMPT_DEFAULTS,
+  fail?: OptionFailure,
+): ResolvedAttempt {
+  const timeout = section('timeout', options.timeout, '{ attemptMs?, totalMs? }', fail);
+  const ms = (name: string, value: number) =>
+    number(`timeout.${name}`, timeout[name], { fallback: value, min: 1, max: MAX_TIMER_MS }, fail);
   return {
-    attemptTimeoutMs: ms('attemptMs', 30_000),
-    totalTimeoutMs: ms('totalMs', 120_000),
-    maxRedirects: number('maxRedirects', options.maxRedirects, {
-      fallback: 5,
-      min: 0,
-      max: 20,
-      integer: true,
-    }),
-    maxResponseBytes: number('maxResponseBytes', options.maxResponseBytes, {
-      fallback: DEFAULT_MAX_RESPONSE_BYTES,
-      min: 1,
-      integer: true,
-    }),
+    attemptTimeoutMs: ms('attemptMs', fallback.attemptTimeoutMs),
+    totalTimeoutMs: ms('totalMs', fallback.totalTimeoutMs),
+    maxRedirects: number(
+      'maxRedirects',
+      options.maxRedirects,
+      { fallback: fallback.maxRedirects, min: 0, max: 20, integer: true },
+      fail,
+    ),
+    maxResponseBytes: number(
+      'maxResponseBytes',
+      options.maxResponseBytes,
+      { fallback: fallback.maxResponseBytes, min: 1, integer: true },
+      fail,
+    ),
   };
-};
+}
 
 /** What the attempt step needs beyond its options. */
 export interface AttemptRuntime extends ErrorSettings {
@@ -102,7 +109,7 @@ export function sendAttempt(s: ResolvedAttempt, run: AttemptRuntime): Next {
       });
     }
     const started = run.clock();
-    scope.startAttempt(call.attemptTimeoutMs);
+    scope.startAttempt(call.limits.attemptTimeoutMs);
     const exchange = new AttemptExchange(call, s.maxResponseBytes);
     try {
       let answer = await run.send(exchange);
@@ -196,7 +203,7 @@ function attemptError(
   if (scope.attemptTimedOut) {
     const timeout = new TimeoutError({
       request,
-      timeoutMs: call.attemptTimeoutMs,
+      timeoutMs: call.limits.attemptTimeoutMs,
       scope: 'attempt',
     });
     return attemptFailed(timeout, { kind: 'no-answer', sent: true });

@@ -1,15 +1,20 @@
 import type { AuthContext } from '@partner-apis/auth';
 import type { FailedRequest } from '@partner-apis/errors';
 import type { Answer, RequestBody } from '../transport/exchange.js';
+import type { ResolvedAttempt, TimeoutOptions } from './attempt.js';
 import type { CallScope } from './call-scope.js';
+import type { OptionFailure } from './options.js';
+import type { ResolvedRetry, RetryOptions } from './retry.js';
 import type { AttemptResult } from './retry-decision.js';
 
-/** What one call may set differently from its client (`timeout` and `retry` call options). */
+/**
+ * What one call sets differently from its client (its `timeout` and `retry` options), checked
+ * over the client's by the client's rules, a bad one told by `fail`.
+ */
 export interface CallOverrides {
-  readonly attemptTimeoutMs?: number | undefined;
-  readonly totalTimeoutMs?: number | undefined;
-  readonly attempts?: number | undefined;
-  readonly retryWrites?: boolean | undefined;
+  readonly timeout?: TimeoutOptions | undefined;
+  readonly retry?: RetryOptions | undefined;
+  readonly fail: OptionFailure;
 }
 
 /**
@@ -32,6 +37,16 @@ export interface PipelineCall {
   readonly overrides?: CallOverrides | undefined;
   /** The retries left of the call this one serves (a token request's data call). */
   readonly budget?: RetryBudget | undefined;
+  /** Credentials the sent URL carries in its query, and the URL messages show never does. */
+  readonly secretQuery?: readonly (readonly [string, string])[] | undefined;
+}
+
+/** `url` with query pairs added, each encoded. */
+export function withQuery(url: string, pairs: readonly (readonly [string, string])[]): string {
+  const query = pairs.map(
+    ([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`,
+  );
+  return `${url}${url.includes('?') ? '&' : '?'}${query.join('&')}`;
 }
 
 /** The answer of one call, read whole, with what the caller may want to know about it. */
@@ -59,9 +74,10 @@ export interface InFlight {
   /** The call's signal, deadline and per-attempt timeout. */
   readonly scope: CallScope;
   readonly budget: RetryBudget;
-  readonly attemptTimeoutMs: number;
-  readonly attempts: number;
-  readonly retryWrites: boolean;
+  /** The call's timeouts and limits: its client's, or its own. */
+  readonly limits: ResolvedAttempt;
+  /** The call's retries: its client's, or its own. */
+  readonly retry: ResolvedRetry;
   /** The call's `X-Z-Conversation-Id`, if it sends one. */
   readonly conversationId: string | undefined;
   /** The attempt being sent, from 1; repairs of credentials do not count. */

@@ -4,7 +4,7 @@ import type { Observer } from '../observe/observer.js';
 import { textOf } from '../transport/buffered-response.js';
 import type { Answer } from '../transport/exchange.js';
 import { HeaderMap, publicHeaders } from '../transport/header-map.js';
-import type { Execute, InFlight, Step } from './call.js';
+import { withQuery, type Execute, type InFlight, type Step } from './call.js';
 import { callOfFetch, responseOf } from './fetch-shape.js';
 import type { Resolver } from './options.js';
 
@@ -38,14 +38,6 @@ export const resolveCredentialsOptions: Resolver<CredentialsOptions, AuthScheme 
   }
   return auth;
 };
-
-/** `url` with the credentials' query parameters added. */
-function withQuery(url: string, parameters: readonly (readonly [string, string])[]): string {
-  const pairs = parameters.map(
-    ([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`,
-  );
-  return `${url}${url.includes('?') ? '&' : '?'}${pairs.join('&')}`;
-}
 
 /** An answer as a scheme reads it: status, real `Headers` and the body's text, no `Response`. */
 function authAnswerOf({ status, statusText, headers, bytes }: Answer): AuthAnswer {
@@ -84,7 +76,7 @@ class CallAuthContext implements AuthContext {
       responseOf(
         await run.tokenExecute({ ...(await callOfFetch(input, init)), budget: call.budget }),
       );
-    this.send = async ({ method, url, headers, body }) => {
+    this.send = async ({ method, url, headers, query, body }) => {
       const { answer } = await run.tokenExecute({
         method,
         url,
@@ -92,6 +84,7 @@ class CallAuthContext implements AuthContext {
         body,
         signal: undefined,
         budget: call.budget,
+        secretQuery: query,
       });
       return authAnswerOf(answer);
     };

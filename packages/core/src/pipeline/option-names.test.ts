@@ -7,6 +7,9 @@ import { clientOptionNames } from '../client/service-client.js';
 import { CALL_OPTION_NAMES } from '../operations/call-options.js';
 import { unknownOptions } from './option-names.js';
 
+/** A spec whose client sets no header of its own. */
+const NO_TRACING = { operations: {}, securitySchemes: {}, tracingHeaders: {} } as const;
+
 const credentials = { clientId: 'client-1', clientSecret: 'secret-1' };
 const baseUrl = 'http://127.0.0.1:9';
 
@@ -52,9 +55,10 @@ describe('unknownOptions', () => {
       conversationId: 'flow-42',
       timeout: { attemptMs: 1, totalMs: 2 },
       retry: { attempts: 1, retryWrites: true, baseDelayMs: 5 },
+      maxRedirects: 3,
     };
     expect(unknownOptions(call, CALL_OPTION_NAMES)).toEqual([
-      'unknown option retry.baseDelayMs is ignored',
+      'unknown option maxRedirects is ignored',
     ]);
   });
 
@@ -92,7 +96,7 @@ describe('a client with an option it does not know', () => {
       prefetch: 2,
       scopeSeperator: ',',
     };
-    const wiring = oauth2Service(options, ['Portal.Api']);
+    const wiring = oauth2Service(options, ['Portal.Api'], NO_TRACING);
     createServiceClient(options, {
       ...wiring,
       serviceOptions: { ...wiring.serviceOptions, ...PAGING_OPTION_NAMES },

@@ -6,6 +6,15 @@ import { ConfigurationError } from '@partner-apis/errors';
  */
 export type Resolver<Input, Resolved> = (options: Input) => Resolved;
 
+/**
+ * How a bad option is told: a `ConfigurationError` for a client's (the default), an
+ * `InvalidArgumentError` for a call's.
+ */
+export type OptionFailure = (option: string, problem: string) => Error;
+
+const configurationError: OptionFailure = (option, problem) =>
+  new ConfigurationError(option, problem);
+
 /** What a number option may be. */
 export interface NumberRule {
   fallback: number;
@@ -20,7 +29,12 @@ export interface NumberRule {
  * @example
  * number('maxRedirects', options.maxRedirects, { fallback: 5, min: 0, max: 20, integer: true });
  */
-export function number(option: string, value: unknown, rule: NumberRule): number {
+export function number(
+  option: string,
+  value: unknown,
+  rule: NumberRule,
+  fail = configurationError,
+): number {
   if (value === undefined) return rule.fallback;
   const max = rule.max ?? Number.MAX_SAFE_INTEGER;
   if (
@@ -32,7 +46,7 @@ export function number(option: string, value: unknown, rule: NumberRule): number
   ) {
     const kind = rule.integer === true ? 'an integer' : 'a number';
     const range = rule.max === undefined ? `of at least ${rule.min}` : `from ${rule.min} to ${max}`;
-    throw new ConfigurationError(option, `must be ${kind} ${range} (got ${String(value)})`);
+    throw fail(option, `must be ${kind} ${range} (got ${String(value)})`);
   }
   return value;
 }
@@ -41,11 +55,16 @@ export function number(option: string, value: unknown, rule: NumberRule): number
  * An object option (`retry`, `timeout`, …), or `{}` when unset; `shape` names its fields in
  * the message, e.g. `{ attemptMs?, totalMs? }`.
  */
-export function section(option: string, value: unknown, shape?: string): Record<string, unknown> {
+export function section(
+  option: string,
+  value: unknown,
+  shape?: string,
+  fail = configurationError,
+): Record<string, unknown> {
   if (value === undefined) return {};
   if (typeof value !== 'object' || value === null) {
     const what = shape === undefined ? 'an object' : `an object ${shape}`;
-    throw new ConfigurationError(option, `must be ${what} (got ${String(value)})`);
+    throw fail(option, `must be ${what} (got ${String(value)})`);
   }
   return value as Record<string, unknown>;
 }

@@ -1,10 +1,10 @@
 import { isLoopbackHost } from '@partner-apis/auth';
 import { ConfigurationError, redactUrl } from '@partner-apis/errors';
-import type { ResolvedAttempt } from './attempt.js';
+import { resolveAttemptOptions, type ResolvedAttempt } from './attempt.js';
 import { CallScope } from './call-scope.js';
-import { chain, type Execute, type InFlight, type Next, type Step } from './call.js';
-import { conversationOf, type ResolvedConversation } from './request-id.js';
-import type { ResolvedRetry } from './retry.js';
+import { chain, withQuery, type Execute, type InFlight, type Next, type Step } from './call.js';
+import { conversationOf, type ResolvedTracing } from './request-id.js';
+import { resolveRetryOptions, type ResolvedRetry } from './retry.js';
 
 /** What every call of one pipeline starts from. */
 export interface PipelineSettings {
@@ -12,8 +12,8 @@ export interface PipelineSettings {
   readonly retry: ResolvedRetry;
   /** URLs starting with this (the base URL's origin and `/`) need no check. */
   readonly trustedPrefix: string | undefined;
-  /** The client's conversation id; undefined also for pipelines that send no tracing ids. */
-  readonly conversation: ResolvedConversation;
+  /** The client's tracing headers and conversation id; none for token requests. */
+  readonly tracing: ResolvedTracing | undefined;
   /** Sent by every call that does not set its own. */
   readonly userAgent: string | undefined;
   readonly clock: () => number;
@@ -42,29 +42,30 @@ export function createPipeline(s: PipelineSettings, steps: readonly Step[], send
     if (s.userAgent !== undefined && !headers.has('user-agent')) {
       headers.set('user-agent', s.userAgent);
     }
-    const attempts = overrides?.attempts ?? s.retry.attempts;
-    const scope = new CallScope(
-      call.signal,
-      overrides?.totalTimeoutMs ?? s.attempt.totalTimeoutMs,
-      s.clock(),
-      { method, url },
-    );
+    const limits =
+      overrides?.timeout === undefined
+        ? s.attempt
+        : resolveAttemptOptions(overrides, s.attempt, overrides.fail);
+    const retry =
+      overrides?.retry === undefined
+        ? s.retry
+        : resolveRetryOptions(overrides, s.retry, overrides.fail);
+    const scope = new CallScope(call.signal, limits.totalTimeoutMs, s.clock(), { method, url });
     let shown: string | undefined;
-    const conversationId = conversationOf(headers, s.conversation);
+    const conversationId = s.tracing && conversationOf(headers, s.tracing);
     const inFlight: InFlight = {
       method,
       url,
       headers,
       body: call.body,
       scope,
-      budget: call.budget ?? { retriesLeft: attempts - 1 },
-      attemptTimeoutMs: overrides?.attemptTimeoutMs ?? s.attempt.attemptTimeoutMs,
-      attempts,
-      retryWrites: overrides?.retryWrites ?? s.retry.retryWrites,
+      budget: call.budget ?? { retriesLeft: retry.attempts - 1 },
+      limits,
+      retry,
       conversationId,
       attempt: 1,
       request: { method, url, requestId: undefined, conversationId },
-      sendUrl: undefined,
+      sendUrl: call.secretQuery?.length ? withQuery(url, call.secretQuery) : undefined,
       onWritten: undefined,
       authContext: undefined,
       shownUrl: () => (shown ??= redactUrl(url)),

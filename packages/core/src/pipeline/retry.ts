@@ -1,6 +1,6 @@
 import { ConfigurationError, type PartnerApisError } from '@partner-apis/errors';
 import type { Observer } from '../observe/observer.js';
-import { number, section, type Resolver } from './options.js';
+import { number, section, type OptionFailure } from './options.js';
 import { attemptResultOf, type Step } from './call.js';
 import { decideRetry, type RetryPolicy } from './retry-decision.js';
 
@@ -37,34 +37,50 @@ export const MAX_TIMER_MS = 2_147_483_647;
 /** The `retry` option, checked. */
 export type ResolvedRetry = Required<RetryOptions>;
 
-/**
- * Checks the `retry` option once, when the client is built.
- *
- * @example
- * resolveRetryOptions({ retry: { attempts: 5 } }); // { attempts: 5, baseDelayMs: 250, … }
- */
-export const resolveRetryOptions: Resolver<{ retry?: RetryOptions | undefined }, ResolvedRetry> = (
-  options,
-) => {
-  const retry = section('retry', options.retry);
-  if (retry.retryWrites !== undefined && typeof retry.retryWrites !== 'boolean') {
-    throw new ConfigurationError('retry.retryWrites', 'must be true or false');
-  }
-  const delay = (name: string, fallback: number) =>
-    number(`retry.${name}`, retry[name], { fallback, min: 0, max: MAX_TIMER_MS });
-  return {
-    attempts: number('retry.attempts', retry.attempts, {
-      fallback: 3,
-      min: 1,
-      max: 10,
-      integer: true,
-    }),
-    baseDelayMs: delay('baseDelayMs', 250),
-    maxDelayMs: delay('maxDelayMs', 8000),
-    maxRetryAfterMs: delay('maxRetryAfterMs', 30_000),
-    retryWrites: retry.retryWrites === true,
-  };
+const RETRY_DEFAULTS: ResolvedRetry = {
+  attempts: 3,
+  baseDelayMs: 250,
+  maxDelayMs: 8000,
+  maxRetryAfterMs: 30_000,
+  retryWrites: false,
 };
+
+/**
+ * Checks the `retry` option: a client's once, when it is built, over the defaults; a call's
+ * over its client's, failing as `fail` says.
+ */
+export function resolveRetryOptions(
+  options: { retry?: RetryOptions | undefined },
+  fallback = RETRY_DEFAULTS,
+  fail?: OptionFailure,
+): ResolvedRetry {
+  const retry = section('retry', options.retry, undefined, fail);
+  if (retry.retryWrites !== undefined && typeof retry.retryWrites !== 'boolean') {
+    const problem = 'must be true or false';
+    throw (
+      fail?.('retry.retryWrites', problem) ?? new ConfigurationError('retry.retryWrites', problem)
+    );
+  }
+  const delay = (name: keyof ResolvedRetry) =>
+    number(
+      `retry.${name}`,
+      retry[name],
+      { fallback: Number(fallback[name]), min: 0, max: MAX_TIMER_MS },
+      fail,
+    );
+  return {
+    attempts: number(
+      'retry.attempts',
+      retry.attempts,
+      { fallback: fallback.attempts, min: 1, max: 10, integer: true },
+      fail,
+    ),
+    baseDelayMs: delay('baseDelayMs'),
+    maxDelayMs: delay('maxDelayMs'),
+    maxRetryAfterMs: delay('maxRetryAfterMs'),
+    retryWrites: (retry.retryWrites as boolean | undefined) ?? fallback.retryWrites,
+  };
+}
 
 /** What the retry step needs beyond the policy: its events, its waits and its dice. */
 export interface RetryRuntime {
@@ -80,7 +96,7 @@ export interface RetryRuntime {
  * not throw is returned as it is.
  */
 export function retryStep(
-  policy: Omit<RetryPolicy, 'attempts' | 'retryWrites'>,
+  policy: Pick<RetryPolicy, 'retryStatuses' | 'throwHttpErrors'>,
   run: RetryRuntime,
 ): Step {
   return async (call, next) => {
@@ -92,7 +108,7 @@ export function retryStep(
         if (result === undefined) throw error;
         const decision = decideRetry(
           result,
-          { ...policy, attempts: call.attempts, retryWrites: call.retryWrites },
+          { ...call.retry, ...policy },
           {
             attempt: call.attempt,
             method: call.method,

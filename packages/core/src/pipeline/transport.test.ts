@@ -30,6 +30,9 @@ async function serve(...args: Parameters<typeof startFaultServer>): Promise<Faul
   return server;
 }
 
+/** The tracing headers of the liability and approvals specs. */
+const TRACING_HEADERS = { requestId: 'X-Z-Request-Id', conversationId: 'X-Z-Conversation-Id' };
+
 /** A pipeline on virtual time, recording its retries; `random` 0.5 makes the jitter exact. */
 function pipeline(baseUrl: string, options: Partial<PipelineOptions> = {}) {
   const time = createVirtualTime();
@@ -40,6 +43,7 @@ function pipeline(baseUrl: string, options: Partial<PipelineOptions> = {}) {
     sleep: time.sleep,
     random: () => 0.5,
     events: { onRetry: (event) => retries.push(event) },
+    tracingHeaders: TRACING_HEADERS,
     ...options,
   });
   const send = (path = '/items', init?: RequestInit) =>

@@ -16,6 +16,9 @@ import {
   type FleetRateScope,
 } from '../index.js';
 
+/** A spec whose client sets no header of its own. */
+const NO_TRACING = { operations: {}, securitySchemes: {}, tracingHeaders: {} } as const;
+
 interface paths {
   '/data': {
     get: { responses: { 200: { content: { 'application/json': { ok: boolean } } } } };
@@ -128,7 +131,10 @@ describe('fleet option', () => {
         },
         fleet: shared,
       };
-      return createServiceClient<paths>(options, oauth2Service(options, ['Portal.Api']));
+      return createServiceClient<paths, typeof NO_TRACING>(
+        options,
+        oauth2Service(options, ['Portal.Api'], NO_TRACING),
+      );
     };
     await client().raw.GET('/data');
     await client().raw.GET('/data');

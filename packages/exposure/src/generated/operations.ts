@@ -3,7 +3,7 @@
  * Do not make direct changes to the file: edit the spec and run `pnpm generate`.
  */
 
-import type { OperationDescription } from '@partner-apis/core';
+import type { OperationDescription, ServiceDescription } from '@partner-apis/core';
 
 /** List exposure locations: `GET /open/portal-api/exposure/locations`. */
 export const listLocations = {
@@ -14,6 +14,12 @@ export const listLocations = {
   path: "/open/portal-api/exposure/locations",
   summary: "List exposure locations",
   description: "The collection of locations, optionally only those modified since a date. Page through\nlarger data sets with `limit` and `offset`.",
+  arguments: [
+    {
+      in: "params",
+      required: false,
+    },
+  ],
   parameters: [
     {
       name: "modifiedSince",
@@ -48,19 +54,20 @@ export const listLocations = {
     },
   ],
   response: {
+    kind: "json",
+    mediaType: "application/json",
     type: "array",
+  },
+  paging: {
+    pageSize: 128,
     records: null,
     itemType: "object",
     recordKey: "locationId",
+    syncable: true,
   },
-  apiKeys: [
-    {
-      scheme: "subscriptionKey",
-      in: "header",
-      name: "Ocp-Apim-Subscription-Key",
-    },
+  security: [
+    ["portalOAuth", "subscriptionKey"],
   ],
-  pageSize: 128,
 } as const satisfies OperationDescription;
 
 /** Submit a Statement of Values (provisional): `POST /open/portal-api/exposure/statement-of-values`. */
@@ -72,27 +79,53 @@ export const submitStatementOfValues = {
   path: "/open/portal-api/exposure/statement-of-values",
   summary: "Submit a Statement of Values (provisional)",
   description: "Sends property portfolio data to the insurer. The document says the exposure service\naccepts Statement of Values submissions but publishes neither the operation, nor the path,\nnor the payload. This operation, its path and its payload are our assumption and will\nchange when the upstream publishes them.",
+  write: true,
+  arguments: [
+    {
+      in: "body",
+      required: true,
+    },
+  ],
   parameters: [],
   body: {
     required: true,
     mediaType: "application/json",
+    kind: "json",
     type: "object",
   },
   response: {
-    bodyOptional: true,
+    kind: "json",
+    mediaType: "application/json",
     type: "object",
+    bodyOptional: true,
   },
-  apiKeys: [
-    {
-      scheme: "subscriptionKey",
-      in: "header",
-      name: "Ocp-Apim-Subscription-Key",
-    },
+  security: [
+    ["portalOAuth", "subscriptionKey"],
   ],
 } as const satisfies OperationDescription;
 
 /** Every operation of the spec by operationId: the table clients, sandbox and CLI share. */
 export const operations = { listLocations, submitStatementOfValues } as const;
+
+/** The security schemes the operations name, as a client applies them. */
+export const securitySchemes = {
+  portalOAuth: {
+    type: "oauth2",
+    tokenUrl: "https://auth.partner-platform.invalid/login/connect/token",
+    scopes: ["Portal.Api", "Portal.Api.Exposure"],
+  },
+  subscriptionKey: {
+    type: "apiKey",
+    in: "header",
+    name: "Ocp-Apim-Subscription-Key",
+  },
+} as const;
+
+/** The headers the client sets itself on the operations that declare them (`x-tracing`). */
+export const tracingHeaders = {} as const;
+
+/** What a client of this spec needs at run time, as `createServiceClient` takes it. */
+export const service = { operations, securitySchemes, tracingHeaders } as const satisfies ServiceDescription;
 
 /** The OAuth 2.0 scopes the spec requires of every request. */
 export const oauth2Scopes = ["Portal.Api", "Portal.Api.Exposure"] as const;

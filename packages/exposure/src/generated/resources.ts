@@ -178,7 +178,7 @@ export type ErrorBody = {
   causes?: ErrorCause[];
 };
 
-/** The filters of `locations`: its query parameters but the paging ones. */
+/** The filters of `locations`: its parameters but the paging ones. */
 export interface LocationsFilters {
   /**
    * When given, only records modified since that date are returned; when omitted, all records are returned.
@@ -244,9 +244,9 @@ export interface Resources {
  */
 export function createResources(client: ResourceClient, paging?: PagingOptions): Resources {
   return {
-    locations: pagedRead<Resources["locations"]>(client, listLocations, paging),
+    locations: pagedRead(client, listLocations, paging),
     statementOfValues: {
-      submit: operationMethod<Resources["statementOfValues"]["submit"]>(client, submitStatementOfValues),
+      submit: operationMethod(client, submitStatementOfValues),
     },
   };
 }

@@ -3,7 +3,7 @@
  * Do not make direct changes to the file: edit the spec and run `pnpm generate`.
  */
 
-import type { OperationDescription } from '@partner-apis/core';
+import type { OperationDescription, ServiceDescription } from '@partner-apis/core';
 
 /** Create a seller: `POST /parties/sellers`. */
 export const createSeller = {
@@ -14,6 +14,13 @@ export const createSeller = {
   path: "/parties/sellers",
   summary: "Create a seller",
   description: "Creates a seller for which quotes can be requested.",
+  write: true,
+  arguments: [
+    {
+      in: "body",
+      required: true,
+    },
+  ],
   parameters: [
     {
       name: "X-Z-Conversation-Id",
@@ -22,6 +29,7 @@ export const createSeller = {
       type: "string",
       minLength: 1,
       description: "A unique identifier of the conversation this request belongs to, for tracing.",
+      role: "conversation-id",
     },
     {
       name: "X-Z-Request-Id",
@@ -30,16 +38,23 @@ export const createSeller = {
       type: "string",
       minLength: 1,
       description: "A unique identifier of this request, for tracing. A new one for every attempt.",
+      role: "request-id",
     },
   ],
   body: {
     required: true,
     mediaType: "application/json",
+    kind: "json",
     type: "object",
   },
   response: {
+    kind: "json",
+    mediaType: "application/json",
     type: "object",
   },
+  security: [
+    ["clientBasic"],
+  ],
 } as const satisfies OperationDescription;
 
 /** Search quotes: `GET /quotes`. */
@@ -51,6 +66,12 @@ export const searchQuotes = {
   path: "/quotes",
   summary: "Search quotes",
   description: "Searches quotes, using query parameters as filters.",
+  arguments: [
+    {
+      in: "params",
+      required: false,
+    },
+  ],
   parameters: [
     {
       name: "X-Z-Conversation-Id",
@@ -59,6 +80,7 @@ export const searchQuotes = {
       type: "string",
       minLength: 1,
       description: "A unique identifier of the conversation this request belongs to, for tracing.",
+      role: "conversation-id",
     },
     {
       name: "X-Z-Request-Id",
@@ -67,6 +89,7 @@ export const searchQuotes = {
       type: "string",
       minLength: 1,
       description: "A unique identifier of this request, for tracing. A new one for every attempt.",
+      role: "request-id",
     },
     {
       name: "sellerId",
@@ -106,8 +129,13 @@ export const searchQuotes = {
     },
   ],
   response: {
+    kind: "json",
+    mediaType: "application/json",
     type: "array",
   },
+  security: [
+    ["clientBasic"],
+  ],
 } as const satisfies OperationDescription;
 
 /** Create a quote: `POST /quotes`. */
@@ -119,6 +147,13 @@ export const createQuote = {
   path: "/quotes",
   summary: "Create a quote",
   description: "Creates a quote. The response gives the price and any referrals. Set\n`underwritingInformation.forceManualReferral` to pass the quote to manual underwriting.",
+  write: true,
+  arguments: [
+    {
+      in: "body",
+      required: true,
+    },
+  ],
   parameters: [
     {
       name: "X-Z-Conversation-Id",
@@ -127,6 +162,7 @@ export const createQuote = {
       type: "string",
       minLength: 1,
       description: "A unique identifier of the conversation this request belongs to, for tracing.",
+      role: "conversation-id",
     },
     {
       name: "X-Z-Request-Id",
@@ -135,16 +171,23 @@ export const createQuote = {
       type: "string",
       minLength: 1,
       description: "A unique identifier of this request, for tracing. A new one for every attempt.",
+      role: "request-id",
     },
   ],
   body: {
     required: true,
     mediaType: "application/json",
+    kind: "json",
     type: "object",
   },
   response: {
+    kind: "json",
+    mediaType: "application/json",
     type: "object",
   },
+  security: [
+    ["clientBasic"],
+  ],
 } as const satisfies OperationDescription;
 
 /** Read one quote: `GET /quotes/{quoteId}`. */
@@ -156,6 +199,12 @@ export const getQuote = {
   path: "/quotes/{quoteId}",
   summary: "Read one quote",
   description: "Returns the details of one quote.",
+  arguments: [
+    {
+      in: "path",
+      name: "quoteId",
+    },
+  ],
   parameters: [
     {
       name: "X-Z-Conversation-Id",
@@ -164,6 +213,7 @@ export const getQuote = {
       type: "string",
       minLength: 1,
       description: "A unique identifier of the conversation this request belongs to, for tracing.",
+      role: "conversation-id",
     },
     {
       name: "X-Z-Request-Id",
@@ -172,6 +222,7 @@ export const getQuote = {
       type: "string",
       minLength: 1,
       description: "A unique identifier of this request, for tracing. A new one for every attempt.",
+      role: "request-id",
     },
     {
       name: "quoteId",
@@ -183,12 +234,34 @@ export const getQuote = {
     },
   ],
   response: {
+    kind: "json",
+    mediaType: "application/json",
     type: "object",
   },
+  security: [
+    ["clientBasic"],
+  ],
 } as const satisfies OperationDescription;
 
 /** Every operation of the spec by operationId: the table clients, sandbox and CLI share. */
 export const operations = { createSeller, searchQuotes, createQuote, getQuote } as const;
+
+/** The security schemes the operations name, as a client applies them. */
+export const securitySchemes = {
+  clientBasic: {
+    type: "http",
+    scheme: "basic",
+  },
+} as const;
+
+/** The headers the client sets itself on the operations that declare them (`x-tracing`). */
+export const tracingHeaders = {
+  conversationId: "X-Z-Conversation-Id",
+  requestId: "X-Z-Request-Id",
+} as const;
+
+/** What a client of this spec needs at run time, as `createServiceClient` takes it. */
+export const service = { operations, securitySchemes, tracingHeaders } as const satisfies ServiceDescription;
 
 /** The `default` and `enum` of the named schemas that have one. */
 export const schemaValues = {

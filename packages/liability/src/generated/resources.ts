@@ -253,8 +253,8 @@ export type ErrorBody = {
   causes?: ErrorCause[];
 };
 
-/** The query parameters of `quotes.search()`, as the spec declares them. */
-export interface QuotesSearchQuery {
+/** The parameters of `quotes.search()`, as the spec declares them. */
+export interface QuotesSearchParams {
   /**
    * Only quotes for this seller.
    */
@@ -305,7 +305,7 @@ export interface Resources {
      * @example
      * const result = await client.quotes.search({ … });
      */
-    search(query?: QuotesSearchQuery, options?: CallOptions): ApiPromise<QuoteSearchResult>;
+    search(params?: QuotesSearchParams, options?: CallOptions): ApiPromise<QuoteSearchResult>;
     /**
      * Create a quote.
      *
@@ -341,12 +341,12 @@ export interface Resources {
 export function createResources(client: ResourceClient): Resources {
   return {
     sellers: {
-      create: operationMethod<Resources["sellers"]["create"]>(client, createSeller),
+      create: operationMethod(client, createSeller),
     },
     quotes: {
-      search: operationMethod<Resources["quotes"]["search"]>(client, searchQuotes),
-      create: operationMethod<Resources["quotes"]["create"]>(client, createQuote),
-      get: operationMethod<Resources["quotes"]["get"]>(client, getQuote),
+      search: operationMethod(client, searchQuotes),
+      create: operationMethod(client, createQuote),
+      get: operationMethod(client, getQuote),
     },
   };
 }

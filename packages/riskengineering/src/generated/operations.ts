@@ -3,7 +3,7 @@
  * Do not make direct changes to the file: edit the spec and run `pnpm generate`.
  */
 
-import type { OperationDescription } from '@partner-apis/core';
+import type { OperationDescription, ServiceDescription } from '@partner-apis/core';
 
 /** List risk engineering gradings: `GET /open/portal-api/riskengineering/Gradings`. */
 export const listGradings = {
@@ -14,6 +14,12 @@ export const listGradings = {
   path: "/open/portal-api/riskengineering/Gradings",
   summary: "List risk engineering gradings",
   description: "The collection of gradings, optionally only those modified since a date. Page through\nlarger data sets with `limit` and `offset`.",
+  arguments: [
+    {
+      in: "params",
+      required: false,
+    },
+  ],
   parameters: [
     {
       name: "modifiedSince",
@@ -48,19 +54,20 @@ export const listGradings = {
     },
   ],
   response: {
+    kind: "json",
+    mediaType: "application/json",
     type: "array",
+  },
+  paging: {
+    pageSize: 128,
     records: null,
     itemType: "object",
     recordKey: "gradingId",
+    syncable: true,
   },
-  apiKeys: [
-    {
-      scheme: "subscriptionKey",
-      in: "header",
-      name: "Ocp-Apim-Subscription-Key",
-    },
+  security: [
+    ["portalOAuth", "subscriptionKey"],
   ],
-  pageSize: 128,
 } as const satisfies OperationDescription;
 
 /** List risk engineering locations: `GET /open/portal-api/riskengineering/Locations`. */
@@ -72,6 +79,12 @@ export const listRiskLocations = {
   path: "/open/portal-api/riskengineering/Locations",
   summary: "List risk engineering locations",
   description: "The collection of the customer's locations. The endpoint table gives it the same query\nparameters as the gradings (modifiedSince, limit, offset), although the resource table\nmentions the modification date filter only for gradings.",
+  arguments: [
+    {
+      in: "params",
+      required: false,
+    },
+  ],
   parameters: [
     {
       name: "modifiedSince",
@@ -106,23 +119,44 @@ export const listRiskLocations = {
     },
   ],
   response: {
+    kind: "json",
+    mediaType: "application/json",
     type: "array",
+  },
+  paging: {
+    pageSize: 128,
     records: null,
     itemType: "object",
     recordKey: "locationId",
+    syncable: true,
   },
-  apiKeys: [
-    {
-      scheme: "subscriptionKey",
-      in: "header",
-      name: "Ocp-Apim-Subscription-Key",
-    },
+  security: [
+    ["portalOAuth", "subscriptionKey"],
   ],
-  pageSize: 128,
 } as const satisfies OperationDescription;
 
 /** Every operation of the spec by operationId: the table clients, sandbox and CLI share. */
 export const operations = { listGradings, listRiskLocations } as const;
+
+/** The security schemes the operations name, as a client applies them. */
+export const securitySchemes = {
+  portalOAuth: {
+    type: "oauth2",
+    tokenUrl: "https://auth.partner-platform.invalid/login/connect/token",
+    scopes: ["Portal.Api", "Portal.Api.RiskEngineering"],
+  },
+  subscriptionKey: {
+    type: "apiKey",
+    in: "header",
+    name: "Ocp-Apim-Subscription-Key",
+  },
+} as const;
+
+/** The headers the client sets itself on the operations that declare them (`x-tracing`). */
+export const tracingHeaders = {} as const;
+
+/** What a client of this spec needs at run time, as `createServiceClient` takes it. */
+export const service = { operations, securitySchemes, tracingHeaders } as const satisfies ServiceDescription;
 
 /** The OAuth 2.0 scopes the spec requires of every request. */
 export const oauth2Scopes = ["Portal.Api", "Portal.Api.RiskEngineering"] as const;

@@ -86,7 +86,7 @@ export type ErrorBody = {
   causes?: ErrorCause[];
 };
 
-/** The filters of `gradings`: its query parameters but the paging ones. */
+/** The filters of `gradings`: its parameters but the paging ones. */
 export interface GradingsFilters {
   /**
    * When given, only records modified since that date are returned; when omitted, all records are returned.
@@ -108,7 +108,7 @@ export interface GradingsPageOptions extends GradingsFilters, CallOptions {
 }
 /** Options of `gradings.sync()`: the filters but the watermark, and where to start. */
 export interface GradingsSyncOptions extends Omit<GradingsFilters, "modifiedSince">, SyncRunOptions {}
-/** The filters of `locations`: its query parameters but the paging ones. */
+/** The filters of `locations`: its parameters but the paging ones. */
 export interface LocationsFilters {
   /**
    * When given, only records modified since that date are returned; when omitted, all records are returned.
@@ -168,8 +168,8 @@ export interface Resources {
  */
 export function createResources(client: ResourceClient, paging?: PagingOptions): Resources {
   return {
-    gradings: pagedRead<Resources["gradings"]>(client, listGradings, paging),
-    locations: pagedRead<Resources["locations"]>(client, listRiskLocations, paging),
+    gradings: pagedRead(client, listGradings, paging),
+    locations: pagedRead(client, listRiskLocations, paging),
   };
 }
 

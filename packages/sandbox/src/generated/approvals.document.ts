@@ -950,6 +950,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
         "in": "header",
         "required": true,
         "description": "A unique identifier of this request, for tracing. A new one for every attempt.",
+        "x-tracing": "request-id",
         "schema": {
           "type": "string",
           "minLength": 1,

@@ -1429,6 +1429,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
         "in": "header",
         "required": true,
         "description": "A unique identifier of the conversation this request belongs to, for tracing.",
+        "x-tracing": "conversation-id",
         "schema": {
           "type": "string",
           "minLength": 1,
@@ -1442,6 +1443,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
         "in": "header",
         "required": true,
         "description": "A unique identifier of this request, for tracing. A new one for every attempt.",
+        "x-tracing": "request-id",
         "schema": {
           "type": "string",
           "minLength": 1,
