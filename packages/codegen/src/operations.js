@@ -68,6 +68,38 @@ export function tableEntry(operation) {
   };
 }
 
+/** Words a JavaScript binding cannot be named. */
+const RESERVED = new Set(
+  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await arguments eval'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The name of each operation's constant in `operations.ts`: its operationId where that is an
+ * identifier, else the operationId in camelCase (`get-stations` → `getStations`), numbered
+ * where two meet.
+ * @param {readonly OperationModel[]} operations
+ * @returns {Map<string, string>} operationId → constant
+ */
+export function constantNames(operations) {
+  /** @type {Map<string, string>} */
+  const names = new Map();
+  const taken = new Set();
+  for (const { operationId } of operations) {
+    let base = operationId;
+    if (!/^[A-Za-z_$][\w$]*$/.test(base) || RESERVED.has(base)) {
+      const camel = operationId.replace(/[^A-Za-z0-9]+(.)?/g, (_, c) => (c ? c.toUpperCase() : ''));
+      base = /^[A-Za-z_$]/.test(camel) && !RESERVED.has(camel) ? camel : `operation${camel}`;
+    }
+    let name = base;
+    for (let n = 2; taken.has(name); n += 1) name = `${base}${n}`;
+    taken.add(name);
+    names.set(operationId, name);
+  }
+  return names;
+}
+
 /**
  * The headers the client sets itself (`x-tracing`), by role, as the spec names them.
  * @param {readonly OperationModel[]} operations
@@ -120,16 +152,17 @@ function literal(value, indent = '') {
  */
 export function renderOperations(document, options = {}) {
   const spec = describeSpec(document);
-  const ids = spec.operations.map((operation) => operation.operationId);
+  const names = constantNames(spec.operations);
+  const ids = [...names.values()];
   const typed = ids.length > 0 && options.standalone !== true;
   // A spec without operations (the shared components, generated into core) imports nothing.
   const lines = typed
     ? ["import type { OperationDescription, ServiceDescription } from '@partner-apis/core';", '']
     : [];
   for (const operation of spec.operations) {
-    const id = operation.operationId;
+    const id = names.get(operation.operationId);
     lines.push(
-      `/** ${operation.summary ?? id}: \`${operation.method} ${operation.path}\`. */`,
+      `/** ${operation.summary ?? operation.operationId}: \`${operation.method} ${operation.path}\`. */`,
       `export const ${id} = ${literal(tableEntry(operation))} as const${typed ? ' satisfies OperationDescription' : ''};`,
       '',
     );
@@ -137,7 +170,7 @@ export function renderOperations(document, options = {}) {
   if (ids.length > 0) {
     lines.push(
       '/** Every operation of the spec by operationId: the table clients, sandbox and CLI share. */',
-      `export const operations = { ${ids.join(', ')} } as const;`,
+      `export const operations = { ${spec.operations.map((o) => (names.get(o.operationId) === o.operationId ? o.operationId : `${JSON.stringify(o.operationId)}: ${names.get(o.operationId)}`)).join(', ')} } as const;`,
       '',
     );
   }

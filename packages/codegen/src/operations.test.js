@@ -79,9 +79,12 @@ describe('the table of operations', () => {
       resource: 'things',
       verb: 'list',
       method: 'GET',
-      pageSize: 128,
       path: '/things/{group}',
       summary: 'List things',
+      arguments: [
+        { in: 'path', name: 'group' },
+        { in: 'params', required: false },
+      ],
       parameters: [
         { name: 'group', in: 'path', required: true, type: 'string' },
         {
@@ -105,8 +108,9 @@ describe('the table of operations', () => {
         },
         { name: 'since', in: 'query', required: false, type: 'string', format: 'date' },
       ],
-      response: { type: 'array', records: null, itemType: 'object', recordKey: 'thingId' },
-      apiKeys: [{ scheme: 'key', in: 'header', name: 'X-Key' }],
+      response: { kind: 'json', mediaType: 'application/json', type: 'array' },
+      paging: { pageSize: 128, records: null, itemType: 'object', recordKey: 'thingId' },
+      security: [['oauth'], ['key']],
     });
   });
 
@@ -128,8 +132,8 @@ describe('the table of operations', () => {
   it('refuses an operationId it cannot name, and a bad x-client-method', () => {
     const doc = document(things);
     const get = /** @type {Record<string, any>} */ (doc.paths['/things/{group}']).get;
-    get.operationId = 'Things';
-    expect(() => describeOperations(doc)).toThrow('name the method with x-client-method');
+    get.operationId = '2-things';
+    expect(() => describeOperations(doc)).toThrow('name it with x-client-method');
     get['x-client-method'] = 'things';
     expect(() => describeOperations(doc)).toThrow('x-client-method must be <resource>.<verb>');
   });
@@ -144,6 +148,12 @@ describe('the other runtime facts', () => {
     expect(source).toContain('export const rateLimitTiers = {\n  bronze: 1,\n} as const;');
     expect(source).toContain('export const oauth2Scopes = ["Api", "Api.Things"] as const;');
     expect(source).toContain('export const operations = { listThings } as const;');
+    expect(source).toContain(
+      'export const service = { operations, securitySchemes, tracingHeaders } as const satisfies ServiceDescription;',
+    );
+    expect(source).toContain(
+      '  key: {\n    type: "apiKey",\n    in: "header",\n    name: "X-Key",\n  },',
+    );
     expect(source).toContain('  Product: {\n    default: "P1",\n  },');
     expect(renderOperations(doc, { standalone: true })).not.toContain('OperationDescription');
   });

@@ -6,6 +6,7 @@
  * operation model, so a new operation reaches users by a spec edit alone.
  */
 import { describeSpec } from '@partner-apis/spec-model';
+import { constantNames } from './operations.js';
 import { FILE_TYPE, refName, schemaName, schemaTypes, tsdoc } from './schema-types.js';
 
 /** @typedef {import('@partner-apis/spec-model').OperationModel} OperationModel */
@@ -129,9 +130,7 @@ function jsonAnswer(operation) {
 function pathParams(operation) {
   return operation.arguments.flatMap((argument) => {
     if (argument.in !== 'path') return [];
-    const parameter = operation.parameters.find(
-      (p) => p.in === 'path' && p.name === argument.name,
-    );
+    const parameter = operation.parameters.find((p) => p.in === 'path' && p.name === argument.name);
     return [`${identifier(argument.name)}: ${parameterType(parameter)}`];
   });
 }
@@ -214,7 +213,9 @@ function pagedReadType(operation, base) {
   const envelope = jsonAnswer(operation);
   const record = namedType(
     operation.paging?.item,
-    records ? `NonNullable<${envelope}[${JSON.stringify(records)}]>[number]` : `${envelope}[number]`,
+    records
+      ? `NonNullable<${envelope}[${JSON.stringify(records)}]>[number]`
+      : `${envelope}[number]`,
   );
   const envelopeType = records ? `, ${namedType(operation.success?.schema, envelope)}` : '';
   const params = pathParams(operation)
@@ -248,8 +249,9 @@ function sentence(text) {
  * the builder of its methods.
  * @param {string} resource
  * @param {readonly OperationModel[]} operations
+ * @param {Map<string, string>} names the constant of each operationId in `operations.ts`
  */
-function renderResource(resource, operations) {
+function renderResource(resource, operations, names) {
   const paged = operations.find((operation) => operation.paging !== undefined);
   const plain = operations.filter((operation) => operation.paging === undefined);
   /** @type {string[]} */
@@ -269,7 +271,7 @@ function renderResource(resource, operations) {
   });
   const entries = plain.map(
     (operation) =>
-      `      ${operation.clientMethod.verb}: operationMethod(client, ${operation.operationId}),`,
+      `      ${operation.clientMethod.verb}: operationMethod(client, ${names.get(operation.operationId)}),`,
   );
   /** @type {string[]} */
   let head = [];
@@ -280,7 +282,7 @@ function renderResource(resource, operations) {
     declarations.push(...pagedOptionTypes(paged, base));
     const pagedType = pagedReadType(paged, base);
     type = members.length === 0 ? pagedType : `${pagedType} & ${type}`;
-    const read = `pagedRead(client, ${paged.operationId}, paging)`;
+    const read = `pagedRead(client, ${names.get(paged.operationId)}, paging)`;
     builder =
       entries.length === 0
         ? `    ${resource}: ${read},`
@@ -318,7 +320,8 @@ export function renderResources(document) {
     const { resource } = operation.clientMethod;
     resources.set(resource, [...(resources.get(resource) ?? []), operation]);
   }
-  const rendered = [...resources].map(([name, list]) => renderResource(name, list));
+  const names = constantNames(operations);
+  const rendered = [...resources].map(([name, list]) => renderResource(name, list, names));
   const anyPaged = operations.some((operation) => operation.paging !== undefined);
   const schemas = schemaTypes(document);
   const body = [
@@ -350,7 +353,7 @@ export function renderResources(document) {
   const values = ['operationMethod', 'pagedRead'];
   const imports = used.map((name) => (values.includes(name) ? name : `type ${name}`));
   const operationTypes = /\bOperations\[/.test(body) ? ', operations as Operations' : '';
-  const ids = operations.map((operation) => operation.operationId);
+  const ids = [...names.values()];
   return [
     `import {\n${imports.map((name) => `  ${name},\n`).join('')}} from '@partner-apis/core';`,
     `import type { components${operationTypes} } from './openapi.js';`,

@@ -52,23 +52,122 @@ describe('renderResources', () => {
 
   it('gives a paged read list() and page() with named options, beside the resource’s other methods', () => {
     expect(source).toContain(
-      '  readonly things: { list(options?: ThingsListOptions): Paginated<RecordOf<Operations["listThings"]>>; page(options?: ThingsPageOptions): ApiPromise<RecordsPage<RecordOf<Operations["listThings"]>>> } & {',
+      '  readonly things: { list(options?: ThingsListOptions): Paginated<Operations["listThings"]["responses"][200]["content"]["application/json"][number]>; page(options?: ThingsPageOptions): ApiPromise<RecordsPage<Operations["listThings"]["responses"][200]["content"]["application/json"][number]>> } & {',
     );
     expect(source).toContain(
       'export interface ThingsPageOptions extends ThingsFilters, CallOptions {',
     );
+    expect(source).toContain('      ...pagedRead(client, listThings, paging),');
+  });
+
+  it('orders path parameters as the path names them, then the body, the params, the options', () => {
     expect(source).toContain(
-      '      ...pagedRead<Resources["things"]>(client, listThings, paging),',
+      '    get(groupId: number, thingId: string, params?: ThingsGetParams, options?: CallOptions): ApiPromise<Operations["getThing"]["responses"][200]["content"]["application/json"]>;',
+    );
+    expect(source).toContain(
+      '    create(body: NonNullable<Operations["createThing"]["requestBody"]>["content"]["application/json"], options?: CallOptions): ApiPromise<Operations["createThing"]["responses"][200]["content"]["application/json"]>;',
     );
   });
 
-  it('orders path parameters as the path names them, then the body, the query, the options', () => {
-    expect(source).toContain(
-      '    get(groupId: number, thingId: string, query?: ThingsGetQuery, options?: CallOptions): ApiPromise<ResponseBodyOf<Operations["getThing"]>>;',
+  it('puts query, header and cookie parameters in the params type, under the spec’s names', () => {
+    const doc = /** @type {Record<string, any>} */ (document());
+    doc.paths['/groups/{groupId}/things/{thingId}'].get.parameters.push(
+      { name: 'X-Marketplace-Id', in: 'header', schema: { type: 'string', pattern: '^M' } },
+      { name: 'session', in: 'cookie', required: true, schema: { type: 'string' } },
+      { name: 'X-Trace', in: 'header', 'x-tracing': 'request-id', schema: { type: 'string' } },
     );
-    expect(source).toContain(
-      '    create(body: RequestBodyOf<Operations["createThing"]>, options?: CallOptions): ApiPromise<ResponseBodyOf<Operations["createThing"]>>;',
+    const named = renderResources(doc);
+    const params = named.slice(named.indexOf('export interface ThingsGetParams {'));
+    expect(params.slice(0, params.indexOf('}'))).toContain('  "X-Marketplace-Id"?: string;');
+    expect(params.slice(0, params.indexOf('}'))).toContain('  "session": string;');
+    expect(params.slice(0, params.indexOf('}'))).not.toContain('X-Trace');
+    expect(named).toContain('get(groupId: number, thingId: string, params: ThingsGetParams,');
+  });
+
+  it('types bodies and answers by media type: files, text, bytes and no body', () => {
+    const doc = /** @type {Record<string, any>} */ (document());
+    doc.paths['/scans'] = {
+      post: {
+        operationId: 'uploadScan',
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                properties: {
+                  scan: { type: 'string', format: 'binary' },
+                  title: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+        responses: { 200: { description: 'ok', content: { 'image/png': {} } } },
+      },
+      put: {
+        operationId: 'replaceScan',
+        requestBody: { content: { 'application/octet-stream': {} } },
+        responses: { 200: { description: 'ok', content: { 'text/plain': {} } } },
+      },
+      delete: { operationId: 'deleteScan', responses: { 204: { description: 'gone' } } },
+    };
+    const typed = renderResources(doc);
+    expect(typed).toContain(
+      'upload(body: NonNullable<Operations["uploadScan"]["requestBody"]>["content"]["multipart/form-data"], options?: CallOptions): ApiPromise<Blob>;',
     );
+    expect(typed).toContain(
+      'replace(body?: Blob | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, options?: CallOptions): ApiPromise<string>;',
+    );
+    expect(typed).toContain('delete(options?: CallOptions): ApiPromise<void>;');
+  });
+
+  it('types the records of a paged read under a parent exactly, where the spec names no schema', () => {
+    const doc = /** @type {Record<string, any>} */ (document());
+    doc.paths['/groups/{groupId}/rows'] = {
+      get: {
+        operationId: 'listGroupRows',
+        parameters: [
+          { name: 'groupId', in: 'path', required: true, schema: { type: 'string' } },
+          { name: 'limit', in: 'query', 'x-paging': 'limit', schema: { type: 'integer' } },
+          { name: 'offset', in: 'query', 'x-paging': 'offset', schema: { type: 'integer' } },
+        ],
+        responses: {
+          200: {
+            description: 'ok',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: { rows: { type: 'array', items: { type: 'object' } } },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    expect(renderResources(doc)).toContain(
+      'list(groupId: string, options?: GroupRowsListOptions): Paginated<NonNullable<Operations["listGroupRows"]["responses"][200]["content"]["application/json"]["rows"]>[number]>',
+    );
+  });
+
+  it('names a schema that would shadow a global <Name>Model', () => {
+    const doc = /** @type {Record<string, any>} */ (document());
+    doc.components = {
+      schemas: {
+        Date: { type: 'string', format: 'date' },
+        Error: { type: 'object', properties: { when: { $ref: '#/components/schemas/Date' } } },
+      },
+    };
+    doc.paths['/things'].post.requestBody.content['application/json'].schema = {
+      $ref: '#/components/schemas/Error',
+    };
+    const named = renderResources(doc);
+    expect(named).toContain('export type DateModel = string;');
+    expect(named).toContain('export type ErrorModel = {\n  when?: DateModel;\n};');
+    expect(named).toContain('create(body: ErrorModel, options?: CallOptions)');
+    expect(named).not.toMatch(/export type (Date|Error) /);
   });
 
   it('names each type the spec names: a record, a body and an answer of a component schema', () => {
@@ -111,13 +210,16 @@ describe('renderResources', () => {
     );
   });
 
-  it('refuses two operations that would be the same method', () => {
+  it('parts two operations that ask for the same method, the later by its operationId', () => {
     const doc = document();
-    /** @type {Record<string, any>} */ (doc.paths)['/other'] = {
-      get: { ...doc.paths['/groups/{groupId}/things/{thingId}'].get, operationId: 'getThings' },
+    /** @type {Record<string, any>} */ (doc.paths)['/other/{groupId}/{thingId}'] = {
+      get: { ...doc.paths['/groups/{groupId}/things/{thingId}'].get, operationId: 'get-things' },
     };
-    expect(() => renderResources(doc)).toThrow(
-      'getThings and getThing are both things.get(): name one with x-client-method',
+    const parted = renderResources(doc);
+    expect(parted).toContain(
+      'getThings(groupId: number, thingId: string, params?: ThingsGetThingsParams,',
     );
+    expect(parted).toContain('      getThings: operationMethod(client, getThings),');
+    expect(parted).toContain('ApiPromise<Operations["get-things"]["responses"]');
   });
 });

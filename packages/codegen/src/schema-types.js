@@ -21,7 +21,8 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
  * What a file is typed as, in a request body or a schema of `format: binary` (or 3.1's
  * `contentMediaType`): anything core reads into bytes. openapi-typescript is told the same.
  */
-export const FILE_TYPE = 'Blob | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>';
+export const FILE_TYPE =
+  'Blob | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>';
 
 /**
  * Names a generated type may not take, since it would shadow a global or a name the generated

@@ -35,7 +35,7 @@ export async function checkApprovals(
   secrets: Set<string>,
 ): Promise<void> {
   const document = run.documents.approvals as Json;
-  const sender = run.sender(target.baseUrl, target.tier);
+  const sender = run.sender(target.baseUrl, target.tier, document);
   secrets.add(target.credentials.clientSecret);
   const keys = modelOf(document).operations.find((o) => o.path === PATH)?.security.apiKeys ?? [];
   const header = (scheme: string, fallback: string) =>

@@ -33,6 +33,23 @@ export function modelOf(document: Readonly<Record<string, unknown>>): SpecModel 
 }
 
 /**
+ * The headers a client of the spec sets itself (`x-tracing`), by role, as the model reads them.
+ *
+ * @example
+ * tracingHeadersOf(DOCUMENTS.liability); // { requestId: 'X-Z-Request-Id', conversationId: … }
+ */
+export function tracingHeadersOf(document: Readonly<Record<string, unknown>>): {
+  requestId?: string;
+  conversationId?: string;
+} {
+  const parameters = modelOf(document).operations.flatMap((operation) => operation.parameters);
+  return {
+    requestId: parameters.find((p) => p.role === 'request-id')?.name,
+    conversationId: parameters.find((p) => p.role === 'conversation-id')?.name,
+  };
+}
+
+/**
  * Escapes one token of a JSON Pointer (RFC 6901).
  *
  * @example

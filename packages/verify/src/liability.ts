@@ -72,7 +72,7 @@ export async function checkLiability(
   secrets: Set<string>,
 ): Promise<void> {
   const document = run.documents.liability as Json;
-  const sender = run.sender(target.baseUrl, target.rateLimit);
+  const sender = run.sender(target.baseUrl, target.rateLimit, document);
   const { clientId, clientSecret } = target.credentials;
   const basic = basicAuthorization(clientId, clientSecret, 'plain');
   // The secret, the header, its base64 and the pair it encodes: a server may echo any of them.

@@ -101,7 +101,7 @@ export async function checkPortal(
 ): Promise<void> {
   const service = spec === 'exposure' ? 'exposure' : 'risk engineering';
   const document = run.documents[spec] as Json;
-  const sender = run.sender(target.baseUrl, target.rateLimit);
+  const sender = run.sender(target.baseUrl, target.rateLimit, document);
   const { credentials } = target;
   secrets.add(credentials.clientSecret);
   secrets.add(credentials.subscriptionKeys.primary);

@@ -1,4 +1,4 @@
-import { at, mediaSchema, pointer, responseKey, validate } from './documents.js';
+import { at, mediaSchema, pointer, responseKey, tracingHeadersOf, validate } from './documents.js';
 import type { SpecDocuments } from './documents.js';
 import {
   createSender,
@@ -48,9 +48,17 @@ export class Run {
     this.#options = options;
   }
 
-  /** The sender of one service's requests (`baseUrl` is its address), at `pace`. */
-  sender(baseUrl: string, pace: Pace | undefined): Sender {
-    return createSender(baseUrl, pace ?? 'bronze', this.#options, this.#options.signal);
+  /**
+   * The sender of one service's requests (`baseUrl` is its address), at `pace`, setting the
+   * tracing headers its spec (`document`) names.
+   */
+  sender(
+    baseUrl: string,
+    pace: Pace | undefined,
+    document: Readonly<Record<string, unknown>>,
+  ): Sender {
+    const transport = { ...this.#options, tracingHeaders: tracingHeadersOf(document) };
+    return createSender(baseUrl, pace ?? 'bronze', transport, this.#options.signal);
   }
 
   /** Tells the caller which check begins (`onProgress`). */

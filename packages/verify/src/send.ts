@@ -12,6 +12,8 @@ export interface Transport {
   fetch?: typeof globalThis.fetch | undefined;
   /** The caller's product token, sent first in `User-Agent`, e.g. `acme-ci/2.1`. */
   userAgent?: string | undefined;
+  /** The headers the service's spec has its clients set themselves (`x-tracing`). */
+  tracingHeaders?: { requestId?: string | undefined; conversationId?: string | undefined };
 }
 
 /** One request as verify sends it: its credentials are headers of its own. */
@@ -111,6 +113,7 @@ export function createSender(
     rateLimit: pace,
     agent: transport.agent,
     fetch: transport.fetch,
+    tracingHeaders: transport.tracingHeaders,
   });
   const agent = userAgent(transport.userAgent);
   let unreachable: string | undefined;
