@@ -163,10 +163,44 @@ async function bundled(specPath, label) {
 async function renderAll(packageDir) {
   /** @type {Map<string, string>} */
   const all = new Map();
-  for (const job of await readJobs(packageDir)) {
+  const jobs = await readJobs(packageDir);
+  for (const job of jobs) {
     for (const [path, content] of await render(packageDir, job)) all.set(path, content);
   }
+  const documents = jobs.flatMap((job) => (job.document === undefined ? [] : [job.document]));
+  if (documents.length > 1) all.set(`${GENERATED_DIR}/documents.ts`, documentIndex(documents));
   return all;
+}
+
+/**
+ * The index of a package's bundled documents (`src/generated/documents.ts`), each under the
+ * name of its file (`museum.document.ts` → `museum`), so a spec added to `codegen.json` reaches
+ * the code that serves every document with no edit of it.
+ * @param {readonly string[]} paths the documents, relative to the package
+ */
+function documentIndex(paths) {
+  const names = paths.map((path) => path.split('/').at(-1)?.replace(/\.document\.ts$/, '') ?? '');
+  return [
+    header('codegen.json', '@partner-apis/codegen (the index of the bundled documents)'),
+    ...names.map(
+      (name, i) =>
+        `import { openapiDocument as ${camelName(name)} } from './${paths[i]?.split('/').at(-1)?.replace(/\.ts$/, '.js')}';`,
+    ),
+    '',
+    '/** Every bundled document of this package, by the name of its spec. */',
+    'export const documents = {',
+    ...names.map((name) => `  ${JSON.stringify(name)}: ${camelName(name)},`),
+    '} as const;',
+    '',
+  ].join('\n');
+}
+
+/**
+ * A binding name for a spec's name (`risk-engineering` → `riskEngineering`).
+ * @param {string} name
+ */
+function camelName(name) {
+  return name.replace(/[^A-Za-z0-9]+(.)?/g, (_, c) => (c ? c.toUpperCase() : ''));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { cookiesOf } from './http/request-body.js';
 import type { OperationModel } from '@partner-apis/spec-model';
 import type { SlidingWindowLimit } from './auth/rate-limit.js';
 import type { TokenStore } from './auth/token-store.js';
@@ -35,8 +36,8 @@ export function portalClient(
 
 /**
  * Whether a request carries an active subscription key of `credentials` (one of the pair, not
- * revoked) where its operation's security puts it: the header or query parameter its `apiKey`
- * scheme names. An operation whose spec asks for no key passes.
+ * revoked) where its operation's security puts it: the header, query parameter or cookie its
+ * `apiKey` scheme names. An operation whose spec asks for no key passes.
  *
  * @example
  * carriesActiveKey(context, credentials.exposure, listLocations, request.headers, query);
@@ -50,7 +51,12 @@ export function carriesActiveKey(
 ): boolean {
   const [scheme] = operation.security.apiKeys;
   if (scheme === undefined) return true;
-  const key = scheme.in === 'query' ? query.get(scheme.name) : headers[scheme.name.toLowerCase()];
+  const key =
+    scheme.in === 'query'
+      ? query.get(scheme.name)
+      : scheme.in === 'cookie'
+        ? cookiesOf(headers)[scheme.name]
+        : headers[scheme.name.toLowerCase()];
   if (typeof key !== 'string' || context.revokedKeys.has(key)) return false;
   return (
     key === credentials.subscriptionKeys.primary || key === credentials.subscriptionKeys.secondary

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describeSpec } from '@partner-apis/spec-model';
 import { openapiDocument as approvalsDocument } from './generated/approvals.document.js';
+import { specServiceCredentials, type SpecServiceCredentials } from './services/spec-service.js';
 
 /** Credentials of the exposure or risk engineering service: OAuth 2.0 client plus key pair. */
 export interface PortalCredentials {
@@ -37,6 +38,8 @@ export interface SandboxCredentials {
   riskEngineering: PortalCredentials;
   liability: ClientCredentials;
   approvals: ApprovalsCredentials;
+  /** Of each service served from its spec alone, by the name of its spec. */
+  services: Readonly<Record<string, SpecServiceCredentials>>;
 }
 
 /** Credentials a caller may fix; whatever is left out is generated. */
@@ -70,8 +73,12 @@ function portal(name: string, input: SandboxCredentialsInput['exposure']): Porta
 }
 
 /** Fresh credentials for every service, with the caller's values where given. */
-export function createCredentials(input: SandboxCredentialsInput = {}): SandboxCredentials {
+export function createCredentials(
+  input: SandboxCredentialsInput = {},
+  specServices: readonly string[] = [],
+): SandboxCredentials {
   return {
+    services: Object.fromEntries(specServices.map((name) => [name, specServiceCredentials(name)])),
     exposure: portal('exposure', input.exposure),
     riskEngineering: portal('riskengineering', input.riskEngineering),
     liability: {

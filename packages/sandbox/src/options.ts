@@ -5,6 +5,7 @@ import { checkFaultPlan, type FaultPlan } from './faults.js';
 import { openapiDocument as liabilityDocument } from './generated/liability.document.js';
 import { liabilityMajorOf } from './services/liability.js';
 import type { ServiceName } from './services/service.js';
+import { SPEC_SERVICE_NAMES } from './services/all-services.js';
 
 /**
  * Sizes of the generated collections: the three below by name, any paged read by its route id
@@ -70,6 +71,12 @@ export interface SandboxOptions {
    * operation added to a spec is served with its records, paging and auth, before any release.
    */
   specs?: Partial<Record<ServiceName, object>>;
+  /**
+   * Further services to serve from their specs alone, as bundled OpenAPI documents (JSON) by a
+   * name of lower-case letters and digits: each under `/<name>`, answered from its schemas and
+   * examples, with credentials and variables of its own (`credentials.services`, `variables`).
+   */
+  services?: Readonly<Record<string, object>>;
 }
 
 /** Options with every default applied and every value checked. */
@@ -89,6 +96,7 @@ export interface ResolvedOptions {
   validateResponses: boolean;
   /** By major version, without the built-in one. */
   liabilityMajors: ReadonlyMap<number, OpenApiDocument>;
+  services: ReadonlyMap<string, OpenApiDocument>;
 }
 
 /** Record ids have seven digits. */
@@ -146,6 +154,29 @@ function liabilityMajors(documents: unknown): Map<number, OpenApiDocument> {
     majors.set(major, document as OpenApiDocument);
   });
   return majors;
+}
+
+function specServices(documents: unknown, taken: readonly string[]): Map<string, OpenApiDocument> {
+  const services = new Map<string, OpenApiDocument>();
+  if (documents === undefined) return services;
+  if (typeof documents !== 'object' || documents === null) {
+    throw new SandboxConfigError('services must be an object of OpenAPI documents by name');
+  }
+  for (const [name, document] of Object.entries(documents)) {
+    const option = `services.${name}`;
+    const paths = typeof document === 'object' && document !== null ? document.paths : undefined;
+    const problem = !/^[a-z][a-z0-9]*$/.test(name)
+      ? 'must be named with lower-case letters and digits'
+      : taken.includes(name)
+        ? 'is served already'
+        : typeof paths !== 'object' || paths === null
+          ? 'must be an OpenAPI document with paths'
+          : undefined;
+    if (problem !== undefined)
+      throw new SandboxConfigError(`${option} ${problem}`, { option, problem });
+    services.set(name, document as OpenApiDocument);
+  }
+  return services;
 }
 
 function sizesByRoute(sizes: SandboxSizes): Map<string, number> {
@@ -243,5 +274,13 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     faults,
     validateResponses: options.validateResponses ?? runsUnderTest(),
     liabilityMajors: liabilityMajors(options.liabilityMajors),
+    services: specServices(options.services, [
+      ...SPEC_SERVICE_NAMES,
+      'auth',
+      'portal',
+      'liability',
+      'approvals',
+      '__sandbox',
+    ]),
   };
 }

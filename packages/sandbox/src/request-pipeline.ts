@@ -4,7 +4,7 @@ import { parse as parseQuery } from 'node:querystring';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SandboxContext } from './context.js';
 import type { FaultAction, FaultRegistry } from './faults.js';
-import { hasMediaType, parseBody, readBodyText } from './http/request-body.js';
+import { cookiesOf, hasMediaType, parseBody, readBody } from './http/request-body.js';
 import { errorReply, json, jsonText, type ErrorCause, type Reply } from './http/reply.js';
 import { serviceError } from './http/service-errors.js';
 import { ROUTER, TOKEN_ROUTE_ID } from './services/all-services.js';
@@ -29,19 +29,23 @@ export interface PipelineOptions {
   readonly specHandlers: ReadonlyMap<string, Handler>;
 }
 
-function acceptsJson(accept: string | undefined): boolean {
+/** Whether `Accept` takes the media type the operation answers in (JSON where it gives none). */
+function accepts(accept: string | undefined, mediaType = 'application/json'): boolean {
+  const [range] = mediaType.split('/');
   return (
     accept === undefined ||
-    accept.includes('json') ||
     accept.includes('*/*') ||
-    accept.includes('application/*')
+    accept.includes(`${range}/*`) ||
+    accept.includes(mediaType) ||
+    (mediaType.includes('json') && accept.includes('json'))
   );
 }
 
 function send(response: ServerResponse, reply: Reply): void {
   response.writeHead(reply.status, {
     'content-type': reply.contentType,
-    'content-length': Buffer.byteLength(reply.body),
+    'content-length':
+      typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.byteLength,
     ...reply.headers,
   });
   response.end(reply.body);
@@ -157,8 +161,13 @@ export class RequestPipeline {
     const { context } = this.#options;
     const refused = service.guard(request.headers, context, operation, new URLSearchParams(search));
     if (refused) return refused;
-    if (!acceptsJson(request.headers.accept)) {
-      return serviceError(service, 406, 'Only application/json responses are available.');
+    const answers = operation.success?.mediaType;
+    if (!accepts(request.headers.accept, answers)) {
+      return serviceError(
+        service,
+        406,
+        `Only ${answers ?? 'application/json'} responses are available.`,
+      );
     }
 
     const validators = validatorsFor(operation);
@@ -166,13 +175,14 @@ export class RequestPipeline {
     let body: unknown;
     const spec = operation.body;
     if (spec) {
-      const text = await readBodyText(request);
-      if (text === undefined) {
+      const bytes = await readBody(request);
+      if (bytes === undefined) {
         return serviceError(service, 413, 'The request body is larger than 1 MiB.', {
           headers: { connection: 'close' },
         });
       }
-      if (text === '') {
+      const contentType = request.headers['content-type'];
+      if (bytes.byteLength === 0) {
         if (spec.required) {
           bodyCauses.push({
             code: 'required',
@@ -180,16 +190,17 @@ export class RequestPipeline {
             field: '',
           });
         }
-      } else if (!hasMediaType(request.headers['content-type'], spec)) {
+      } else if (!hasMediaType(contentType, spec)) {
         // RFC 6749 §5.2 has no 415: a token request in another format is an invalid_request.
         const status = service.errorStyle === 'oauth' ? 400 : 415;
         return serviceError(service, status, `The request body must be ${spec.mediaType}.`);
       } else {
-        const parsed = parseBody(text, spec);
+        const parsed = await parseBody(bytes, contentType!, spec);
         if ('cause' in parsed) bodyCauses.push(parsed.cause);
         else {
           body = parsed.value;
-          bodyCauses.push(...(validators.body!(body) ?? []));
+          // Bytes are whatever the spec's `format: binary` allows.
+          if (spec.kind !== 'binary') bodyCauses.push(...(validators.body!(body) ?? []));
         }
       }
     }
@@ -206,6 +217,7 @@ export class RequestPipeline {
     for (const found of [
       validators.query(query),
       validators.header(headerParams),
+      validators.cookie(cookiesOf(request.headers)),
       validators.path(pathParams),
     ]) {
       if (found) causes.push(...found);
@@ -240,8 +252,8 @@ export class RequestPipeline {
   #checkResponse(route: Route<ServiceDefinition>, reply: Reply): Reply {
     const schema = responseSchema(route.operation, reply.status);
     // Statuses the spec does not document and non-JSON bodies are not checked.
-    if (schema === null || schema === undefined || !reply.contentType.includes('json'))
-      return reply;
+    if (schema === null || schema === undefined || typeof reply.body !== 'string') return reply;
+    if (!reply.contentType.includes('json')) return reply;
     let value: unknown;
     try {
       value = JSON.parse(reply.body);

@@ -20,6 +20,8 @@ export interface SandboxUrls {
   approvals: string;
   /** `…/__sandbox`: stats, faults, keys and tokens, see the README. */
   admin: string;
+  /** `…/<name>`: each service served from its spec alone, by the name of its spec. */
+  services: Readonly<Record<string, string>>;
 }
 
 /** Known facts of the generated data, for assertions in tests. */
@@ -48,6 +50,11 @@ export interface Sandbox {
   readonly urls: SandboxUrls;
   /** The credentials it accepts, in the shape the service clients take. Sandbox-only values. */
   readonly credentials: SandboxCredentials;
+  /**
+   * The `PARTNER_APIS_<NAME>_…` variables of each service served from its spec alone (address
+   * and credentials), as its package's `fromEnv` reads them.
+   */
+  readonly variables: Readonly<Record<string, string>>;
   readonly fixtures: SandboxFixtures;
   /** Counters per route: requests, token issues, 401s, 429s, faults and statuses. */
   stats(): SandboxStats;

@@ -1,12 +1,8 @@
 import type { OpenApiDocument } from '@partner-apis/spec-model';
-import { openapiDocument as approvals } from './generated/approvals.document.js';
-import { openapiDocument as auth } from './generated/auth.document.js';
-import { openapiDocument as exposure } from './generated/exposure.document.js';
-import { openapiDocument as liability } from './generated/liability.document.js';
-import { openapiDocument as riskengineering } from './generated/riskengineering.document.js';
+import { documents } from './generated/documents.js';
 
 /** The specs the sandbox serves, by their folder under `specs/`. */
-export type SpecName = 'auth' | 'exposure' | 'riskengineering' | 'liability' | 'approvals';
+export type SpecName = keyof typeof documents;
 
 /**
  * The bundled OpenAPI document (every external `$ref` inlined) of each spec this sandbox was
@@ -17,10 +13,4 @@ export type SpecName = 'auth' | 'exposure' | 'riskengineering' | 'liability' | '
  * import { describeSpec } from '@partner-apis/spec-model';
  * describeSpec(specDocuments.exposure).operations.map((op) => op.operationId); // ['listLocations', …]
  */
-export const specDocuments: Readonly<Record<SpecName, OpenApiDocument>> = {
-  auth,
-  exposure,
-  riskengineering,
-  liability,
-  approvals,
-};
+export const specDocuments: Readonly<Record<SpecName, OpenApiDocument>> = documents;

@@ -14,7 +14,14 @@ import { FaultRegistry } from './faults.js';
 import { errorReply } from './http/reply.js';
 import { DEFAULT_SIZE, NAMED_SIZE_ROUTES, resolveOptions, type SandboxOptions } from './options.js';
 import { RequestPipeline } from './request-pipeline.js';
-import { ROUTER, ROUTES, routesOf, servicesWith } from './services/all-services.js';
+import {
+  ROUTER,
+  ROUTES,
+  routesOf,
+  servicesWith,
+  SPEC_SERVICE_NAMES,
+} from './services/all-services.js';
+import { specService, specServiceVariables } from './services/spec-service.js';
 import {
   liabilityBasePath,
   liabilityMajorOf,
@@ -50,7 +57,8 @@ function urlHost(host: string): string {
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const resolved = resolveOptions(options);
-  const credentials = createCredentials(resolved.credentials);
+  const served = [...SPEC_SERVICE_NAMES, ...resolved.services.keys()];
+  const credentials = createCredentials(resolved.credentials, served);
   const { seed, sizes } = resolved;
   const { tier } = credentials.approvals;
   // An approvals spec given at run time brings its own tiers.
@@ -69,10 +77,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const extraMajors = [...resolved.liabilityMajors].map(([major, document], i) =>
     liabilityServiceOf(document, major, `liabilityMajors[${i}]`),
   );
+  const extraServices = [...resolved.services].map(([name, document]) =>
+    specService(name, document, () => credentials.services[name]!, `services.${name}`),
+  );
   const replaced = Object.keys(resolved.specs).length > 0;
   const routes = [
     ...(replaced ? routesOf(servicesWith(resolved.specs)) : ROUTES),
-    ...routesOf(extraMajors),
+    ...routesOf([...extraMajors, ...extraServices]),
   ];
   const routeIds = routes.map((route) => route.id);
   for (const routeId of resolved.sizesByRoute.keys()) {
@@ -91,7 +102,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     stats,
     faults,
     validateResponses: resolved.validateResponses,
-    router: extraMajors.length === 0 && !replaced ? ROUTER : new Router(routes),
+    router: routes.length === ROUTES.length && !replaced ? ROUTER : new Router(routes),
     specHandlers: specHandlers(
       routes,
       seed,
@@ -142,7 +153,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ),
       approvals: `${origin}/approvals/v1`,
       admin: `${origin}/__sandbox`,
+      services: Object.fromEntries(served.map((name) => [name, `${origin}/${name}`])),
     },
+    variables: Object.fromEntries(
+      served.flatMap((name) =>
+        Object.entries(
+          specServiceVariables(name, `${origin}/${name}`, credentials.services[name]!),
+        ),
+      ),
+    ),
     credentials,
     fixtures: {
       employeeWithApprovals: EMPLOYEE_WITH_APPROVALS,

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ValidationCause } from '../spec/validators.js';
 
-/** A response before it is written: the body is final text, so it is serialised once. */
+/** A response before it is written: the body is final text or bytes, so it is serialised once. */
 export interface Reply {
   status: number;
-  body: string;
+  body: string | Uint8Array;
   contentType: string;
   headers?: Record<string, string>;
   /**

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
 import type { BodyModel } from '@partner-apis/spec-model';
 import type { ErrorCause } from './reply.js';
@@ -7,7 +7,12 @@ import type { ErrorCause } from './reply.js';
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The body as text, or `undefined` once it grows past `MAX_BODY_BYTES`. */
-export function readBodyText(request: IncomingMessage): Promise<string | undefined> {
+export async function readBodyText(request: IncomingMessage): Promise<string | undefined> {
+  return (await readBody(request))?.toString('utf8');
+}
+
+/** The body's bytes, or `undefined` once it grows past `MAX_BODY_BYTES`. */
+export function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -21,7 +26,7 @@ export function readBodyText(request: IncomingMessage): Promise<string | undefin
       }
       chunks.push(chunk);
     });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('end', () => resolve(Buffer.concat(chunks)));
     request.on('error', reject);
   });
 }
@@ -47,24 +52,72 @@ function jsonDepth(text: string): number {
   return deepest;
 }
 
-/** Whether the Content-Type header names the operation's media type. */
+/** The cookies of a request by name, their values decoded. */
+export function cookiesOf(headers: IncomingHttpHeaders): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const pair of (headers.cookie ?? '').split(';')) {
+    const equals = pair.indexOf('=');
+    if (equals <= 0) continue;
+    const value = pair.slice(equals + 1).trim();
+    try {
+      cookies[pair.slice(0, equals).trim()] = decodeURIComponent(value);
+    } catch {
+      cookies[pair.slice(0, equals).trim()] = value;
+    }
+  }
+  return cookies;
+}
+
+/** Whether the Content-Type header names the operation's media type (a `*` range matches any). */
 export function hasMediaType(contentType: string | undefined, body: BodyModel): boolean {
   if (contentType === undefined) return false;
   const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
-  return body.mediaType === 'application/json'
-    ? type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
-    : type === body.mediaType;
+  if (body.kind === 'json') {
+    return (
+      type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
+    );
+  }
+  const [range, sub] = body.mediaType.toLowerCase().split('/');
+  return sub === '*' ? type.startsWith(`${range}/`) || range === '*' : type === body.mediaType;
 }
 
 /**
- * Parses the text of a request body as JSON or as a form. Form fields whose encoding joins
- * several values (the scopes of a token request) become lists, so the schema can check each.
+ * Parses a request body as its media type says: JSON, a form, multipart form data (a file part
+ * as its file name, which a `format: binary` schema takes), text, or bytes (not parsed). Form
+ * fields whose encoding joins several values (the scopes of a token request) become lists, so
+ * the schema can check each.
  */
-export function parseBody(
-  text: string,
+export async function parseBody(
+  bytes: Buffer,
+  contentType: string,
   body: BodyModel,
-): { value: unknown } | { cause: ErrorCause } {
-  if (body.mediaType === 'application/x-www-form-urlencoded') {
+): Promise<{ value: unknown } | { cause: ErrorCause }> {
+  if (body.kind === 'binary') return { value: bytes };
+  const text = bytes.toString('utf8');
+  if (body.kind === 'text') return { value: text };
+  if (body.kind === 'multipart') {
+    try {
+      const form = await new Response(bytes, {
+        headers: { 'content-type': contentType },
+      }).formData();
+      const value: Record<string, unknown> = {};
+      for (const [name, part] of form) {
+        const item = typeof part === 'string' ? part : part.name;
+        const list = body.files?.includes(name) && Array.isArray(value[name]) ? value[name] : null;
+        value[name] = list === null ? item : [...(list as unknown[]), item];
+      }
+      return { value };
+    } catch {
+      return {
+        cause: {
+          code: 'parse',
+          message: 'The request body is not valid multipart form data.',
+          field: '',
+        },
+      };
+    }
+  }
+  if (body.kind === 'form') {
     const form: Record<string, unknown> = { ...parseForm(text) };
     for (const [field, separator] of Object.entries(body.separators ?? {})) {
       const value = form[field];

@@ -2,11 +2,21 @@ import { describeSpec, inlineRefs, type OpenApiDocument } from '@partner-apis/sp
 import { SandboxConfigError } from '../config-error.js';
 import { withOpenRecordExamples } from '../data/open-records.js';
 import { Router, type Route } from '../spec/router.js';
+import { documents } from '../generated/documents.js';
 import { approvalsService } from './approvals.js';
 import { authService } from './auth.js';
 import { liabilityService } from './liability.js';
 import { exposureService, riskEngineeringService } from './portal.js';
 import type { ServiceDefinition, ServiceName } from './service.js';
+import { specService } from './spec-service.js';
+
+/** The specs of services with answers of their own, by the name of their folder under `specs/`. */
+const OWN_ANSWERS = new Set(['auth', 'exposure', 'riskengineering', 'liability', 'approvals']);
+
+/** The specs the sandbox serves from the spec alone: every other one it is built with. */
+export const SPEC_SERVICE_NAMES: readonly string[] = Object.keys(documents).filter(
+  (name) => !OWN_ANSWERS.has(name),
+);
 
 /** Every service the sandbox plays, in the order the specs list them. */
 const SERVICES: readonly ServiceDefinition[] = [
@@ -15,6 +25,13 @@ const SERVICES: readonly ServiceDefinition[] = [
   riskEngineeringService,
   liabilityService,
   approvalsService,
+  ...SPEC_SERVICE_NAMES.map((name) =>
+    specService(
+      name,
+      documents[name as keyof typeof documents],
+      (context) => context.credentials.services[name]!,
+    ),
+  ),
 ];
 
 /**
@@ -61,7 +78,7 @@ export function servicesWith(
   documents: Partial<Record<ServiceName, OpenApiDocument>>,
 ): readonly ServiceDefinition[] {
   return SERVICES.map((service) => {
-    const document = documents[service.name];
+    const document = documents[service.name as ServiceName];
     return document === undefined
       ? service
       : { ...service, document, specOption: `specs.${service.name}` };

@@ -3,7 +3,10 @@ import type { SandboxContext } from '../context.js';
 import type { Reply } from '../http/reply.js';
 import type { OpenApiDocument, OperationModel } from '@partner-apis/spec-model';
 
-/** The services the sandbox plays; `auth` is the token endpoint of exposure and risk engineering. */
+/**
+ * The services the sandbox plays with answers of their own; `auth` is the token endpoint of
+ * exposure and risk engineering. Any other spec it is built with is served from the spec alone.
+ */
 export type ServiceName = 'auth' | 'exposure' | 'riskEngineering' | 'liability' | 'approvals';
 
 /** A request that passed the guard and the spec's validation. */
@@ -22,7 +25,8 @@ export type Handler = (request: ValidRequest, context: SandboxContext) => Reply;
 
 /** One service: where it is served, from which spec, how it authenticates, what it answers. */
 export interface ServiceDefinition {
-  readonly name: ServiceName;
+  /** A `ServiceName`, or the name of a spec served from the spec alone. */
+  readonly name: string;
   /** How route ids name the service (`liability.v2`); `name` when absent. */
   readonly routeName?: string;
   /** The sandbox option its spec was given by (`liabilityMajors[0]`), for errors. */

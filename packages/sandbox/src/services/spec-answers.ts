@@ -7,6 +7,12 @@ import { json, jsonText, type Reply } from '../http/reply.js';
 import type { Route } from '../spec/router.js';
 import type { Handler, ServiceDefinition } from './service.js';
 
+/** A one-pixel PNG: the answer of an operation that sends a PNG image. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 /** The schema prepared for the generator, and the bodies generated, of each operation. */
 const prepared = new WeakMap<OperationModel, { schema: unknown; bodies: Map<string, string> }>();
 // Generating a body costs about a millisecond; the bodies of this many keys per operation are
@@ -127,8 +133,13 @@ export function specHandlers(
   for (const route of generic) {
     if (handlers.has(route.id)) continue;
     const { operation } = route;
-    const { status, schema } = operation.success!;
+    const { status, schema, kind, mediaType } = operation.success!;
     handlers.set(route.id, ({ path }): Reply => {
+      if (kind === 'binary' || kind === 'text') {
+        const body =
+          mediaType === 'image/png' ? PNG : `${operation.operationId} ${JSON.stringify(path)}\n`;
+        return { status, body, contentType: mediaType! };
+      }
       if (schema === undefined) return { status, body: '', contentType: 'text/plain' };
       const body = specBody(operation, seed, hashString(JSON.stringify(path)));
       // The resource asked for carries the identifier it was asked by.

@@ -73,6 +73,7 @@ export interface OperationValidators {
   /** Checks (and coerces, and fills defaults into) the parameters of one location. */
   readonly query: Validator;
   readonly header: Validator;
+  readonly cookie: Validator;
   readonly path: Validator;
   /** Checks the parsed request body; `undefined` when the operation takes none. */
   readonly body: Validator | undefined;
@@ -110,6 +111,7 @@ export function validatorsFor(operation: OperationModel): OperationValidators {
   const validators: OperationValidators = {
     query: byLocation('query'),
     header: byLocation('header'),
+    cookie: byLocation('cookie'),
     path: byLocation('path'),
     body: operation.body ? wrap(bodyAjv.compile(operation.body.schema as object)) : undefined,
     response(schema) {
