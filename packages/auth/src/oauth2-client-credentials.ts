@@ -341,7 +341,10 @@ export function oauth2ClientCredentials(
 
   return {
     secretHeaderNames: [
-      ...new Set(['authorization', ...[dataKey, tokenKey].flatMap((k) => (k.in === 'header' ? [k.name] : []))]),
+      ...new Set([
+        'authorization',
+        ...[dataKey, tokenKey].flatMap((k) => (k.in === 'header' ? [k.name] : [])),
+      ]),
     ],
     clientId,
     secretDates: secretDatesOf(options),

@@ -46,7 +46,10 @@ describe('apiKeyAuth', () => {
 
   it.each([
     [[], 'auth.keys: must name at least one API key'],
-    [[{ in: 'body', name: 'k', value: 'v' }], 'auth.keys[0]: must be { in: header, query or cookie'],
+    [
+      [{ in: 'body', name: 'k', value: 'v' }],
+      'auth.keys[0]: must be { in: header, query or cookie',
+    ],
     [[{ in: 'query', name: 'k', value: '' }], 'auth.keys[0].value: must be a non-empty string'],
   ])('refuses %j', (keys, message) => {
     expect(() => apiKeyAuth(keys as never)).toThrow(message);

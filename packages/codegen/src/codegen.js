@@ -146,7 +146,7 @@ async function render(packageDir, job) {
  * @param {string} label
  * @returns {Promise<Record<string, unknown>>}
  */
-async function bundled(specPath, label) {
+export async function bundled(specPath, label) {
   const config = await createConfig({});
   const { bundle: result, problems } = await bundle({ ref: specPath, config });
   const errors = problems.filter((p) => p.severity === 'error');
@@ -179,7 +179,13 @@ async function renderAll(packageDir) {
  * @param {readonly string[]} paths the documents, relative to the package
  */
 function documentIndex(paths) {
-  const names = paths.map((path) => path.split('/').at(-1)?.replace(/\.document\.ts$/, '') ?? '');
+  const names = paths.map(
+    (path) =>
+      path
+        .split('/')
+        .at(-1)
+        ?.replace(/\.document\.ts$/, '') ?? '',
+  );
   return [
     header('codegen.json', '@partner-apis/codegen (the index of the bundled documents)'),
     ...names.map(

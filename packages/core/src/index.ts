@@ -66,5 +66,10 @@ export type {
   WarningCode,
 } from './observe/observer.js';
 export { readServiceEnv } from './client/service-env.js';
-export type { OAuth2ServiceEnv, ServiceEnv, ServiceEnvName } from './client/service-env.js';
+export type {
+  KeyServiceEnv,
+  OAuth2ServiceEnv,
+  ServiceEnv,
+  ServiceEnvName,
+} from './client/service-env.js';
 export type { Env } from './observe/log-from-env.js';

@@ -4,8 +4,9 @@
 // What it proves: the change reaches users with a spec edit alone, no hand-written code.
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
@@ -44,8 +45,14 @@ export async function linkConsumer(dir, packagesDir, names) {
  * @property {(pkg: string) => Promise<void>} regenerate runs codegen in `packages/<pkg>` of the copy
  * @property {(pkg: string) => Promise<void>} build runs the package's own build script (an app's
  *   with `apps/<name>`)
- * @property {(source: string) => Promise<string>} runConsumer compiles `source` as a consumer of
- *   the copy's packages with `tsc` (strict) and runs it with node; resolves to its stdout
+ * @property {(source: string, packages?: readonly string[]) => Promise<string>} runConsumer
+ *   compiles `source` as a consumer of the copy's packages (and `packages`, e.g. a new
+ *   service's) with `tsc` (strict) and runs it with node; resolves to its stdout
+ * @property {(args: readonly string[]) => Promise<string>} run runs a command of the
+ *   repository's in the copy's root, e.g. `['packages/codegen/src/new-service-cli.js', …]`
+ * @property {(pkg: string) => Promise<void>} install links the dependencies of a package made in
+ *   the copy (`packages/<pkg>`), as `pnpm install` would: workspace ones to the copy's packages,
+ *   the others to the repository's installed ones
  * @property {() => Promise<void>} remove
  */
 
@@ -71,7 +78,13 @@ export async function copyWorkspace(services, apps = []) {
       verbatimSymlinks: true,
       filter: (source) => !/[\\/](\.turbo|\.vite|\.vite-temp)([\\/]|$)/.test(source),
     });
-  for (const file of ['package.json', 'pnpm-workspace.yaml', 'tsconfig.base.json', 'specs']) {
+  for (const file of [
+    'package.json',
+    'pnpm-workspace.yaml',
+    'tsconfig.base.json',
+    'LICENSE',
+    'specs',
+  ]) {
     await copy(file);
   }
   for (const pkg of ['codegen', 'spec-model', 'build', ...RUNTIME_PACKAGES, ...services]) {
@@ -103,9 +116,36 @@ export async function copyWorkspace(services, apps = []) {
         env: { ...process.env, PATH: `${join(dir, 'node_modules/.bin')}:${process.env.PATH}` },
       });
     },
-    async runConsumer(source) {
+    async run(args) {
+      const env = { ...process.env, INIT_CWD: root };
+      const { stdout } = await run(process.execPath, [...args], { cwd: root, env });
+      return stdout;
+    },
+    async install(pkg) {
+      const dir = join(root, 'packages', pkg);
+      const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
+      const installed = createRequire(join(REPOSITORY_ROOT, 'packages/core/package.json'));
+      await mkdir(join(dir, 'node_modules/.bin'), { recursive: true });
+      for (const name of Object.keys({ ...manifest.dependencies, ...manifest.devDependencies })) {
+        const own = name.startsWith('@partner-apis/')
+          ? join(root, 'packages', name.slice(14))
+          : undefined;
+        const target = own ?? dirname(installed.resolve(`${name}/package.json`));
+        await mkdir(dirname(join(dir, 'node_modules', name)), { recursive: true });
+        await symlink(target, join(dir, 'node_modules', name), 'dir');
+        const bins = JSON.parse(await readFile(join(target, 'package.json'), 'utf8')).bin ?? {};
+        for (const [bin, file] of Object.entries(typeof bins === 'string' ? {} : bins)) {
+          await symlink(join(target, String(file)), join(dir, 'node_modules/.bin', bin));
+        }
+      }
+    },
+    async runConsumer(source, packages = []) {
       const dir = join(root, 'consumer');
-      await linkConsumer(dir, join(root, 'packages'), [...RUNTIME_PACKAGES, ...services]);
+      await linkConsumer(dir, join(root, 'packages'), [
+        ...RUNTIME_PACKAGES,
+        ...services,
+        ...packages,
+      ]);
       await writeFile(
         join(dir, 'tsconfig.json'),
         JSON.stringify({

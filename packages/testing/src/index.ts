@@ -35,6 +35,7 @@ export {
   PRISM_ENV,
   PRISM_SPECS,
   prismSpecsFromEnv,
+  startPrismMock,
   specPath,
   startPrismProxy,
   withPrism,

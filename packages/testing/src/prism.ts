@@ -30,7 +30,7 @@ export const PRISM_ENV = 'PARTNER_APIS_PRISM';
 /** How long Prism may take to start (it compiles the spec first), in ms. */
 const START_TIMEOUT_MS = 60_000;
 
-/** A running Prism validation proxy. */
+/** A running Prism: a validation proxy, or a mock answering from the spec. */
 export interface PrismProxy {
   /** `http://127.0.0.1:<port>`: the spec's paths are served below it. */
   readonly url: string;
@@ -72,12 +72,27 @@ async function stop(child: ChildProcess): Promise<void> {
  * const response = await fetch(`${prism.url}/approvals?employeeNumber=100234`, { headers });
  * await prism.close();
  */
-export async function startPrismProxy(spec: PrismSpec, upstream: string): Promise<PrismProxy> {
-  const child = spawn(
-    process.execPath,
-    [prismBin(), 'proxy', specPath(spec), upstream, '--errors', '-h', '127.0.0.1', '-p', '0'],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } },
-  );
+export function startPrismProxy(spec: PrismSpec, upstream: string): Promise<PrismProxy> {
+  return startPrism(spec, ['proxy', specPath(spec), upstream, '--errors']);
+}
+
+/**
+ * Starts Stoplight Prism as a mock of the spec at `file` (`prism mock <file> --errors`) on
+ * 127.0.0.1 on a free port: it answers every request from the spec's examples and schemas, and
+ * with an error any request that breaks the spec.
+ *
+ * @example
+ * const prism = await startPrismMock('specs/museum/openapi.yaml');
+ */
+export function startPrismMock(file: string): Promise<PrismProxy> {
+  return startPrism(file, ['mock', file, '--errors']);
+}
+
+async function startPrism(spec: string, args: readonly string[]): Promise<PrismProxy> {
+  const child = spawn(process.execPath, [prismBin(), ...args, '-h', '127.0.0.1', '-p', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
   const log: string[] = [];
   let pending = '';
   const listening = new Promise<string>((resolve, reject) => {

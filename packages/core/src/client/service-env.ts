@@ -1,8 +1,8 @@
 import { ConfigurationError } from '@partner-apis/errors';
 import type { Env } from '../observe/log-from-env.js';
 
-/** The `<SERVICE>` part of the `PARTNER_APIS_<SERVICE>_…` variables. */
-export type ServiceEnvName = 'EXPOSURE' | 'RISKENGINEERING' | 'LIABILITY' | 'APPROVALS';
+/** The `<SERVICE>` part of the `PARTNER_APIS_<SERVICE>_…` variables, e.g. `EXPOSURE`. */
+export type ServiceEnvName = string;
 
 /** The options every service reads from its variables. */
 export interface ServiceEnv {
@@ -13,6 +13,12 @@ export interface ServiceEnv {
     secretCreatedAt?: string;
     secretExpiresAt?: string;
   };
+}
+
+/** What a service whose requests carry a bearer token or an API key reads. */
+export interface KeyServiceEnv {
+  baseUrl: string;
+  credentials: { token: string } | { apiKey: string };
 }
 
 /** What an OAuth 2.0 service (exposure, risk engineering) reads besides. */
@@ -63,7 +69,8 @@ function asEnv(env: unknown): Env {
  * Reads the options of one service from `PARTNER_APIS_<SERVICE>_BASE_URL`, `…_CLIENT_ID`,
  * `…_CLIENT_SECRET` and the optional `…_SECRET_CREATED_AT` / `…_SECRET_EXPIRES_AT`; with
  * `'oauth2'` also `…_TOKEN_URL` (falling back to `PARTNER_APIS_TOKEN_URL`), `…_SUBSCRIPTION_KEY`
- * and the optional `…_SUBSCRIPTION_KEY_SECONDARY`. A missing or blank variable is a `ConfigurationError`
+ * and the optional `…_SUBSCRIPTION_KEY_SECONDARY`; with `'token'` or `'apiKey'` only `…_BASE_URL` and
+ * `…_TOKEN` or `…_API_KEY`. A missing or blank variable is a `ConfigurationError`
  * naming it; the values themselves are checked when the client is created.
  *
  * @example
@@ -80,10 +87,20 @@ export function readServiceEnv(
 export function readServiceEnv(
   service: ServiceEnvName,
   env: Env,
-  scheme?: 'oauth2',
-): ServiceEnv | OAuth2ServiceEnv {
+  scheme: 'token' | 'apiKey',
+): KeyServiceEnv;
+export function readServiceEnv(
+  service: ServiceEnvName,
+  env: Env,
+  scheme?: 'oauth2' | 'token' | 'apiKey',
+): ServiceEnv | OAuth2ServiceEnv | KeyServiceEnv {
   const vars = asEnv(env);
   const name = (suffix: string) => `PARTNER_APIS_${service}_${suffix}`;
+  if (scheme === 'token' || scheme === 'apiKey') {
+    const variable = name(scheme === 'token' ? 'TOKEN' : 'API_KEY');
+    const baseUrl = requireEnvVariable(vars, name('BASE_URL'));
+    return { baseUrl, credentials: { [scheme]: requireEnvVariable(vars, variable) } as never };
+  }
   const secretCreatedAt = readEnvVariable(vars, name('SECRET_CREATED_AT'));
   const secretExpiresAt = readEnvVariable(vars, name('SECRET_EXPIRES_AT'));
   const credentials = {

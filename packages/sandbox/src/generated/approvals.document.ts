@@ -5,947 +5,960 @@
 
 /** The spec, bundled into one document with every external `$ref` inlined. */
 export const openapiDocument: Readonly<Record<string, unknown>> = {
-  openapi: '3.1.0',
-  info: {
-    title: 'Procurement Approvals Service',
-    version: '1.0.0',
-    'x-upstream-gap':
-      'Only the major version (v1, in the path) is published; minor and patch numbers are not shown, so 1.0.0 stands for "v1".',
-    description:
-      "An experience API that returns all outstanding approvals of procurement objects for one\nemployee, grouped by object type: requisitions, invoices, expense reports and contracts.\n\n- HTTPS/TLS only; plain HTTP is refused.\n- Authentication: the client ID and client secret issued on the procurement exchange portal,\n  sent as the request headers `client_id` and `client_secret`.\n- Limits: calls per second depend on the client application's tier (Bronze 1/s, Silver 10/s,\n  Gold 100/s). Page size or result size limits are not shown.\n- Versioning: the path carries the major version segment `v1`. New resources, new optional\n  request parameters or attributes, new response fields and a changed order of response fields\n  come without a new version; adding or removing mandatory parameters or restructuring the\n  interface needs one. Old versions stay usable after a release.\n",
-    license: {
-      name: 'MIT',
-      identifier: 'MIT',
+  "openapi": "3.1.0",
+  "info": {
+    "title": "Procurement Approvals Service",
+    "version": "1.0.0",
+    "x-upstream-gap": "Only the major version (v1, in the path) is published; minor and patch numbers are not shown, so 1.0.0 stands for \"v1\".",
+    "description": "An experience API that returns all outstanding approvals of procurement objects for one\nemployee, grouped by object type: requisitions, invoices, expense reports and contracts.\n\n- HTTPS/TLS only; plain HTTP is refused.\n- Authentication: the client ID and client secret issued on the procurement exchange portal,\n  sent as the request headers `client_id` and `client_secret`.\n- Limits: calls per second depend on the client application's tier (Bronze 1/s, Silver 10/s,\n  Gold 100/s). Page size or result size limits are not shown.\n- Versioning: the path carries the major version segment `v1`. New resources, new optional\n  request parameters or attributes, new response fields and a changed order of response fields\n  come without a new version; adding or removing mandatory parameters or restructuring the\n  interface needs one. Old versions stay usable after a release.\n",
+    "license": {
+      "name": "MIT",
+      "identifier": "MIT"
     },
-    'x-rate-limit-tiers': {
-      bronze: 1,
-      silver: 10,
-      gold: 100,
-    },
+    "x-rate-limit-tiers": {
+      "bronze": 1,
+      "silver": 10,
+      "gold": 100
+    }
   },
-  servers: [
+  "servers": [
     {
-      url: '{base_url}',
-      'x-internal': false,
-      description: 'Production. Its path carries the major version segment v1.',
-      variables: {
-        base_url: {
-          default: 'https://approvals.partner-platform.invalid/v1',
-          description: 'The address of the environment, ending in the major version segment /v1.',
-        },
+      "url": "{base_url}",
+      "x-internal": false,
+      "description": "Production. Its path carries the major version segment v1.",
+      "variables": {
+        "base_url": {
+          "default": "https://approvals.partner-platform.invalid/v1",
+          "description": "The address of the environment, ending in the major version segment /v1."
+        }
       },
-      'x-upstream-gap':
-        'The production host is not published; the address comes with the access approval.',
+      "x-upstream-gap": "The production host is not published; the address comes with the access approval."
     },
     {
-      url: '{mock_url}',
-      'x-internal': false,
-      description: 'Mock test environment, provided by the mocking service.',
-      variables: {
-        mock_url: {
-          default: 'https://mock.partner-platform.invalid/approvals/v1',
-          description: 'The address the mocking service gives.',
-        },
+      "url": "{mock_url}",
+      "x-internal": false,
+      "description": "Mock test environment, provided by the mocking service.",
+      "variables": {
+        "mock_url": {
+          "default": "https://mock.partner-platform.invalid/approvals/v1",
+          "description": "The address the mocking service gives."
+        }
       },
-      'x-upstream-gap': "The mocking service's address is not published.",
-    },
+      "x-upstream-gap": "The mocking service's address is not published."
+    }
   ],
-  'x-environments': {
-    published: ['mock', 'production'],
-    description:
-      'Only the mock and production environments are published. More can be subscribed on special request and are to be used only in agreement with the service team.',
-  },
-  'x-access-request': {
-    channel: 'procurement exchange portal',
-    steps: [
-      'choose the instance and the tier',
-      'select or create a client application',
-      'accept the terms',
+  "x-environments": {
+    "published": [
+      "mock",
+      "production"
     ],
-    decision: 'usually within 1 working day; the credentials arrive by e-mail',
-    issues: ['client_id', 'client_secret'],
+    "description": "Only the mock and production environments are published. More can be subscribed on special request and are to be used only in agreement with the service team."
   },
-  'x-versioning': {
-    current: 'v1',
-    compatibleChanges: [
-      'new resources',
-      'new optional request parameters or attributes',
-      'new response fields',
-      'a changed order of response fields',
+  "x-access-request": {
+    "channel": "procurement exchange portal",
+    "steps": [
+      "choose the instance and the tier",
+      "select or create a client application",
+      "accept the terms"
     ],
-    breakingChanges: ['adding or removing mandatory parameters', 'restructuring the interface'],
-    oldVersions:
-      'Old versions stay usable after a release. Consumers request access to the new major version and are encouraged to run regression tests before moving to it in production.',
-    'x-upstream-gap': 'Contents of release notes are not shown.',
+    "decision": "usually within 1 working day; the credentials arrive by e-mail",
+    "issues": [
+      "client_id",
+      "client_secret"
+    ]
   },
-  'x-upstream-gap': [
-    'Events are not shown.',
-    'Page size or result size limits are not shown.',
-    'States and transitions are not shown. The status fields carry state values of the underlying objects, but no moves between them are described.',
-  ],
-  security: [
-    {
-      clientId: [],
-      clientSecret: [],
-    },
-  ],
-  tags: [
-    {
-      name: 'Approvals',
-      description: 'Outstanding approvals of one employee.',
-    },
-  ],
-  paths: {
-    '/approvals': {
-      get: {
-        operationId: 'getApprovals',
-        'x-client-method': 'approvals.list',
-        summary: 'List the outstanding approvals of one employee',
-        description:
-          'Retrieves all outstanding approvals of procurement objects for one employee, grouped by\nobject type.\n',
-        tags: ['Approvals'],
-        'x-upstream-gap':
-          'Query parameters other than employeeNumber, and the behaviour when employeeNumber is omitted, are not shown. The statuses 412 and 428 are listed for the service although no request header If-Match is documented for this operation.',
-        parameters: [
-          {
-            name: 'employeeNumber',
-            in: 'query',
-            required: true,
-            description: 'The employee whose outstanding approvals are returned.',
-            'x-upstream-gap':
-              "The document names employeeNumber as the operation's query parameter but does not say what happens when it is omitted; we send it always and refuse an empty value.",
-            schema: {
-              type: 'string',
-              minLength: 1,
-              examples: ['100234'],
-            },
-          },
-          {
-            $ref: '#/components/parameters/RequestId',
-          },
-        ],
-        responses: {
-          '200': {
-            description: 'The approvals result.',
-            content: {
-              'application/json': {
-                schema: {
-                  $ref: '#/components/schemas/ApprovalsResult',
-                },
-                examples: {
-                  outstanding: {
-                    $ref: '#/components/examples/OutstandingApprovals',
-                  },
-                  nothingOutstanding: {
-                    summary: 'An employee with nothing outstanding',
-                    value: {
-                      employeeNumber: '100777',
-                      userId: 5120,
-                      userFullname: 'Jonas Lindqvist',
-                      requisitionApprovals: [],
-                      invoiceApprovals: [],
-                      expenseReportApprovals: [],
-                      contractApprovals: [],
-                    },
-                  },
-                },
-              },
-            },
-          },
-          '400': {
-            $ref: '#/components/responses/BadRequest',
-          },
-          '401': {
-            $ref: '#/components/responses/Unauthorized',
-          },
-          '412': {
-            $ref: '#/components/responses/PreconditionFailed',
-          },
-          '415': {
-            $ref: '#/components/responses/UnsupportedMediaType',
-          },
-          '428': {
-            $ref: '#/components/responses/PreconditionRequired',
-          },
-          '429': {
-            $ref: '#/components/responses/TooManyRequests',
-          },
-          '500': {
-            $ref: '#/components/responses/InternalServerError',
-          },
-          '502': {
-            $ref: '#/components/responses/BadGateway',
-          },
-          '503': {
-            $ref: '#/components/responses/ServiceUnavailable',
-          },
-          '4XX': {
-            $ref: '#/components/responses/OtherClientError',
-          },
-          '5XX': {
-            $ref: '#/components/responses/OtherServerError',
-          },
-        },
-      },
-    },
+  "x-versioning": {
+    "current": "v1",
+    "compatibleChanges": [
+      "new resources",
+      "new optional request parameters or attributes",
+      "new response fields",
+      "a changed order of response fields"
+    ],
+    "breakingChanges": [
+      "adding or removing mandatory parameters",
+      "restructuring the interface"
+    ],
+    "oldVersions": "Old versions stay usable after a release. Consumers request access to the new major version and are encouraged to run regression tests before moving to it in production.",
+    "x-upstream-gap": "Contents of release notes are not shown."
   },
-  components: {
-    securitySchemes: {
-      clientId: {
-        type: 'apiKey',
-        in: 'header',
-        name: 'client_id',
-        description:
-          'The client ID issued after an access request on the procurement exchange portal.',
+  "x-upstream-gap": [
+    "Events are not shown.",
+    "Page size or result size limits are not shown.",
+    "States and transitions are not shown. The status fields carry state values of the underlying objects, but no moves between them are described."
+  ],
+  "security": [
+    {
+      "clientId": [],
+      "clientSecret": []
+    }
+  ],
+  "tags": [
+    {
+      "name": "Approvals",
+      "description": "Outstanding approvals of one employee."
+    }
+  ],
+  "paths": {
+    "/approvals": {
+      "get": {
+        "operationId": "getApprovals",
+        "x-client-method": "approvals.list",
+        "summary": "List the outstanding approvals of one employee",
+        "description": "Retrieves all outstanding approvals of procurement objects for one employee, grouped by\nobject type.\n",
+        "tags": [
+          "Approvals"
+        ],
+        "x-upstream-gap": "Query parameters other than employeeNumber, and the behaviour when employeeNumber is omitted, are not shown. The statuses 412 and 428 are listed for the service although no request header If-Match is documented for this operation.",
+        "parameters": [
+          {
+            "name": "employeeNumber",
+            "in": "query",
+            "required": true,
+            "description": "The employee whose outstanding approvals are returned.",
+            "x-upstream-gap": "The document names employeeNumber as the operation's query parameter but does not say what happens when it is omitted; we send it always and refuse an empty value.",
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "examples": [
+                "100234"
+              ]
+            }
+          },
+          {
+            "$ref": "#/components/parameters/RequestId"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The approvals result.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ApprovalsResult"
+                },
+                "examples": {
+                  "outstanding": {
+                    "$ref": "#/components/examples/OutstandingApprovals"
+                  },
+                  "nothingOutstanding": {
+                    "summary": "An employee with nothing outstanding",
+                    "value": {
+                      "employeeNumber": "100777",
+                      "userId": 5120,
+                      "userFullname": "Jonas Lindqvist",
+                      "requisitionApprovals": [],
+                      "invoiceApprovals": [],
+                      "expenseReportApprovals": [],
+                      "contractApprovals": []
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "412": {
+            "$ref": "#/components/responses/PreconditionFailed"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "428": {
+            "$ref": "#/components/responses/PreconditionRequired"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalServerError"
+          },
+          "502": {
+            "$ref": "#/components/responses/BadGateway"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          },
+          "4XX": {
+            "$ref": "#/components/responses/OtherClientError"
+          },
+          "5XX": {
+            "$ref": "#/components/responses/OtherServerError"
+          }
+        }
+      }
+    }
+  },
+  "components": {
+    "securitySchemes": {
+      "clientId": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "client_id",
+        "description": "The client ID issued after an access request on the procurement exchange portal."
       },
-      clientSecret: {
-        type: 'apiKey',
-        in: 'header',
-        name: 'client_secret',
-        description: 'The client secret issued with the client ID. Confidential.',
-      },
+      "clientSecret": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "client_secret",
+        "description": "The client secret issued with the client ID. Confidential."
+      }
     },
-    schemas: {
-      ApprovalsResult: {
-        type: 'object',
-        description: 'Root object of a 200 response.',
-        'x-upstream-gap':
-          'Which fields are required or optional is not shown; every field is optional here.',
-        properties: {
-          employeeNumber: {
-            type: 'string',
+    "schemas": {
+      "ApprovalsResult": {
+        "type": "object",
+        "description": "Root object of a 200 response.",
+        "x-upstream-gap": "Which fields are required or optional is not shown; every field is optional here.",
+        "properties": {
+          "employeeNumber": {
+            "type": "string"
           },
-          userId: {
-            type: 'integer',
+          "userId": {
+            "type": "integer"
           },
-          userFullname: {
-            type: 'string',
+          "userFullname": {
+            "type": "string"
           },
-          requisitionApprovals: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/RequisitionApproval',
-            },
+          "requisitionApprovals": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/RequisitionApproval"
+            }
           },
-          invoiceApprovals: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/InvoiceApproval',
-            },
+          "invoiceApprovals": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/InvoiceApproval"
+            }
           },
-          expenseReportApprovals: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/ExpenseReportApproval',
-            },
+          "expenseReportApprovals": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ExpenseReportApproval"
+            }
           },
-          contractApprovals: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/ContractApproval',
-            },
-          },
-        },
+          "contractApprovals": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ContractApproval"
+            }
+          }
+        }
       },
-      ApprovalItem: {
-        type: 'object',
-        description: 'Fields common to every approval item.',
-        'x-upstream-gap':
-          'Which fields are required is not shown, nor the full sets of allowed values of approvalStatus, approvalType and approvableType; they are open strings.',
-        properties: {
-          approvableId: {
-            type: 'integer',
+      "ApprovalItem": {
+        "type": "object",
+        "description": "Fields common to every approval item.",
+        "x-upstream-gap": "Which fields are required is not shown, nor the full sets of allowed values of approvalStatus, approvalType and approvableType; they are open strings.",
+        "properties": {
+          "approvableId": {
+            "type": "integer"
           },
-          approvableType: {
-            type: 'string',
+          "approvableType": {
+            "type": "string"
           },
-          approvalReason: {
-            type: 'string',
+          "approvalReason": {
+            "type": "string"
           },
-          approvalStatus: {
-            type: 'string',
+          "approvalStatus": {
+            "type": "string"
           },
-          approvalId: {
-            type: 'integer',
+          "approvalId": {
+            "type": "integer"
           },
-          approvalCreatedDate: {
-            type: 'string',
-            format: 'date-time',
-            description: 'ISO 8601 timestamp with offset.',
+          "approvalCreatedDate": {
+            "type": "string",
+            "format": "date-time",
+            "description": "ISO 8601 timestamp with offset."
           },
-          approvalNote: {
-            type: 'string',
+          "approvalNote": {
+            "type": "string"
           },
-          approvalType: {
-            type: 'string',
-          },
-        },
+          "approvalType": {
+            "type": "string"
+          }
+        }
       },
-      RequisitionApproval: {
-        allOf: [
+      "RequisitionApproval": {
+        "allOf": [
           {
-            $ref: '#/components/schemas/ApprovalItem',
+            "$ref": "#/components/schemas/ApprovalItem"
           },
           {
-            type: 'object',
-            properties: {
-              requisitionDetails: {
-                $ref: '#/components/schemas/RequisitionDetails',
-              },
-            },
+            "type": "object",
+            "properties": {
+              "requisitionDetails": {
+                "$ref": "#/components/schemas/RequisitionDetails"
+              }
+            }
+          }
+        ]
+      },
+      "InvoiceApproval": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/ApprovalItem"
           },
+          {
+            "type": "object",
+            "properties": {
+              "invoiceDetails": {
+                "$ref": "#/components/schemas/InvoiceDetails"
+              }
+            }
+          }
+        ]
+      },
+      "ExpenseReportApproval": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/ApprovalItem"
+          },
+          {
+            "type": "object",
+            "properties": {
+              "expenseReportDetails": {
+                "$ref": "#/components/schemas/ExpenseReportDetails"
+              }
+            }
+          }
+        ]
+      },
+      "ContractApproval": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/ApprovalItem"
+          },
+          {
+            "type": "object",
+            "properties": {
+              "contractDetails": {
+                "$ref": "#/components/schemas/ContractDetails"
+              }
+            }
+          }
+        ]
+      },
+      "DecimalText": {
+        "type": "string",
+        "description": "A decimal number as text, so that no precision is lost.",
+        "examples": [
+          "1250.50"
+        ]
+      },
+      "UserType": {
+        "type": "string",
+        "x-upstream-gap": "The allowed values of the user type fields are not shown."
+      },
+      "ObjectStatus": {
+        "type": "string",
+        "description": "State value of the underlying procurement object.",
+        "x-upstream-gap": "The allowed values of status are not shown."
+      },
+      "Comment": {
+        "type": "object",
+        "properties": {
+          "comment": {
+            "type": "string"
+          },
+          "createdBy": {
+            "type": "string"
+          },
+          "createdDate": {
+            "type": "string",
+            "format": "date-time",
+            "description": "ISO 8601 timestamp with offset."
+          }
+        }
+      },
+      "RequisitionDetails": {
+        "type": "object",
+        "properties": {
+          "url": {
+            "type": "string"
+          },
+          "status": {
+            "$ref": "#/components/schemas/ObjectStatus"
+          },
+          "requestedBy": {
+            "type": "string"
+          },
+          "requestedByUserType": {
+            "$ref": "#/components/schemas/UserType"
+          },
+          "requisitionTitle": {
+            "type": "string"
+          },
+          "requisitionSupplier": {
+            "type": "string"
+          },
+          "requisitionTotal": {
+            "$ref": "#/components/schemas/DecimalText"
+          },
+          "requisitionLineCount": {
+            "type": "integer"
+          },
+          "requisitionJustification": {
+            "type": "string"
+          },
+          "comments": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Comment"
+            }
+          }
+        }
+      },
+      "InvoiceDetails": {
+        "type": "object",
+        "properties": {
+          "url": {
+            "type": "string"
+          },
+          "status": {
+            "$ref": "#/components/schemas/ObjectStatus"
+          },
+          "createdBy": {
+            "type": "string"
+          },
+          "createdByUserType": {
+            "$ref": "#/components/schemas/UserType"
+          },
+          "invoiceNumber": {
+            "type": "string"
+          },
+          "invoiceSupplier": {
+            "type": "string"
+          },
+          "invoiceGrossTotal": {
+            "$ref": "#/components/schemas/DecimalText"
+          },
+          "invoiceLineCount": {
+            "type": "integer"
+          },
+          "comments": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Comment"
+            }
+          }
+        }
+      },
+      "ExpenseReportDetails": {
+        "type": "object",
+        "properties": {
+          "url": {
+            "type": "string"
+          },
+          "status": {
+            "$ref": "#/components/schemas/ObjectStatus"
+          },
+          "expensedBy": {
+            "type": "string"
+          },
+          "expensedByUserType": {
+            "$ref": "#/components/schemas/UserType"
+          },
+          "expenseReportTitle": {
+            "type": "string"
+          },
+          "expenseReportTotal": {
+            "$ref": "#/components/schemas/DecimalText"
+          },
+          "expenseReportScore": {
+            "type": "integer"
+          },
+          "expenseReportLineCount": {
+            "type": "integer"
+          },
+          "comments": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Comment"
+            }
+          }
+        }
+      },
+      "ContractDetails": {
+        "type": "object",
+        "description": "The date fields keep the upstream spelling contactStartDate and contactEndDate.",
+        "properties": {
+          "url": {
+            "type": "string"
+          },
+          "status": {
+            "$ref": "#/components/schemas/ObjectStatus"
+          },
+          "createdBy": {
+            "type": "string"
+          },
+          "createdByUserType": {
+            "$ref": "#/components/schemas/UserType"
+          },
+          "contractNumber": {
+            "type": "string"
+          },
+          "contractName": {
+            "type": "string"
+          },
+          "contractSupplier": {
+            "type": "string"
+          },
+          "contactStartDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "contactEndDate": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "ErrorCode": {
+        "type": "string",
+        "description": "The error codes the approvals service lists.",
+        "enum": [
+          "data_validation",
+          "not_found",
+          "method_not_allowed",
+          "not_acceptable",
+          "unsupported_media_type",
+          "not_implemented",
+          "internal_server_error",
+          "authentication_error"
         ],
+        "x-enum-descriptions": {
+          "data_validation": "The request does not adhere to the specification.",
+          "not_found": "The endpoint or resource does not exist.",
+          "method_not_allowed": "The method is known but not supported by the resource.",
+          "not_acceptable": "The Accept header cannot be satisfied.",
+          "unsupported_media_type": "The payload format is not supported.",
+          "not_implemented": "The resource is defined but not implemented.",
+          "internal_server_error": "Internal server error.",
+          "authentication_error": "Invalid credentials or token."
+        }
       },
-      InvoiceApproval: {
-        allOf: [
+      "ApprovalsErrorBody": {
+        "description": "The common error body with this service's error codes.",
+        "allOf": [
           {
-            $ref: '#/components/schemas/ApprovalItem',
+            "$ref": "#/components/schemas/ErrorBody"
           },
           {
-            type: 'object',
-            properties: {
-              invoiceDetails: {
-                $ref: '#/components/schemas/InvoiceDetails',
-              },
-            },
+            "type": "object",
+            "properties": {
+              "code": {
+                "$ref": "#/components/schemas/ErrorCode"
+              }
+            }
+          }
+        ]
+      },
+      "ErrorSource": {
+        "type": "object",
+        "description": "Origin of the error.",
+        "properties": {
+          "name": {
+            "type": "string",
+            "description": "Name of the API, service or system."
           },
+          "layer": {
+            "type": "string",
+            "description": "Architecture layer.",
+            "x-upstream-gap": "The set of layer names is not shown."
+          }
+        }
+      },
+      "ErrorCause": {
+        "type": "object",
+        "required": [
+          "message"
         ],
+        "properties": {
+          "code": {
+            "type": "string",
+            "description": "Finer error identifier."
+          },
+          "message": {
+            "type": "string",
+            "description": "Specific failure information."
+          },
+          "field": {
+            "type": "string",
+            "description": "JSON Pointer (RFC 6901) to the entity or attribute responsible.",
+            "examples": [
+              "/employeeNumber"
+            ]
+          },
+          "source": {
+            "$ref": "#/components/schemas/ErrorSource"
+          }
+        }
       },
-      ExpenseReportApproval: {
-        allOf: [
-          {
-            $ref: '#/components/schemas/ApprovalItem',
-          },
-          {
-            type: 'object',
-            properties: {
-              expenseReportDetails: {
-                $ref: '#/components/schemas/ExpenseReportDetails',
-              },
-            },
-          },
+      "ErrorBody": {
+        "type": "object",
+        "description": "The one error body that every error response of the liability and approvals services\ncarries (both documents give the same table). The exposure and risk engineering document\ndoes not show its error body, so those specs use it as an assumption.\n",
+        "required": [
+          "code",
+          "message",
+          "correlationId"
         ],
-      },
-      ContractApproval: {
-        allOf: [
+        "properties": {
+          "code": {
+            "type": "string",
+            "description": "Pattern-based identifier of the error condition.",
+            "x-upstream-gap": "The mapping between status codes and error codes is not shown. The approvals document lists eight codes; the liability document gives only authentication_error; the exposure and risk engineering document gives only authentication_error for 401.",
+            "examples": [
+              "authentication_error"
+            ]
+          },
+          "message": {
+            "type": "string",
+            "description": "Human-readable description, not meant for parsing.",
+            "examples": [
+              "Invalid credentials."
+            ]
+          },
+          "correlationId": {
+            "type": "string",
+            "description": "Identifier for tracing the request.",
+            "examples": [
+              "5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31"
+            ]
+          },
+          "source": {
+            "$ref": "#/components/schemas/ErrorSource"
+          },
+          "causes": {
+            "type": "array",
+            "description": "More detailed causes.",
+            "items": {
+              "$ref": "#/components/schemas/ErrorCause"
+            }
+          }
+        },
+        "examples": [
           {
-            $ref: '#/components/schemas/ApprovalItem',
-          },
-          {
-            type: 'object',
-            properties: {
-              contractDetails: {
-                $ref: '#/components/schemas/ContractDetails',
-              },
-            },
-          },
-        ],
-      },
-      DecimalText: {
-        type: 'string',
-        description: 'A decimal number as text, so that no precision is lost.',
-        examples: ['1250.50'],
-      },
-      UserType: {
-        type: 'string',
-        'x-upstream-gap': 'The allowed values of the user type fields are not shown.',
-      },
-      ObjectStatus: {
-        type: 'string',
-        description: 'State value of the underlying procurement object.',
-        'x-upstream-gap': 'The allowed values of status are not shown.',
-      },
-      Comment: {
-        type: 'object',
-        properties: {
-          comment: {
-            type: 'string',
-          },
-          createdBy: {
-            type: 'string',
-          },
-          createdDate: {
-            type: 'string',
-            format: 'date-time',
-            description: 'ISO 8601 timestamp with offset.',
-          },
-        },
-      },
-      RequisitionDetails: {
-        type: 'object',
-        properties: {
-          url: {
-            type: 'string',
-          },
-          status: {
-            $ref: '#/components/schemas/ObjectStatus',
-          },
-          requestedBy: {
-            type: 'string',
-          },
-          requestedByUserType: {
-            $ref: '#/components/schemas/UserType',
-          },
-          requisitionTitle: {
-            type: 'string',
-          },
-          requisitionSupplier: {
-            type: 'string',
-          },
-          requisitionTotal: {
-            $ref: '#/components/schemas/DecimalText',
-          },
-          requisitionLineCount: {
-            type: 'integer',
-          },
-          requisitionJustification: {
-            type: 'string',
-          },
-          comments: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/Comment',
-            },
-          },
-        },
-      },
-      InvoiceDetails: {
-        type: 'object',
-        properties: {
-          url: {
-            type: 'string',
-          },
-          status: {
-            $ref: '#/components/schemas/ObjectStatus',
-          },
-          createdBy: {
-            type: 'string',
-          },
-          createdByUserType: {
-            $ref: '#/components/schemas/UserType',
-          },
-          invoiceNumber: {
-            type: 'string',
-          },
-          invoiceSupplier: {
-            type: 'string',
-          },
-          invoiceGrossTotal: {
-            $ref: '#/components/schemas/DecimalText',
-          },
-          invoiceLineCount: {
-            type: 'integer',
-          },
-          comments: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/Comment',
-            },
-          },
-        },
-      },
-      ExpenseReportDetails: {
-        type: 'object',
-        properties: {
-          url: {
-            type: 'string',
-          },
-          status: {
-            $ref: '#/components/schemas/ObjectStatus',
-          },
-          expensedBy: {
-            type: 'string',
-          },
-          expensedByUserType: {
-            $ref: '#/components/schemas/UserType',
-          },
-          expenseReportTitle: {
-            type: 'string',
-          },
-          expenseReportTotal: {
-            $ref: '#/components/schemas/DecimalText',
-          },
-          expenseReportScore: {
-            type: 'integer',
-          },
-          expenseReportLineCount: {
-            type: 'integer',
-          },
-          comments: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/Comment',
-            },
-          },
-        },
-      },
-      ContractDetails: {
-        type: 'object',
-        description:
-          'The date fields keep the upstream spelling contactStartDate and contactEndDate.',
-        properties: {
-          url: {
-            type: 'string',
-          },
-          status: {
-            $ref: '#/components/schemas/ObjectStatus',
-          },
-          createdBy: {
-            type: 'string',
-          },
-          createdByUserType: {
-            $ref: '#/components/schemas/UserType',
-          },
-          contractNumber: {
-            type: 'string',
-          },
-          contractName: {
-            type: 'string',
-          },
-          contractSupplier: {
-            type: 'string',
-          },
-          contactStartDate: {
-            type: 'string',
-            format: 'date-time',
-          },
-          contactEndDate: {
-            type: 'string',
-            format: 'date-time',
-          },
-        },
-      },
-      ErrorCode: {
-        type: 'string',
-        description: 'The error codes the approvals service lists.',
-        enum: [
-          'data_validation',
-          'not_found',
-          'method_not_allowed',
-          'not_acceptable',
-          'unsupported_media_type',
-          'not_implemented',
-          'internal_server_error',
-          'authentication_error',
-        ],
-        'x-enum-descriptions': {
-          data_validation: 'The request does not adhere to the specification.',
-          not_found: 'The endpoint or resource does not exist.',
-          method_not_allowed: 'The method is known but not supported by the resource.',
-          not_acceptable: 'The Accept header cannot be satisfied.',
-          unsupported_media_type: 'The payload format is not supported.',
-          not_implemented: 'The resource is defined but not implemented.',
-          internal_server_error: 'Internal server error.',
-          authentication_error: 'Invalid credentials or token.',
-        },
-      },
-      ApprovalsErrorBody: {
-        description: "The common error body with this service's error codes.",
-        allOf: [
-          {
-            $ref: '#/components/schemas/ErrorBody',
-          },
-          {
-            type: 'object',
-            properties: {
-              code: {
-                $ref: '#/components/schemas/ErrorCode',
-              },
-            },
-          },
-        ],
-      },
-      ErrorSource: {
-        type: 'object',
-        description: 'Origin of the error.',
-        properties: {
-          name: {
-            type: 'string',
-            description: 'Name of the API, service or system.',
-          },
-          layer: {
-            type: 'string',
-            description: 'Architecture layer.',
-            'x-upstream-gap': 'The set of layer names is not shown.',
-          },
-        },
-      },
-      ErrorCause: {
-        type: 'object',
-        required: ['message'],
-        properties: {
-          code: {
-            type: 'string',
-            description: 'Finer error identifier.',
-          },
-          message: {
-            type: 'string',
-            description: 'Specific failure information.',
-          },
-          field: {
-            type: 'string',
-            description: 'JSON Pointer (RFC 6901) to the entity or attribute responsible.',
-            examples: ['/employeeNumber'],
-          },
-          source: {
-            $ref: '#/components/schemas/ErrorSource',
-          },
-        },
-      },
-      ErrorBody: {
-        type: 'object',
-        description:
-          'The one error body that every error response of the liability and approvals services\ncarries (both documents give the same table). The exposure and risk engineering document\ndoes not show its error body, so those specs use it as an assumption.\n',
-        required: ['code', 'message', 'correlationId'],
-        properties: {
-          code: {
-            type: 'string',
-            description: 'Pattern-based identifier of the error condition.',
-            'x-upstream-gap':
-              'The mapping between status codes and error codes is not shown. The approvals document lists eight codes; the liability document gives only authentication_error; the exposure and risk engineering document gives only authentication_error for 401.',
-            examples: ['authentication_error'],
-          },
-          message: {
-            type: 'string',
-            description: 'Human-readable description, not meant for parsing.',
-            examples: ['Invalid credentials.'],
-          },
-          correlationId: {
-            type: 'string',
-            description: 'Identifier for tracing the request.',
-            examples: ['5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31'],
-          },
-          source: {
-            $ref: '#/components/schemas/ErrorSource',
-          },
-          causes: {
-            type: 'array',
-            description: 'More detailed causes.',
-            items: {
-              $ref: '#/components/schemas/ErrorCause',
-            },
-          },
-        },
-        examples: [
-          {
-            code: 'authentication_error',
-            message: 'Invalid credentials.',
-            correlationId: '5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31',
-          },
-        ],
-      },
+            "code": "authentication_error",
+            "message": "Invalid credentials.",
+            "correlationId": "5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31"
+          }
+        ]
+      }
     },
-    responses: {
-      BadRequest: {
-        description: 'Invalid syntax.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ApprovalsErrorBody',
+    "responses": {
+      "BadRequest": {
+        "description": "Invalid syntax.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ApprovalsErrorBody"
             },
-            example: {
-              code: 'data_validation',
-              message: 'employeeNumber must not be empty.',
-              correlationId: '3c8e2a10-0000-4000-8000-000000000400',
-              causes: [
+            "example": {
+              "code": "data_validation",
+              "message": "employeeNumber must not be empty.",
+              "correlationId": "3c8e2a10-0000-4000-8000-000000000400",
+              "causes": [
                 {
-                  message: 'employeeNumber must not be empty.',
-                  field: '/employeeNumber',
-                },
-              ],
-            },
-          },
-        },
+                  "message": "employeeNumber must not be empty.",
+                  "field": "/employeeNumber"
+                }
+              ]
+            }
+          }
+        }
       },
-      Unauthorized: {
-        description: 'Invalid token; authentication failed.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ApprovalsErrorBody',
+      "Unauthorized": {
+        "description": "Invalid token; authentication failed.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ApprovalsErrorBody"
             },
-            example: {
-              code: 'authentication_error',
-              message: 'Invalid client credentials.',
-              correlationId: '3c8e2a10-0000-4000-8000-000000000401',
-            },
-          },
-        },
+            "example": {
+              "code": "authentication_error",
+              "message": "Invalid client credentials.",
+              "correlationId": "3c8e2a10-0000-4000-8000-000000000401"
+            }
+          }
+        }
       },
-      PreconditionFailed: {
-        description: 'Precondition failed because of an invalid If-Match.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ApprovalsErrorBody',
+      "PreconditionFailed": {
+        "description": "Precondition failed because of an invalid If-Match.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ApprovalsErrorBody"
             },
-            example: {
-              code: 'data_validation',
-              message: 'The If-Match header does not match.',
-              correlationId: '3c8e2a10-0000-4000-8000-000000000412',
-            },
-          },
-        },
+            "example": {
+              "code": "data_validation",
+              "message": "The If-Match header does not match.",
+              "correlationId": "3c8e2a10-0000-4000-8000-000000000412"
+            }
+          }
+        }
       },
-      UnsupportedMediaType: {
-        description: 'Media format not supported.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ApprovalsErrorBody',
+      "UnsupportedMediaType": {
+        "description": "Media format not supported.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ApprovalsErrorBody"
             },
-            example: {
-              code: 'unsupported_media_type',
-              message: 'The payload format is not supported.',
-              correlationId: '3c8e2a10-0000-4000-8000-000000000415',
-            },
-          },
-        },
+            "example": {
+              "code": "unsupported_media_type",
+              "message": "The payload format is not supported.",
+              "correlationId": "3c8e2a10-0000-4000-8000-000000000415"
+            }
+          }
+        }
       },
-      TooManyRequests: {
-        description: "The client application's tier allows no more calls in this second.",
-        'x-upstream-gap':
-          "The documents give the calls per second of each tier but not what a call over the limit receives; we assume the gateway's usual 429 with Retry-After and the common error body, whose code is not one of the service's listed codes.",
-        headers: {
-          'Retry-After': {
-            description: 'Seconds to wait before the next call.',
-            schema: {
-              type: 'integer',
-              minimum: 0,
-            },
-          },
+      "TooManyRequests": {
+        "description": "The client application's tier allows no more calls in this second.",
+        "x-upstream-gap": "The documents give the calls per second of each tier but not what a call over the limit receives; we assume the gateway's usual 429 with Retry-After and the common error body, whose code is not one of the service's listed codes.",
+        "headers": {
+          "Retry-After": {
+            "description": "Seconds to wait before the next call.",
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
         },
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
             },
-            example: {
-              code: 'too_many_requests',
-              message: "The tier's call rate is exceeded.",
-              correlationId: '3c8e2a10-0000-4000-8000-000000000429',
-            },
-          },
-        },
+            "example": {
+              "code": "too_many_requests",
+              "message": "The tier's call rate is exceeded.",
+              "correlationId": "3c8e2a10-0000-4000-8000-000000000429"
+            }
+          }
+        }
       },
-      PreconditionRequired: {
-        description: 'The required header If-Match was not provided.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ApprovalsErrorBody',
+      "PreconditionRequired": {
+        "description": "The required header If-Match was not provided.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ApprovalsErrorBody"
             },
-            example: {
-              code: 'data_validation',
-              message: 'The If-Match header is required.',
-              correlationId: '3c8e2a10-0000-4000-8000-000000000428',
-            },
-          },
-        },
+            "example": {
+              "code": "data_validation",
+              "message": "The If-Match header is required.",
+              "correlationId": "3c8e2a10-0000-4000-8000-000000000428"
+            }
+          }
+        }
       },
-      InternalServerError: {
-        description: 'Internal server error.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ApprovalsErrorBody',
+      "InternalServerError": {
+        "description": "Internal server error.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ApprovalsErrorBody"
             },
-            example: {
-              code: 'internal_server_error',
-              message: 'An internal error occurred.',
-              correlationId: '3c8e2a10-0000-4000-8000-000000000500',
-            },
-          },
-        },
+            "example": {
+              "code": "internal_server_error",
+              "message": "An internal error occurred.",
+              "correlationId": "3c8e2a10-0000-4000-8000-000000000500"
+            }
+          }
+        }
       },
-      BadGateway: {
-        description: 'Bad gateway.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ApprovalsErrorBody',
+      "BadGateway": {
+        "description": "Bad gateway.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ApprovalsErrorBody"
             },
-            example: {
-              code: 'internal_server_error',
-              message: 'Invalid response from an upstream server.',
-              correlationId: '3c8e2a10-0000-4000-8000-000000000502',
-            },
-          },
-        },
+            "example": {
+              "code": "internal_server_error",
+              "message": "Invalid response from an upstream server.",
+              "correlationId": "3c8e2a10-0000-4000-8000-000000000502"
+            }
+          }
+        }
       },
-      ServiceUnavailable: {
-        description: 'Service unavailable because of overload or maintenance.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ApprovalsErrorBody',
+      "ServiceUnavailable": {
+        "description": "Service unavailable because of overload or maintenance.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ApprovalsErrorBody"
             },
-            example: {
-              code: 'internal_server_error',
-              message: 'The service is in maintenance.',
-              correlationId: '3c8e2a10-0000-4000-8000-000000000503',
-            },
-          },
-        },
+            "example": {
+              "code": "internal_server_error",
+              "message": "The service is in maintenance.",
+              "correlationId": "3c8e2a10-0000-4000-8000-000000000503"
+            }
+          }
+        }
       },
-      OtherClientError: {
-        description:
-          'A request failure whose status the document does not list. The error codes not_found,\nmethod_not_allowed, not_acceptable and unsupported_media_type are listed without a status.\n',
-        'x-upstream-gap': 'The mapping between status codes and error codes is not shown.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ApprovalsErrorBody',
+      "OtherClientError": {
+        "description": "A request failure whose status the document does not list. The error codes not_found,\nmethod_not_allowed, not_acceptable and unsupported_media_type are listed without a status.\n",
+        "x-upstream-gap": "The mapping between status codes and error codes is not shown.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ApprovalsErrorBody"
             },
-            example: {
-              code: 'not_found',
-              message: 'The endpoint or resource does not exist.',
-              correlationId: '3c8e2a10-0000-4000-8000-000000000404',
-            },
-          },
-        },
+            "example": {
+              "code": "not_found",
+              "message": "The endpoint or resource does not exist.",
+              "correlationId": "3c8e2a10-0000-4000-8000-000000000404"
+            }
+          }
+        }
       },
-      OtherServerError: {
-        description:
-          'A server failure whose status the document does not list, such as not_implemented (the\nresource is defined but not implemented).\n',
-        'x-upstream-gap': 'The mapping between status codes and error codes is not shown.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ApprovalsErrorBody',
+      "OtherServerError": {
+        "description": "A server failure whose status the document does not list, such as not_implemented (the\nresource is defined but not implemented).\n",
+        "x-upstream-gap": "The mapping between status codes and error codes is not shown.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ApprovalsErrorBody"
             },
-            example: {
-              code: 'not_implemented',
-              message: 'The resource is defined but not implemented.',
-              correlationId: '3c8e2a10-0000-4000-8000-000000000501',
-            },
-          },
-        },
-      },
+            "example": {
+              "code": "not_implemented",
+              "message": "The resource is defined but not implemented.",
+              "correlationId": "3c8e2a10-0000-4000-8000-000000000501"
+            }
+          }
+        }
+      }
     },
-    examples: {
-      OutstandingApprovals: {
-        summary: 'One approval of each kind',
-        value: {
-          employeeNumber: '100234',
-          userId: 4711,
-          userFullname: 'Amara Okafor',
-          requisitionApprovals: [
+    "examples": {
+      "OutstandingApprovals": {
+        "summary": "One approval of each kind",
+        "value": {
+          "employeeNumber": "100234",
+          "userId": 4711,
+          "userFullname": "Amara Okafor",
+          "requisitionApprovals": [
             {
-              approvableId: 88121,
-              approvableType: 'Requisition',
-              approvalReason: 'Amount above delegated authority',
-              approvalStatus: 'pending',
-              approvalId: 990001,
-              approvalCreatedDate: '2026-11-02T09:15:00+01:00',
-              approvalNote: 'Please review before month end.',
-              approvalType: 'approval',
-              requisitionDetails: {
-                url: 'https://procurement.partner-platform.invalid/requisitions/88121',
-                status: 'pending_approval',
-                requestedBy: 'Lena Fischer',
-                requestedByUserType: 'employee',
-                requisitionTitle: 'Replacement laptops for claims team',
-                requisitionSupplier: 'Northwind IT Supplies',
-                requisitionTotal: '18450.00',
-                requisitionLineCount: 12,
-                requisitionJustification: 'Fleet renewal after four years.',
-                comments: [
+              "approvableId": 88121,
+              "approvableType": "Requisition",
+              "approvalReason": "Amount above delegated authority",
+              "approvalStatus": "pending",
+              "approvalId": 990001,
+              "approvalCreatedDate": "2026-11-02T09:15:00+01:00",
+              "approvalNote": "Please review before month end.",
+              "approvalType": "approval",
+              "requisitionDetails": {
+                "url": "https://procurement.partner-platform.invalid/requisitions/88121",
+                "status": "pending_approval",
+                "requestedBy": "Lena Fischer",
+                "requestedByUserType": "employee",
+                "requisitionTitle": "Replacement laptops for claims team",
+                "requisitionSupplier": "Northwind IT Supplies",
+                "requisitionTotal": "18450.00",
+                "requisitionLineCount": 12,
+                "requisitionJustification": "Fleet renewal after four years.",
+                "comments": [
                   {
-                    comment: 'Quote attached.',
-                    createdBy: 'Lena Fischer',
-                    createdDate: '2026-11-01T16:40:00+01:00',
-                  },
-                ],
-              },
-            },
+                    "comment": "Quote attached.",
+                    "createdBy": "Lena Fischer",
+                    "createdDate": "2026-11-01T16:40:00+01:00"
+                  }
+                ]
+              }
+            }
           ],
-          invoiceApprovals: [
+          "invoiceApprovals": [
             {
-              approvableId: 55310,
-              approvableType: 'InvoiceHeader',
-              approvalReason: 'Invoice exceeds purchase order',
-              approvalStatus: 'pending',
-              approvalId: 990002,
-              approvalCreatedDate: '2026-11-03T11:00:00+01:00',
-              approvalNote: '',
-              approvalType: 'approval',
-              invoiceDetails: {
-                url: 'https://procurement.partner-platform.invalid/invoices/55310',
-                status: 'pending_approval',
-                createdBy: 'Accounts Payable',
-                createdByUserType: 'employee',
-                invoiceNumber: 'INV-2026-10-4471',
-                invoiceSupplier: 'Contoso Facilities',
-                invoiceGrossTotal: '7320.75',
-                invoiceLineCount: 3,
-                comments: [],
-              },
-            },
+              "approvableId": 55310,
+              "approvableType": "InvoiceHeader",
+              "approvalReason": "Invoice exceeds purchase order",
+              "approvalStatus": "pending",
+              "approvalId": 990002,
+              "approvalCreatedDate": "2026-11-03T11:00:00+01:00",
+              "approvalNote": "",
+              "approvalType": "approval",
+              "invoiceDetails": {
+                "url": "https://procurement.partner-platform.invalid/invoices/55310",
+                "status": "pending_approval",
+                "createdBy": "Accounts Payable",
+                "createdByUserType": "employee",
+                "invoiceNumber": "INV-2026-10-4471",
+                "invoiceSupplier": "Contoso Facilities",
+                "invoiceGrossTotal": "7320.75",
+                "invoiceLineCount": 3,
+                "comments": []
+              }
+            }
           ],
-          expenseReportApprovals: [
+          "expenseReportApprovals": [
             {
-              approvableId: 77002,
-              approvableType: 'ExpenseReport',
-              approvalReason: 'Manager approval',
-              approvalStatus: 'pending',
-              approvalId: 990003,
-              approvalCreatedDate: '2026-11-04T08:30:00+01:00',
-              approvalNote: 'Conference travel',
-              approvalType: 'approval',
-              expenseReportDetails: {
-                url: 'https://procurement.partner-platform.invalid/expense_reports/77002',
-                status: 'pending_approval',
-                expensedBy: 'Tomás Herrera',
-                expensedByUserType: 'employee',
-                expenseReportTitle: 'Risk engineering summit, Zurich',
-                expenseReportTotal: '1240.10',
-                expenseReportScore: 2,
-                expenseReportLineCount: 6,
-                comments: [],
-              },
-            },
+              "approvableId": 77002,
+              "approvableType": "ExpenseReport",
+              "approvalReason": "Manager approval",
+              "approvalStatus": "pending",
+              "approvalId": 990003,
+              "approvalCreatedDate": "2026-11-04T08:30:00+01:00",
+              "approvalNote": "Conference travel",
+              "approvalType": "approval",
+              "expenseReportDetails": {
+                "url": "https://procurement.partner-platform.invalid/expense_reports/77002",
+                "status": "pending_approval",
+                "expensedBy": "Tomás Herrera",
+                "expensedByUserType": "employee",
+                "expenseReportTitle": "Risk engineering summit, Zurich",
+                "expenseReportTotal": "1240.10",
+                "expenseReportScore": 2,
+                "expenseReportLineCount": 6,
+                "comments": []
+              }
+            }
           ],
-          contractApprovals: [
+          "contractApprovals": [
             {
-              approvableId: 31007,
-              approvableType: 'Contract',
-              approvalReason: 'New supplier contract',
-              approvalStatus: 'pending',
-              approvalId: 990004,
-              approvalCreatedDate: '2026-11-05T14:05:00+01:00',
-              approvalNote: 'Legal has reviewed.',
-              approvalType: 'approval',
-              contractDetails: {
-                url: 'https://procurement.partner-platform.invalid/contracts/31007',
-                status: 'pending_approval',
-                createdBy: 'Procurement Desk',
-                createdByUserType: 'employee',
-                contractNumber: 'CTR-2026-0192',
-                contractName: 'Facility management 2027-2029',
-                contractSupplier: 'Contoso Facilities',
-                contactStartDate: '2027-01-01T00:00:00+01:00',
-                contactEndDate: '2029-12-31T23:59:59+01:00',
-              },
-            },
-          ],
-        },
-      },
+              "approvableId": 31007,
+              "approvableType": "Contract",
+              "approvalReason": "New supplier contract",
+              "approvalStatus": "pending",
+              "approvalId": 990004,
+              "approvalCreatedDate": "2026-11-05T14:05:00+01:00",
+              "approvalNote": "Legal has reviewed.",
+              "approvalType": "approval",
+              "contractDetails": {
+                "url": "https://procurement.partner-platform.invalid/contracts/31007",
+                "status": "pending_approval",
+                "createdBy": "Procurement Desk",
+                "createdByUserType": "employee",
+                "contractNumber": "CTR-2026-0192",
+                "contractName": "Facility management 2027-2029",
+                "contractSupplier": "Contoso Facilities",
+                "contactStartDate": "2027-01-01T00:00:00+01:00",
+                "contactEndDate": "2029-12-31T23:59:59+01:00"
+              }
+            }
+          ]
+        }
+      }
     },
-    parameters: {
-      RequestId: {
-        name: 'X-Z-Request-Id',
-        in: 'header',
-        required: true,
-        description:
-          'A unique identifier of this request, for tracing. A new one for every attempt.',
-        'x-tracing': 'request-id',
-        schema: {
-          type: 'string',
-          minLength: 1,
-          examples: ['0b6f5d0e-2a4c-4b7e-9f4d-1c2b3a4d5e6f'],
-        },
-      },
-    },
-  },
+    "parameters": {
+      "RequestId": {
+        "name": "X-Z-Request-Id",
+        "in": "header",
+        "required": true,
+        "description": "A unique identifier of this request, for tracing. A new one for every attempt.",
+        "x-tracing": "request-id",
+        "schema": {
+          "type": "string",
+          "minLength": 1,
+          "examples": [
+            "0b6f5d0e-2a4c-4b7e-9f4d-1c2b3a4d5e6f"
+          ]
+        }
+      }
+    }
+  }
 };

@@ -5,424 +5,450 @@
 
 /** The spec, bundled into one document with every external `$ref` inlined. */
 export const openapiDocument: Readonly<Record<string, unknown>> = {
-  openapi: '3.1.0',
-  info: {
-    title: 'Partner platform — OAuth 2.0 token endpoint',
-    version: '0.1.0',
-    'x-upstream-gap':
-      'The version number of the token endpoint is not shown (the exposure and risk engineering document says the services follow semantic versioning but gives no current version); 0.1.0 stands for "unversioned".',
-    description:
-      'The token endpoint that the exposure and risk engineering services share. It issues access\ntokens with the OAuth 2.0 client credentials flow (RFC 6749 §4.4).\n\n- HTTPS/TLS only; plain HTTP is refused.\n- Client authentication: `Authorization: Basic <base64 of client_id:client_secret>`.\n- The form body carries `grant_type=client_credentials` and the scopes the service needs:\n  exposure `Portal.Api` and `Portal.Api.Exposure`; risk engineering `Portal.Api` and\n  `Portal.Api.RiskEngineering`.\n- The subscription key (primary or secondary) is used with this request.\n- The returned access token is sent on data requests as `Authorization: Bearer <token>`,\n  together with `Ocp-Apim-Subscription-Key`.\n- Access is requested from the operator by e-mail; the client secret is valid for 1 year\n  after creation or modification.\n\nThe document names neither the response fields, nor the token lifetime, nor the separator of\nseveral scopes, nor the header that carries the subscription key on this request: they are\nmodelled after RFC 6749 and marked `x-upstream-gap`.\n',
-    license: {
-      name: 'MIT',
-      identifier: 'MIT',
-    },
+  "openapi": "3.1.0",
+  "info": {
+    "title": "Partner platform — OAuth 2.0 token endpoint",
+    "version": "0.1.0",
+    "x-upstream-gap": "The version number of the token endpoint is not shown (the exposure and risk engineering document says the services follow semantic versioning but gives no current version); 0.1.0 stands for \"unversioned\".",
+    "description": "The token endpoint that the exposure and risk engineering services share. It issues access\ntokens with the OAuth 2.0 client credentials flow (RFC 6749 §4.4).\n\n- HTTPS/TLS only; plain HTTP is refused.\n- Client authentication: `Authorization: Basic <base64 of client_id:client_secret>`.\n- The form body carries `grant_type=client_credentials` and the scopes the service needs:\n  exposure `Portal.Api` and `Portal.Api.Exposure`; risk engineering `Portal.Api` and\n  `Portal.Api.RiskEngineering`.\n- The subscription key (primary or secondary) is used with this request.\n- The returned access token is sent on data requests as `Authorization: Bearer <token>`,\n  together with `Ocp-Apim-Subscription-Key`.\n- Access is requested from the operator by e-mail; the client secret is valid for 1 year\n  after creation or modification.\n\nThe document names neither the response fields, nor the token lifetime, nor the separator of\nseveral scopes, nor the header that carries the subscription key on this request: they are\nmodelled after RFC 6749 and marked `x-upstream-gap`.\n",
+    "license": {
+      "name": "MIT",
+      "identifier": "MIT"
+    }
   },
-  servers: [
+  "servers": [
     {
-      url: '{auth_url}',
-      'x-internal': false,
-      description: 'Production token address.',
-      variables: {
-        auth_url: {
-          default: 'https://auth.partner-platform.invalid',
-          description: 'The production token address ({auth_url} of production).',
-        },
+      "url": "{auth_url}",
+      "x-internal": false,
+      "description": "Production token address.",
+      "variables": {
+        "auth_url": {
+          "default": "https://auth.partner-platform.invalid",
+          "description": "The production token address ({auth_url} of production)."
+        }
       },
-      'x-upstream-gap':
-        'The production token host is not published; it comes with the access approval.',
+      "x-upstream-gap": "The production token host is not published; it comes with the access approval."
     },
     {
-      url: '{auth_url}',
-      'x-internal': false,
-      description: 'UAT (user acceptance testing) token address.',
-      variables: {
-        auth_url: {
-          default: 'https://auth.uat.partner-platform.invalid',
-          description: 'The UAT token address ({auth_url} of UAT).',
-        },
+      "url": "{auth_url}",
+      "x-internal": false,
+      "description": "UAT (user acceptance testing) token address.",
+      "variables": {
+        "auth_url": {
+          "default": "https://auth.uat.partner-platform.invalid",
+          "description": "The UAT token address ({auth_url} of UAT)."
+        }
       },
-      'x-upstream-gap': 'The UAT token host is not published; it comes with the access approval.',
-    },
+      "x-upstream-gap": "The UAT token host is not published; it comes with the access approval."
+    }
   ],
-  'x-access-request': {
-    channel: 'e-mail',
-    subject: 'Request for New API User',
-    names: ['the API wanted', 'the organisation', 'the purpose'],
-    issues: [
-      'a client ID',
-      'a client secret',
-      'a pair of subscription keys (primary and secondary), one pair per API scope',
+  "x-access-request": {
+    "channel": "e-mail",
+    "subject": "Request for New API User",
+    "names": [
+      "the API wanted",
+      "the organisation",
+      "the purpose"
     ],
-    confidential: ['client secret', 'subscription keys'],
+    "issues": [
+      "a client ID",
+      "a client secret",
+      "a pair of subscription keys (primary and secondary), one pair per API scope"
+    ],
+    "confidential": [
+      "client secret",
+      "subscription keys"
+    ]
   },
-  'x-secret-lifecycle': {
-    validity: 'P1Y',
-    description:
-      'A secret is valid for 1 year after creation or modification. It is changed in the customer\nportal, under account administration, API tab, by typing a new secret or by generating one;\nan automatically generated secret can be changed again. The portal lists the password\nrequirements and shows the subscription keys.\n',
-    expiryNotification: {
-      channel: 'e-mail',
-      before: 'P2M',
-      recipients: 'users with the role Administrator or IT Administrator',
-      exception:
-        'Not sent to an Administrator or IT Administrator who was assigned to the client within those 2 months.',
+  "x-secret-lifecycle": {
+    "validity": "P1Y",
+    "description": "A secret is valid for 1 year after creation or modification. It is changed in the customer\nportal, under account administration, API tab, by typing a new secret or by generating one;\nan automatically generated secret can be changed again. The portal lists the password\nrequirements and shows the subscription keys.\n",
+    "expiryNotification": {
+      "channel": "e-mail",
+      "before": "P2M",
+      "recipients": "users with the role Administrator or IT Administrator",
+      "exception": "Not sent to an Administrator or IT Administrator who was assigned to the client within those 2 months."
     },
-    roles:
-      'Only Administrator and IT Administrator users receive the expiry notification and may view, edit or reset secrets. An Administrator edits the secrets of every API of the customer and can create IT Administrator users and assign or remove them as delegates of an API client; an IT Administrator sees and edits only the secrets of the clients assigned to that user. Roles live in the customer portal, not in the API.',
+    "roles": "Only Administrator and IT Administrator users receive the expiry notification and may view, edit or reset secrets. An Administrator edits the secrets of every API of the customer and can create IT Administrator users and assign or remove them as delegates of an API client; an IT Administrator sees and edits only the secrets of the clients assigned to that user. Roles live in the customer portal, not in the API."
   },
-  'x-upstream-gap': [
-    'Token response field names are not shown; RFC 6749 §5.1 names are used.',
-    'Token lifetime is not shown; `expires_in` is optional and clients need a default lifetime.',
-    'The separator for several scopes is not shown; RFC 6749 §3.3 (space) is used.',
-    'The header that carries the subscription key on the token request is not shown; `Ocp-Apim-Subscription-Key`, the header of the data requests, is assumed.',
-    'Events are not shown; the only outbound message is the secret expiry e-mail.',
-    'Rate limits and request quotas are not shown.',
+  "x-upstream-gap": [
+    "Token response field names are not shown; RFC 6749 §5.1 names are used.",
+    "Token lifetime is not shown; `expires_in` is optional and clients need a default lifetime.",
+    "The separator for several scopes is not shown; RFC 6749 §3.3 (space) is used.",
+    "The header that carries the subscription key on the token request is not shown; `Ocp-Apim-Subscription-Key`, the header of the data requests, is assumed.",
+    "Events are not shown; the only outbound message is the secret expiry e-mail.",
+    "Rate limits and request quotas are not shown."
   ],
-  security: [
+  "security": [
     {
-      clientBasic: [],
-      subscriptionKey: [],
-    },
+      "clientBasic": [],
+      "subscriptionKey": []
+    }
   ],
-  tags: [
+  "tags": [
     {
-      name: 'Token',
-      description: 'Access tokens for the exposure and risk engineering services.',
-    },
+      "name": "Token",
+      "description": "Access tokens for the exposure and risk engineering services."
+    }
   ],
-  paths: {
-    '/login/connect/token': {
-      post: {
-        operationId: 'requestToken',
-        summary: 'Request an access token with client credentials',
-        description:
-          'OAuth 2.0 client credentials grant (RFC 6749 §4.4). The client authenticates with HTTP\nBasic; the form body names the grant type and the scopes.\n',
-        tags: ['Token'],
-        requestBody: {
-          required: true,
-          content: {
-            'application/x-www-form-urlencoded': {
-              schema: {
-                $ref: '#/components/schemas/TokenRequest',
+  "paths": {
+    "/login/connect/token": {
+      "post": {
+        "operationId": "requestToken",
+        "summary": "Request an access token with client credentials",
+        "description": "OAuth 2.0 client credentials grant (RFC 6749 §4.4). The client authenticates with HTTP\nBasic; the form body names the grant type and the scopes.\n",
+        "tags": [
+          "Token"
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "$ref": "#/components/schemas/TokenRequest"
               },
-              encoding: {
-                scope: {
-                  style: 'spaceDelimited',
-                  explode: false,
-                },
+              "encoding": {
+                "scope": {
+                  "style": "spaceDelimited",
+                  "explode": false
+                }
               },
-              examples: {
-                exposure: {
-                  summary: 'Scopes of the exposure service',
-                  value: {
-                    grant_type: 'client_credentials',
-                    scope: ['Portal.Api', 'Portal.Api.Exposure'],
-                  },
+              "examples": {
+                "exposure": {
+                  "summary": "Scopes of the exposure service",
+                  "value": {
+                    "grant_type": "client_credentials",
+                    "scope": [
+                      "Portal.Api",
+                      "Portal.Api.Exposure"
+                    ]
+                  }
                 },
-                riskEngineering: {
-                  summary: 'Scopes of the risk engineering service',
-                  value: {
-                    grant_type: 'client_credentials',
-                    scope: ['Portal.Api', 'Portal.Api.RiskEngineering'],
-                  },
-                },
-              },
-            },
-          },
+                "riskEngineering": {
+                  "summary": "Scopes of the risk engineering service",
+                  "value": {
+                    "grant_type": "client_credentials",
+                    "scope": [
+                      "Portal.Api",
+                      "Portal.Api.RiskEngineering"
+                    ]
+                  }
+                }
+              }
+            }
+          }
         },
-        responses: {
-          '200': {
-            description: 'The access token (RFC 6749 §5.1).',
-            headers: {
-              'Cache-Control': {
-                description: 'RFC 6749 §5.1 requires `no-store` on token responses.',
-                schema: {
-                  type: 'string',
-                  examples: ['no-store'],
-                },
+        "responses": {
+          "200": {
+            "description": "The access token (RFC 6749 §5.1).",
+            "headers": {
+              "Cache-Control": {
+                "description": "RFC 6749 §5.1 requires `no-store` on token responses.",
+                "schema": {
+                  "type": "string",
+                  "examples": [
+                    "no-store"
+                  ]
+                }
               },
-              Pragma: {
-                description: 'RFC 6749 §5.1 requires `no-cache` on token responses.',
-                schema: {
-                  type: 'string',
-                  examples: ['no-cache'],
-                },
-              },
+              "Pragma": {
+                "description": "RFC 6749 §5.1 requires `no-cache` on token responses.",
+                "schema": {
+                  "type": "string",
+                  "examples": [
+                    "no-cache"
+                  ]
+                }
+              }
             },
-            content: {
-              'application/json': {
-                schema: {
-                  $ref: '#/components/schemas/TokenResponse',
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TokenResponse"
                 },
-                examples: {
-                  exposure: {
-                    summary: 'A token for the exposure service',
-                    value: {
-                      access_token:
-                        'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzY29wZSI6IlBvcnRhbC5BcGkifQ.c2lnbmF0dXJl',
-                      token_type: 'Bearer',
-                      expires_in: 3600,
-                      scope: 'Portal.Api Portal.Api.Exposure',
-                    },
+                "examples": {
+                  "exposure": {
+                    "summary": "A token for the exposure service",
+                    "value": {
+                      "access_token": "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzY29wZSI6IlBvcnRhbC5BcGkifQ.c2lnbmF0dXJl",
+                      "token_type": "Bearer",
+                      "expires_in": 3600,
+                      "scope": "Portal.Api Portal.Api.Exposure"
+                    }
                   },
-                  noLifetime: {
-                    summary: 'A token without expires_in (lifetime not shown upstream)',
-                    value: {
-                      access_token:
-                        'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzY29wZSI6IlBvcnRhbC5BcGkifQ.c2lnbmF0dXJl',
-                      token_type: 'Bearer',
-                    },
-                  },
-                },
-              },
-            },
+                  "noLifetime": {
+                    "summary": "A token without expires_in (lifetime not shown upstream)",
+                    "value": {
+                      "access_token": "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzY29wZSI6IlBvcnRhbC5BcGkifQ.c2lnbmF0dXJl",
+                      "token_type": "Bearer"
+                    }
+                  }
+                }
+              }
+            }
           },
-          '400': {
-            description:
-              'The token request was refused (RFC 6749 §5.2): an unsupported grant type, an invalid\nor unknown scope, or a malformed request.\n',
-            content: {
-              'application/json': {
-                schema: {
-                  $ref: '#/components/schemas/TokenErrorResponse',
+          "400": {
+            "description": "The token request was refused (RFC 6749 §5.2): an unsupported grant type, an invalid\nor unknown scope, or a malformed request.\n",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TokenErrorResponse"
                 },
-                examples: {
-                  invalidScope: {
-                    summary: 'A scope the client is not registered for',
-                    value: {
-                      error: 'invalid_scope',
-                      error_description: 'The requested scope is invalid, unknown, or malformed.',
-                    },
+                "examples": {
+                  "invalidScope": {
+                    "summary": "A scope the client is not registered for",
+                    "value": {
+                      "error": "invalid_scope",
+                      "error_description": "The requested scope is invalid, unknown, or malformed."
+                    }
                   },
-                  unsupportedGrantType: {
-                    summary: 'A grant type other than client_credentials',
-                    value: {
-                      error: 'unsupported_grant_type',
-                      error_description: 'The authorization grant type is not supported.',
-                    },
-                  },
-                },
-              },
-            },
+                  "unsupportedGrantType": {
+                    "summary": "A grant type other than client_credentials",
+                    "value": {
+                      "error": "unsupported_grant_type",
+                      "error_description": "The authorization grant type is not supported."
+                    }
+                  }
+                }
+              }
+            }
           },
-          '401': {
-            description:
-              'Client authentication failed (RFC 6749 §5.2 `invalid_client`): wrong client ID or\nsecret, or an expired secret.\n',
-            'x-upstream-gap':
-              'The document gives 401 with code authentication_error for an invalid token on data requests only; what the token endpoint returns for a refused subscription key is not shown. RFC 6749 §5.2 is assumed for refused client credentials.',
-            headers: {
-              'WWW-Authenticate': {
-                description: 'The authentication scheme the endpoint expects (RFC 6749 §5.2).',
-                schema: {
-                  type: 'string',
-                  examples: ['Basic'],
-                },
-              },
+          "401": {
+            "description": "Client authentication failed (RFC 6749 §5.2 `invalid_client`): wrong client ID or\nsecret, or an expired secret.\n",
+            "x-upstream-gap": "The document gives 401 with code authentication_error for an invalid token on data requests only; what the token endpoint returns for a refused subscription key is not shown. RFC 6749 §5.2 is assumed for refused client credentials.",
+            "headers": {
+              "WWW-Authenticate": {
+                "description": "The authentication scheme the endpoint expects (RFC 6749 §5.2).",
+                "schema": {
+                  "type": "string",
+                  "examples": [
+                    "Basic"
+                  ]
+                }
+              }
             },
-            content: {
-              'application/json': {
-                schema: {
-                  $ref: '#/components/schemas/TokenErrorResponse',
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TokenErrorResponse"
                 },
-                examples: {
-                  invalidClient: {
-                    value: {
-                      error: 'invalid_client',
-                      error_description: 'Client authentication failed.',
-                    },
-                  },
-                },
-              },
-            },
+                "examples": {
+                  "invalidClient": {
+                    "value": {
+                      "error": "invalid_client",
+                      "error_description": "Client authentication failed."
+                    }
+                  }
+                }
+              }
+            }
           },
-          '5XX': {
-            description: 'A server failure of the token endpoint; a client may retry later.',
-            'x-upstream-gap': 'The status codes and error body of server failures are not shown.',
-            content: {
-              'application/json': {
-                schema: {
-                  $ref: '#/components/schemas/TokenServerError',
+          "5XX": {
+            "description": "A server failure of the token endpoint; a client may retry later.",
+            "x-upstream-gap": "The status codes and error body of server failures are not shown.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TokenServerError"
                 },
-                examples: {
-                  unavailable: {
-                    value: {
-                      error: 'temporarily_unavailable',
-                      error_description: 'The service is in maintenance.',
-                    },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
+                "examples": {
+                  "unavailable": {
+                    "value": {
+                      "error": "temporarily_unavailable",
+                      "error_description": "The service is in maintenance."
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
   },
-  components: {
-    securitySchemes: {
-      clientBasic: {
-        type: 'http',
-        scheme: 'basic',
-        description:
-          '`Authorization: Basic <base64 of client_id:client_secret>`, with the client ID and client\nsecret issued by the operator. The secret is confidential and valid for 1 year after\ncreation or modification.\n',
+  "components": {
+    "securitySchemes": {
+      "clientBasic": {
+        "type": "http",
+        "scheme": "basic",
+        "description": "`Authorization: Basic <base64 of client_id:client_secret>`, with the client ID and client\nsecret issued by the operator. The secret is confidential and valid for 1 year after\ncreation or modification.\n"
       },
-      subscriptionKey: {
-        type: 'apiKey',
-        in: 'header',
-        name: 'Ocp-Apim-Subscription-Key',
-        description: 'The primary or the secondary subscription key; either works.',
-        'x-upstream-gap':
-          'The document says the subscription key is used with the token request but does not name the header; the header of the data requests is assumed.',
-      },
+      "subscriptionKey": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "Ocp-Apim-Subscription-Key",
+        "description": "The primary or the secondary subscription key; either works.",
+        "x-upstream-gap": "The document says the subscription key is used with the token request but does not name the header; the header of the data requests is assumed."
+      }
     },
-    schemas: {
-      Scope: {
-        type: 'string',
-        description: 'A scope value. A service needs `Portal.Api` and its own scope.',
-        enum: ['Portal.Api', 'Portal.Api.Exposure', 'Portal.Api.RiskEngineering'],
-        'x-enum-descriptions': {
-          'Portal.Api': 'Needed by both services.',
-          'Portal.Api.Exposure': 'The exposure service.',
-          'Portal.Api.RiskEngineering': 'The risk engineering service.',
-        },
-        'x-service-scopes': {
-          exposure: ['Portal.Api', 'Portal.Api.Exposure'],
-          riskengineering: ['Portal.Api', 'Portal.Api.RiskEngineering'],
-        },
-      },
-      TokenRequest: {
-        type: 'object',
-        description: 'The form body of the client credentials grant (RFC 6749 §4.4.2).',
-        required: ['grant_type', 'scope'],
-        properties: {
-          grant_type: {
-            type: 'string',
-            const: 'client_credentials',
-            description: 'The client credentials flow.',
-          },
-          scope: {
-            type: 'array',
-            description: 'The scopes requested, sent as one form field.',
-            'x-upstream-gap':
-              'The separator for several scopes is not shown; the encoding joins them with a space (RFC 6749 §3.3). Clients should make the separator configurable.',
-            minItems: 1,
-            uniqueItems: true,
-            items: {
-              $ref: '#/components/schemas/Scope',
-            },
-          },
-        },
-        examples: [
-          {
-            grant_type: 'client_credentials',
-            scope: ['Portal.Api', 'Portal.Api.Exposure'],
-          },
+    "schemas": {
+      "Scope": {
+        "type": "string",
+        "description": "A scope value. A service needs `Portal.Api` and its own scope.",
+        "enum": [
+          "Portal.Api",
+          "Portal.Api.Exposure",
+          "Portal.Api.RiskEngineering"
         ],
-      },
-      TokenResponse: {
-        type: 'object',
-        description: 'A successful token response (RFC 6749 §5.1).',
-        'x-upstream-gap':
-          'The response field names are not shown; the RFC 6749 §5.1 names are used. Further fields the server may add are allowed.',
-        required: ['access_token', 'token_type'],
-        properties: {
-          access_token: {
-            type: 'string',
-            minLength: 1,
-            description:
-              'The access token, sent as `Authorization: Bearer <access_token>`. Secret.',
-          },
-          token_type: {
-            type: 'string',
-            description:
-              'The token type; `Bearer` for these services (compared case-insensitively).',
-            examples: ['Bearer'],
-          },
-          expires_in: {
-            type: 'integer',
-            minimum: 0,
-            description: 'Lifetime of the token in seconds from the response.',
-            'x-upstream-gap':
-              'The token lifetime is not shown. RFC 6749 makes expires_in recommended, not required; a client must assume a default lifetime when it is missing.',
-            examples: [3600],
-          },
-          scope: {
-            type: 'string',
-            description:
-              'The scopes granted, when they differ from those requested (RFC 6749 §3.3).',
-            'x-upstream-gap':
-              'The separator of several granted scopes is not shown; a space is assumed.',
-            examples: ['Portal.Api Portal.Api.Exposure'],
-          },
+        "x-enum-descriptions": {
+          "Portal.Api": "Needed by both services.",
+          "Portal.Api.Exposure": "The exposure service.",
+          "Portal.Api.RiskEngineering": "The risk engineering service."
         },
-        examples: [
-          {
-            access_token:
-              'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzY29wZSI6IlBvcnRhbC5BcGkifQ.c2lnbmF0dXJl',
-            token_type: 'Bearer',
-            expires_in: 3600,
-            scope: 'Portal.Api Portal.Api.Exposure',
-          },
-        ],
+        "x-service-scopes": {
+          "exposure": [
+            "Portal.Api",
+            "Portal.Api.Exposure"
+          ],
+          "riskengineering": [
+            "Portal.Api",
+            "Portal.Api.RiskEngineering"
+          ]
+        }
       },
-      TokenErrorResponse: {
-        type: 'object',
-        description: 'An error response of the token endpoint (RFC 6749 §5.2).',
-        'x-upstream-gap':
-          "The token endpoint's error body is not shown; RFC 6749 §5.2 is assumed. It differs from the common error body of the data services.",
-        required: ['error'],
-        properties: {
-          error: {
-            type: 'string',
-            description: 'The RFC 6749 §5.2 error code.',
-            enum: [
-              'invalid_request',
-              'invalid_client',
-              'invalid_grant',
-              'unauthorized_client',
-              'unsupported_grant_type',
-              'invalid_scope',
+      "TokenRequest": {
+        "type": "object",
+        "description": "The form body of the client credentials grant (RFC 6749 §4.4.2).",
+        "required": [
+          "grant_type",
+          "scope"
+        ],
+        "properties": {
+          "grant_type": {
+            "type": "string",
+            "const": "client_credentials",
+            "description": "The client credentials flow."
+          },
+          "scope": {
+            "type": "array",
+            "description": "The scopes requested, sent as one form field.",
+            "x-upstream-gap": "The separator for several scopes is not shown; the encoding joins them with a space (RFC 6749 §3.3). Clients should make the separator configurable.",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "$ref": "#/components/schemas/Scope"
+            }
+          }
+        },
+        "examples": [
+          {
+            "grant_type": "client_credentials",
+            "scope": [
+              "Portal.Api",
+              "Portal.Api.Exposure"
+            ]
+          }
+        ]
+      },
+      "TokenResponse": {
+        "type": "object",
+        "description": "A successful token response (RFC 6749 §5.1).",
+        "x-upstream-gap": "The response field names are not shown; the RFC 6749 §5.1 names are used. Further fields the server may add are allowed.",
+        "required": [
+          "access_token",
+          "token_type"
+        ],
+        "properties": {
+          "access_token": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The access token, sent as `Authorization: Bearer <access_token>`. Secret."
+          },
+          "token_type": {
+            "type": "string",
+            "description": "The token type; `Bearer` for these services (compared case-insensitively).",
+            "examples": [
+              "Bearer"
+            ]
+          },
+          "expires_in": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Lifetime of the token in seconds from the response.",
+            "x-upstream-gap": "The token lifetime is not shown. RFC 6749 makes expires_in recommended, not required; a client must assume a default lifetime when it is missing.",
+            "examples": [
+              3600
+            ]
+          },
+          "scope": {
+            "type": "string",
+            "description": "The scopes granted, when they differ from those requested (RFC 6749 §3.3).",
+            "x-upstream-gap": "The separator of several granted scopes is not shown; a space is assumed.",
+            "examples": [
+              "Portal.Api Portal.Api.Exposure"
+            ]
+          }
+        },
+        "examples": [
+          {
+            "access_token": "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzY29wZSI6IlBvcnRhbC5BcGkifQ.c2lnbmF0dXJl",
+            "token_type": "Bearer",
+            "expires_in": 3600,
+            "scope": "Portal.Api Portal.Api.Exposure"
+          }
+        ]
+      },
+      "TokenErrorResponse": {
+        "type": "object",
+        "description": "An error response of the token endpoint (RFC 6749 §5.2).",
+        "x-upstream-gap": "The token endpoint's error body is not shown; RFC 6749 §5.2 is assumed. It differs from the common error body of the data services.",
+        "required": [
+          "error"
+        ],
+        "properties": {
+          "error": {
+            "type": "string",
+            "description": "The RFC 6749 §5.2 error code.",
+            "enum": [
+              "invalid_request",
+              "invalid_client",
+              "invalid_grant",
+              "unauthorized_client",
+              "unsupported_grant_type",
+              "invalid_scope"
             ],
-            'x-enum-descriptions': {
-              invalid_request: 'A parameter is missing, repeated, unsupported or malformed.',
-              invalid_client: 'Client authentication failed.',
-              invalid_grant: 'The grant is invalid, expired or revoked.',
-              unauthorized_client: 'The client may not use this grant type.',
-              unsupported_grant_type: 'The grant type is not supported.',
-              invalid_scope: 'A requested scope is invalid, unknown, malformed or not granted.',
-            },
+            "x-enum-descriptions": {
+              "invalid_request": "A parameter is missing, repeated, unsupported or malformed.",
+              "invalid_client": "Client authentication failed.",
+              "invalid_grant": "The grant is invalid, expired or revoked.",
+              "unauthorized_client": "The client may not use this grant type.",
+              "unsupported_grant_type": "The grant type is not supported.",
+              "invalid_scope": "A requested scope is invalid, unknown, malformed or not granted."
+            }
           },
-          error_description: {
-            type: 'string',
-            description: 'Human-readable text; not meant for parsing.',
+          "error_description": {
+            "type": "string",
+            "description": "Human-readable text; not meant for parsing."
           },
-          error_uri: {
-            type: 'string',
-            format: 'uri',
-            description: 'A page that explains the error.',
-          },
+          "error_uri": {
+            "type": "string",
+            "format": "uri",
+            "description": "A page that explains the error."
+          }
         },
-        examples: [
+        "examples": [
           {
-            error: 'invalid_client',
-            error_description: 'Client authentication failed.',
-          },
-        ],
+            "error": "invalid_client",
+            "error_description": "Client authentication failed."
+          }
+        ]
       },
-      TokenServerError: {
-        type: 'object',
-        description:
-          'The body of a server failure, if any. RFC 6749 §4.1.2.1 defines `server_error` and\n`temporarily_unavailable` for the authorization endpoint; a token endpoint may use them\ntoo. The body may be missing or not JSON.\n',
-        'x-upstream-gap': 'The body of a token endpoint server failure is not shown.',
-        properties: {
-          error: {
-            type: 'string',
-            examples: ['temporarily_unavailable'],
+      "TokenServerError": {
+        "type": "object",
+        "description": "The body of a server failure, if any. RFC 6749 §4.1.2.1 defines `server_error` and\n`temporarily_unavailable` for the authorization endpoint; a token endpoint may use them\ntoo. The body may be missing or not JSON.\n",
+        "x-upstream-gap": "The body of a token endpoint server failure is not shown.",
+        "properties": {
+          "error": {
+            "type": "string",
+            "examples": [
+              "temporarily_unavailable"
+            ]
           },
-          error_description: {
-            type: 'string',
-          },
-        },
-      },
-    },
-  },
+          "error_description": {
+            "type": "string"
+          }
+        }
+      }
+    }
+  }
 };

@@ -11,9 +11,9 @@ import { openapiDocument as approvals } from './approvals.document.js';
 
 /** Every bundled document of this package, by the name of its spec. */
 export const documents = {
-  auth: auth,
-  exposure: exposure,
-  riskengineering: riskengineering,
-  liability: liability,
-  approvals: approvals,
+  "auth": auth,
+  "exposure": exposure,
+  "riskengineering": riskengineering,
+  "liability": liability,
+  "approvals": approvals,
 } as const;

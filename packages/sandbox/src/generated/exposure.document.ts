@@ -5,723 +5,781 @@
 
 /** The spec, bundled into one document with every external `$ref` inlined. */
 export const openapiDocument: Readonly<Record<string, unknown>> = {
-  openapi: '3.1.0',
-  info: {
-    title: 'Property Exposure Data Service',
-    version: '0.1.0',
-    'x-upstream-gap':
-      'The service follows semantic versioning, but its current version number and the version identifier in request paths are not shown; 0.1.0 stands for "unversioned".',
-    description:
-      'Gives corporate customers and their authorised parties the latest exposure information for\ncommercial property insurance contracts, and accepts Statement of Values submissions for\nproperty portfolios: data moves in both directions.\n\n- HTTPS/TLS only; plain HTTP is refused.\n- Authentication: OAuth 2.0 client credentials. A token is requested from\n  `{auth_url}/login/connect/token` (see `specs/auth/openapi.yaml`) with the scopes\n  `Portal.Api` and `Portal.Api.Exposure`; every data request carries\n  `Authorization: Bearer <token>` and `Ocp-Apim-Subscription-Key` (primary or secondary key).\n- An invalid token gives 401 with code `authentication_error`.\n- Paging: `limit` records per call (default 128, maximum 1024); larger data sets take several\n  calls, using `offset` on the later calls.\n- Versioning: new resources, new optional request parameters or attributes, new response\n  fields and a changed order of response fields come without a new version; adding or\n  removing mandatory parameters or restructuring the interface needs one. Applications may\n  keep using the old version while they assess a change; release notes describe every change.\n',
-    license: {
-      name: 'MIT',
-      identifier: 'MIT',
-    },
+  "openapi": "3.1.0",
+  "info": {
+    "title": "Property Exposure Data Service",
+    "version": "0.1.0",
+    "x-upstream-gap": "The service follows semantic versioning, but its current version number and the version identifier in request paths are not shown; 0.1.0 stands for \"unversioned\".",
+    "description": "Gives corporate customers and their authorised parties the latest exposure information for\ncommercial property insurance contracts, and accepts Statement of Values submissions for\nproperty portfolios: data moves in both directions.\n\n- HTTPS/TLS only; plain HTTP is refused.\n- Authentication: OAuth 2.0 client credentials. A token is requested from\n  `{auth_url}/login/connect/token` (see `specs/auth/openapi.yaml`) with the scopes\n  `Portal.Api` and `Portal.Api.Exposure`; every data request carries\n  `Authorization: Bearer <token>` and `Ocp-Apim-Subscription-Key` (primary or secondary key).\n- An invalid token gives 401 with code `authentication_error`.\n- Paging: `limit` records per call (default 128, maximum 1024); larger data sets take several\n  calls, using `offset` on the later calls.\n- Versioning: new resources, new optional request parameters or attributes, new response\n  fields and a changed order of response fields come without a new version; adding or\n  removing mandatory parameters or restructuring the interface needs one. Applications may\n  keep using the old version while they assess a change; release notes describe every change.\n",
+    "license": {
+      "name": "MIT",
+      "identifier": "MIT"
+    }
   },
-  servers: [
+  "servers": [
     {
-      url: '{base_url}',
-      'x-internal': false,
-      description: 'Production request address.',
-      variables: {
-        base_url: {
-          default: 'https://api.partner-platform.invalid',
-          description: 'The production request address ({base_url} of production).',
-        },
+      "url": "{base_url}",
+      "x-internal": false,
+      "description": "Production request address.",
+      "variables": {
+        "base_url": {
+          "default": "https://api.partner-platform.invalid",
+          "description": "The production request address ({base_url} of production)."
+        }
       },
-      'x-upstream-gap': 'The production host is not published; it comes with the access approval.',
+      "x-upstream-gap": "The production host is not published; it comes with the access approval."
     },
     {
-      url: '{base_url}',
-      'x-internal': false,
-      description: 'UAT (user acceptance testing) request address.',
-      variables: {
-        base_url: {
-          default: 'https://api.uat.partner-platform.invalid',
-          description: 'The UAT request address ({base_url} of UAT).',
-        },
+      "url": "{base_url}",
+      "x-internal": false,
+      "description": "UAT (user acceptance testing) request address.",
+      "variables": {
+        "base_url": {
+          "default": "https://api.uat.partner-platform.invalid",
+          "description": "The UAT request address ({base_url} of UAT)."
+        }
       },
-      'x-upstream-gap': 'The UAT host is not published; it comes with the access approval.',
-    },
+      "x-upstream-gap": "The UAT host is not published; it comes with the access approval."
+    }
   ],
-  'x-mock-service': {
-    description:
-      'An interactive console offers a mocking service. It returns a fixed predefined response with\ndummy data whatever parameters are sent, does not validate authentication and never returns\nan authentication error.\n',
-    validatesAuthentication: false,
-    'x-upstream-gap': "The mocking service's address is not published.",
+  "x-mock-service": {
+    "description": "An interactive console offers a mocking service. It returns a fixed predefined response with\ndummy data whatever parameters are sent, does not validate authentication and never returns\nan authentication error.\n",
+    "validatesAuthentication": false,
+    "x-upstream-gap": "The mocking service's address is not published."
   },
-  'x-versioning': {
-    scheme: 'semantic versioning',
-    compatibleChanges: [
-      'new resources',
-      'new optional request parameters or attributes',
-      'new data fields in responses',
-      'a changed order of response fields',
+  "x-versioning": {
+    "scheme": "semantic versioning",
+    "compatibleChanges": [
+      "new resources",
+      "new optional request parameters or attributes",
+      "new data fields in responses",
+      "a changed order of response fields"
     ],
-    breakingChanges: ['adding or removing mandatory parameters', 'restructuring the interface'],
-    oldVersions:
-      'When a new version is released, applications may keep using the old version while they assess the change. Release notes describe all changes of each new version.',
-    regressionTests:
-      'Consumers are encouraged to run regression tests against a new version before using it in production.',
-    'x-upstream-gap':
-      'The version identifier in request paths and the current version number are not shown.',
+    "breakingChanges": [
+      "adding or removing mandatory parameters",
+      "restructuring the interface"
+    ],
+    "oldVersions": "When a new version is released, applications may keep using the old version while they assess the change. Release notes describe all changes of each new version.",
+    "regressionTests": "Consumers are encouraged to run regression tests against a new version before using it in production.",
+    "x-upstream-gap": "The version identifier in request paths and the current version number are not shown."
   },
-  'x-upstream-gap': [
-    'Fields of Locations and of the Statement of Values are not shown.',
-    'Response body shape of the collection read is not shown.',
-    'Submission of the Statement of Values (operation, path, payload) is not shown.',
-    'Meaning of offset (unit, zero or one based) is not shown.',
-    'Status codes other than 200 and 401, the error body structure and error codes other than authentication_error are not shown; the common error body is assumed.',
-    'States and transitions are not shown.',
-    'Events (webhooks, callbacks, event kinds) are not shown.',
-    'Rate limits and request quotas are not shown.',
+  "x-upstream-gap": [
+    "Fields of Locations and of the Statement of Values are not shown.",
+    "Response body shape of the collection read is not shown.",
+    "Submission of the Statement of Values (operation, path, payload) is not shown.",
+    "Meaning of offset (unit, zero or one based) is not shown.",
+    "Status codes other than 200 and 401, the error body structure and error codes other than authentication_error are not shown; the common error body is assumed.",
+    "States and transitions are not shown.",
+    "Events (webhooks, callbacks, event kinds) are not shown.",
+    "Rate limits and request quotas are not shown."
   ],
-  security: [
+  "security": [
     {
-      portalOAuth: ['Portal.Api', 'Portal.Api.Exposure'],
-      subscriptionKey: [],
-    },
+      "portalOAuth": [
+        "Portal.Api",
+        "Portal.Api.Exposure"
+      ],
+      "subscriptionKey": []
+    }
   ],
-  tags: [
+  "tags": [
     {
-      name: 'Locations',
-      description: 'The latest exposure information per location.',
+      "name": "Locations",
+      "description": "The latest exposure information per location."
     },
     {
-      name: 'Statement of Values',
-      description: 'Property portfolio data sent to the insurer.',
-    },
+      "name": "Statement of Values",
+      "description": "Property portfolio data sent to the insurer."
+    }
   ],
-  paths: {
-    '/open/portal-api/exposure/locations': {
-      get: {
-        operationId: 'listLocations',
-        summary: 'List exposure locations',
-        description:
-          'The collection of locations, optionally only those modified since a date. Page through\nlarger data sets with `limit` and `offset`.\n',
-        tags: ['Locations'],
-        parameters: [
-          {
-            $ref: '#/components/parameters/ModifiedSince',
-          },
-          {
-            $ref: '#/components/parameters/Limit',
-          },
-          {
-            $ref: '#/components/parameters/Offset',
-          },
+  "paths": {
+    "/open/portal-api/exposure/locations": {
+      "get": {
+        "operationId": "listLocations",
+        "summary": "List exposure locations",
+        "description": "The collection of locations, optionally only those modified since a date. Page through\nlarger data sets with `limit` and `offset`.\n",
+        "tags": [
+          "Locations"
         ],
-        responses: {
-          '200': {
-            description: 'The locations.',
-            'x-upstream-gap':
-              'The response body shape is not shown; a JSON array of open location records is assumed.',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'array',
-                  items: {
-                    $ref: '#/components/schemas/Location',
-                  },
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ModifiedSince"
+          },
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Offset"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The locations.",
+            "x-upstream-gap": "The response body shape is not shown; a JSON array of open location records is assumed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/Location"
+                  }
                 },
-                examples: {
-                  twoLocations: {
-                    summary: 'Two locations',
-                    value: [
+                "examples": {
+                  "twoLocations": {
+                    "summary": "Two locations",
+                    "value": [
                       {
-                        locationId: 'LOC-0001842',
-                        name: 'Rotterdam distribution centre',
-                        country: 'NL',
-                        modifiedDate: '2026-02-03',
+                        "locationId": "LOC-0001842",
+                        "name": "Rotterdam distribution centre",
+                        "country": "NL",
+                        "modifiedDate": "2026-02-03"
                       },
                       {
-                        locationId: 'LOC-0002210',
-                        name: 'Lyon assembly plant',
-                        country: 'FR',
-                        modifiedDate: '2026-02-10',
-                      },
-                    ],
+                        "locationId": "LOC-0002210",
+                        "name": "Lyon assembly plant",
+                        "country": "FR",
+                        "modifiedDate": "2026-02-10"
+                      }
+                    ]
                   },
-                  lastPage: {
-                    summary: 'Past the last record',
-                    value: [],
-                  },
-                },
-              },
-            },
+                  "lastPage": {
+                    "summary": "Past the last record",
+                    "value": []
+                  }
+                }
+              }
+            }
           },
-          '401': {
-            $ref: '#/components/responses/Unauthorized',
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           },
-          '4XX': {
-            $ref: '#/components/responses/OtherClientError',
+          "4XX": {
+            "$ref": "#/components/responses/OtherClientError"
           },
-          '5XX': {
-            $ref: '#/components/responses/ServerError',
-          },
-        },
-      },
+          "5XX": {
+            "$ref": "#/components/responses/ServerError"
+          }
+        }
+      }
     },
-    '/open/portal-api/exposure/statement-of-values': {
-      post: {
-        operationId: 'submitStatementOfValues',
-        summary: 'Submit a Statement of Values (provisional)',
-        description:
-          'Sends property portfolio data to the insurer. The document says the exposure service\naccepts Statement of Values submissions but publishes neither the operation, nor the path,\nnor the payload. This operation, its path and its payload are our assumption and will\nchange when the upstream publishes them.\n',
-        'x-upstream-gap':
-          'Operation, path and payload of the Statement of Values submission are not shown. The path /open/portal-api/exposure/statement-of-values is provisional.',
-        'x-provisional': true,
-        tags: ['Statement of Values'],
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                $ref: '#/components/schemas/StatementOfValues',
-              },
-              examples: {
-                twoLocations: {
-                  $ref: '#/components/examples/TwoLocationPortfolio',
-                },
-              },
-            },
-          },
-        },
-        responses: {
-          '400': {
-            $ref: '#/components/responses/BadRequest',
-          },
-          '401': {
-            $ref: '#/components/responses/Unauthorized',
-          },
-          '2XX': {
-            description: 'The submission was accepted.',
-            'x-optional-body': true,
-            'x-upstream-gap':
-              'The success status and response body of the submission are not shown; any 2xx status with an open body (or none) is accepted.',
-            content: {
-              'application/json': {
-                schema: {
-                  $ref: '#/components/schemas/StatementOfValuesReceipt',
-                },
-                examples: {
-                  accepted: {
-                    value: {
-                      submissionId: 'SOV-2026-000184',
-                      status: 'received',
-                    },
-                  },
-                },
-              },
-            },
-          },
-          '4XX': {
-            $ref: '#/components/responses/OtherClientError',
-          },
-          '5XX': {
-            $ref: '#/components/responses/ServerError',
-          },
-        },
-      },
-    },
-  },
-  components: {
-    securitySchemes: {
-      portalOAuth: {
-        type: 'oauth2',
-        description:
-          'OAuth 2.0 client credentials. The token request is described in\n`specs/auth/openapi.yaml`; the token is sent as `Authorization: Bearer <token>`.\n',
-        flows: {
-          clientCredentials: {
-            tokenUrl: 'https://auth.partner-platform.invalid/login/connect/token',
-            'x-token-url-template': '{auth_url}/login/connect/token',
-            'x-upstream-gap':
-              'The token host is not published; the path is /login/connect/token on the {auth_url} of the environment (production or UAT).',
-            scopes: {
-              'Portal.Api': 'Needed by both the exposure and the risk engineering service.',
-              'Portal.Api.Exposure': 'The exposure service.',
-            },
-          },
-        },
-      },
-      subscriptionKey: {
-        type: 'apiKey',
-        in: 'header',
-        name: 'Ocp-Apim-Subscription-Key',
-        description:
-          'The subscription key of the exposure and risk engineering data requests. The operator\nissues a primary and a secondary key per API scope; either works. Confidential.\n',
-      },
-    },
-    schemas: {
-      Location: {
-        type: 'object',
-        description: 'One exposure location record.',
-        'x-upstream-gap':
-          'The fields of a location are not shown. The record is open; named fields will be added as the upstream publishes them, without renaming this type. The record key locationId is assumed from the examples.',
-        'x-record-key': 'locationId',
-        additionalProperties: true,
-      },
-      StatementOfValues: {
-        type: 'object',
-        description: 'A property portfolio submitted to the insurer.',
-        'x-upstream-gap':
-          'The payload of a Statement of Values is not shown. This schema is our assumption: a portfolio of locations, each with address, occupancy, construction and values per coverage in one currency.',
-        required: ['currency', 'locations'],
-        additionalProperties: false,
-        properties: {
-          portfolioName: {
-            type: 'string',
-            minLength: 1,
-            description: 'A name for the portfolio.',
-            examples: ['European warehouses 2026'],
-          },
-          policyReference: {
-            type: 'string',
-            minLength: 1,
-            description: 'The insurance contract the portfolio belongs to.',
-            examples: ['PRP-2026-004411'],
-          },
-          valuationDate: {
-            type: 'string',
-            format: 'date',
-            description: 'The date the values refer to.',
-            examples: ['2026-01-01'],
-          },
-          currency: {
-            $ref: '#/components/schemas/CurrencyCode',
-          },
-          locations: {
-            type: 'array',
-            minItems: 1,
-            description: 'The locations of the portfolio.',
-            items: {
-              $ref: '#/components/schemas/StatementOfValuesLocation',
-            },
-          },
-        },
-      },
-      StatementOfValuesLocation: {
-        type: 'object',
-        description: 'One location of a Statement of Values.',
-        'x-upstream-gap':
-          'The fields of a Statement of Values location are not shown; our assumption.',
-        required: ['locationId', 'name', 'address', 'occupancy', 'construction', 'values'],
-        additionalProperties: false,
-        properties: {
-          locationId: {
-            type: 'string',
-            minLength: 1,
-            description: "The submitter's identifier of the location, unique within the portfolio.",
-            examples: ['LOC-0001842'],
-          },
-          name: {
-            type: 'string',
-            minLength: 1,
-            examples: ['Rotterdam distribution centre'],
-          },
-          address: {
-            $ref: '#/components/schemas/Address',
-          },
-          coordinates: {
-            $ref: '#/components/schemas/Coordinates',
-          },
-          occupancy: {
-            type: 'string',
-            minLength: 1,
-            description: 'What the premises are used for.',
-            examples: ['Warehouse'],
-          },
-          construction: {
-            type: 'string',
-            minLength: 1,
-            description: 'The construction class of the main building.',
-            examples: ['Non-combustible'],
-          },
-          yearBuilt: {
-            type: 'integer',
-            minimum: 1000,
-            maximum: 2100,
-            examples: [1998],
-          },
-          numberOfStoreys: {
-            type: 'integer',
-            minimum: 0,
-            examples: [2],
-          },
-          floorArea: {
-            type: 'number',
-            minimum: 0,
-            description: 'Gross floor area in square metres.',
-            examples: [18500],
-          },
-          sprinklered: {
-            type: 'boolean',
-            description: 'Whether an automatic sprinkler system protects the location.',
-          },
-          values: {
-            $ref: '#/components/schemas/CoverageValues',
-          },
-        },
-      },
-      Address: {
-        type: 'object',
-        description: 'A postal address.',
-        'x-upstream-gap': 'Address fields are not shown; our assumption.',
-        required: ['street', 'city', 'country'],
-        additionalProperties: false,
-        properties: {
-          street: {
-            type: 'string',
-            minLength: 1,
-            examples: ['Waalhaven Zuidzijde 21'],
-          },
-          city: {
-            type: 'string',
-            minLength: 1,
-            examples: ['Rotterdam'],
-          },
-          postalCode: {
-            type: 'string',
-            minLength: 1,
-            examples: ['3089 JH'],
-          },
-          region: {
-            type: 'string',
-            minLength: 1,
-            description: 'State, province or county, where the country uses one.',
-          },
-          country: {
-            type: 'string',
-            pattern: '^[A-Z]{2}$',
-            description: 'ISO 3166-1 alpha-2 country code.',
-            examples: ['NL'],
-          },
-        },
-      },
-      Coordinates: {
-        type: 'object',
-        description: 'WGS 84 coordinates of the location.',
-        required: ['latitude', 'longitude'],
-        additionalProperties: false,
-        properties: {
-          latitude: {
-            type: 'number',
-            minimum: -90,
-            maximum: 90,
-            examples: [51.8872],
-          },
-          longitude: {
-            type: 'number',
-            minimum: -180,
-            maximum: 180,
-            examples: [4.4378],
-          },
-        },
-      },
-      CoverageValues: {
-        type: 'object',
-        description: "Insured values per coverage, in the portfolio's currency.",
-        'x-upstream-gap': 'The coverages and how values are given are not shown; our assumption.',
-        minProperties: 1,
-        additionalProperties: false,
-        properties: {
-          buildings: {
-            type: 'number',
-            minimum: 0,
-            examples: [42000000],
-          },
-          contents: {
-            type: 'number',
-            minimum: 0,
-            examples: [15500000],
-          },
-          businessInterruption: {
-            type: 'number',
-            minimum: 0,
-            description: 'Annual business interruption value.',
-            examples: [9000000],
-          },
-        },
-      },
-      CurrencyCode: {
-        type: 'string',
-        pattern: '^[A-Z]{3}$',
-        description: 'ISO 4217 currency code.',
-        examples: ['EUR'],
-      },
-      StatementOfValuesReceipt: {
-        type: 'object',
-        description: 'Whatever the service returns for an accepted submission.',
-        'x-upstream-gap':
-          'The response of the submission is not shown; the record is open and the fields in the example are illustrative.',
-        additionalProperties: true,
-      },
-      ErrorSource: {
-        type: 'object',
-        description: 'Origin of the error.',
-        properties: {
-          name: {
-            type: 'string',
-            description: 'Name of the API, service or system.',
-          },
-          layer: {
-            type: 'string',
-            description: 'Architecture layer.',
-            'x-upstream-gap': 'The set of layer names is not shown.',
-          },
-        },
-      },
-      ErrorCause: {
-        type: 'object',
-        required: ['message'],
-        properties: {
-          code: {
-            type: 'string',
-            description: 'Finer error identifier.',
-          },
-          message: {
-            type: 'string',
-            description: 'Specific failure information.',
-          },
-          field: {
-            type: 'string',
-            description: 'JSON Pointer (RFC 6901) to the entity or attribute responsible.',
-            examples: ['/employeeNumber'],
-          },
-          source: {
-            $ref: '#/components/schemas/ErrorSource',
-          },
-        },
-      },
-      ErrorBody: {
-        type: 'object',
-        description:
-          'The one error body that every error response of the liability and approvals services\ncarries (both documents give the same table). The exposure and risk engineering document\ndoes not show its error body, so those specs use it as an assumption.\n',
-        required: ['code', 'message', 'correlationId'],
-        properties: {
-          code: {
-            type: 'string',
-            description: 'Pattern-based identifier of the error condition.',
-            'x-upstream-gap':
-              'The mapping between status codes and error codes is not shown. The approvals document lists eight codes; the liability document gives only authentication_error; the exposure and risk engineering document gives only authentication_error for 401.',
-            examples: ['authentication_error'],
-          },
-          message: {
-            type: 'string',
-            description: 'Human-readable description, not meant for parsing.',
-            examples: ['Invalid credentials.'],
-          },
-          correlationId: {
-            type: 'string',
-            description: 'Identifier for tracing the request.',
-            examples: ['5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31'],
-          },
-          source: {
-            $ref: '#/components/schemas/ErrorSource',
-          },
-          causes: {
-            type: 'array',
-            description: 'More detailed causes.',
-            items: {
-              $ref: '#/components/schemas/ErrorCause',
-            },
-          },
-        },
-        examples: [
-          {
-            code: 'authentication_error',
-            message: 'Invalid credentials.',
-            correlationId: '5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31',
-          },
+    "/open/portal-api/exposure/statement-of-values": {
+      "post": {
+        "operationId": "submitStatementOfValues",
+        "summary": "Submit a Statement of Values (provisional)",
+        "description": "Sends property portfolio data to the insurer. The document says the exposure service\naccepts Statement of Values submissions but publishes neither the operation, nor the path,\nnor the payload. This operation, its path and its payload are our assumption and will\nchange when the upstream publishes them.\n",
+        "x-upstream-gap": "Operation, path and payload of the Statement of Values submission are not shown. The path /open/portal-api/exposure/statement-of-values is provisional.",
+        "x-provisional": true,
+        "tags": [
+          "Statement of Values"
         ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/StatementOfValues"
+              },
+              "examples": {
+                "twoLocations": {
+                  "$ref": "#/components/examples/TwoLocationPortfolio"
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "2XX": {
+            "description": "The submission was accepted.",
+            "x-optional-body": true,
+            "x-upstream-gap": "The success status and response body of the submission are not shown; any 2xx status with an open body (or none) is accepted.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/StatementOfValuesReceipt"
+                },
+                "examples": {
+                  "accepted": {
+                    "value": {
+                      "submissionId": "SOV-2026-000184",
+                      "status": "received"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "4XX": {
+            "$ref": "#/components/responses/OtherClientError"
+          },
+          "5XX": {
+            "$ref": "#/components/responses/ServerError"
+          }
+        }
+      }
+    }
+  },
+  "components": {
+    "securitySchemes": {
+      "portalOAuth": {
+        "type": "oauth2",
+        "description": "OAuth 2.0 client credentials. The token request is described in\n`specs/auth/openapi.yaml`; the token is sent as `Authorization: Bearer <token>`.\n",
+        "flows": {
+          "clientCredentials": {
+            "tokenUrl": "https://auth.partner-platform.invalid/login/connect/token",
+            "x-token-url-template": "{auth_url}/login/connect/token",
+            "x-upstream-gap": "The token host is not published; the path is /login/connect/token on the {auth_url} of the environment (production or UAT).",
+            "scopes": {
+              "Portal.Api": "Needed by both the exposure and the risk engineering service.",
+              "Portal.Api.Exposure": "The exposure service."
+            }
+          }
+        }
       },
+      "subscriptionKey": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "Ocp-Apim-Subscription-Key",
+        "description": "The subscription key of the exposure and risk engineering data requests. The operator\nissues a primary and a secondary key per API scope; either works. Confidential.\n"
+      }
     },
-    examples: {
-      TwoLocationPortfolio: {
-        summary: 'A portfolio of two warehouses',
-        value: {
-          portfolioName: 'European warehouses 2026',
-          policyReference: 'PRP-2026-004411',
-          valuationDate: '2026-01-01',
-          currency: 'EUR',
-          locations: [
+    "schemas": {
+      "Location": {
+        "type": "object",
+        "description": "One exposure location record.",
+        "x-upstream-gap": "The fields of a location are not shown. The record is open; named fields will be added as the upstream publishes them, without renaming this type. The record key locationId is assumed from the examples.",
+        "x-record-key": "locationId",
+        "additionalProperties": true
+      },
+      "StatementOfValues": {
+        "type": "object",
+        "description": "A property portfolio submitted to the insurer.",
+        "x-upstream-gap": "The payload of a Statement of Values is not shown. This schema is our assumption: a portfolio of locations, each with address, occupancy, construction and values per coverage in one currency.",
+        "required": [
+          "currency",
+          "locations"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "portfolioName": {
+            "type": "string",
+            "minLength": 1,
+            "description": "A name for the portfolio.",
+            "examples": [
+              "European warehouses 2026"
+            ]
+          },
+          "policyReference": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The insurance contract the portfolio belongs to.",
+            "examples": [
+              "PRP-2026-004411"
+            ]
+          },
+          "valuationDate": {
+            "type": "string",
+            "format": "date",
+            "description": "The date the values refer to.",
+            "examples": [
+              "2026-01-01"
+            ]
+          },
+          "currency": {
+            "$ref": "#/components/schemas/CurrencyCode"
+          },
+          "locations": {
+            "type": "array",
+            "minItems": 1,
+            "description": "The locations of the portfolio.",
+            "items": {
+              "$ref": "#/components/schemas/StatementOfValuesLocation"
+            }
+          }
+        }
+      },
+      "StatementOfValuesLocation": {
+        "type": "object",
+        "description": "One location of a Statement of Values.",
+        "x-upstream-gap": "The fields of a Statement of Values location are not shown; our assumption.",
+        "required": [
+          "locationId",
+          "name",
+          "address",
+          "occupancy",
+          "construction",
+          "values"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "locationId": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The submitter's identifier of the location, unique within the portfolio.",
+            "examples": [
+              "LOC-0001842"
+            ]
+          },
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "examples": [
+              "Rotterdam distribution centre"
+            ]
+          },
+          "address": {
+            "$ref": "#/components/schemas/Address"
+          },
+          "coordinates": {
+            "$ref": "#/components/schemas/Coordinates"
+          },
+          "occupancy": {
+            "type": "string",
+            "minLength": 1,
+            "description": "What the premises are used for.",
+            "examples": [
+              "Warehouse"
+            ]
+          },
+          "construction": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The construction class of the main building.",
+            "examples": [
+              "Non-combustible"
+            ]
+          },
+          "yearBuilt": {
+            "type": "integer",
+            "minimum": 1000,
+            "maximum": 2100,
+            "examples": [
+              1998
+            ]
+          },
+          "numberOfStoreys": {
+            "type": "integer",
+            "minimum": 0,
+            "examples": [
+              2
+            ]
+          },
+          "floorArea": {
+            "type": "number",
+            "minimum": 0,
+            "description": "Gross floor area in square metres.",
+            "examples": [
+              18500
+            ]
+          },
+          "sprinklered": {
+            "type": "boolean",
+            "description": "Whether an automatic sprinkler system protects the location."
+          },
+          "values": {
+            "$ref": "#/components/schemas/CoverageValues"
+          }
+        }
+      },
+      "Address": {
+        "type": "object",
+        "description": "A postal address.",
+        "x-upstream-gap": "Address fields are not shown; our assumption.",
+        "required": [
+          "street",
+          "city",
+          "country"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "street": {
+            "type": "string",
+            "minLength": 1,
+            "examples": [
+              "Waalhaven Zuidzijde 21"
+            ]
+          },
+          "city": {
+            "type": "string",
+            "minLength": 1,
+            "examples": [
+              "Rotterdam"
+            ]
+          },
+          "postalCode": {
+            "type": "string",
+            "minLength": 1,
+            "examples": [
+              "3089 JH"
+            ]
+          },
+          "region": {
+            "type": "string",
+            "minLength": 1,
+            "description": "State, province or county, where the country uses one."
+          },
+          "country": {
+            "type": "string",
+            "pattern": "^[A-Z]{2}$",
+            "description": "ISO 3166-1 alpha-2 country code.",
+            "examples": [
+              "NL"
+            ]
+          }
+        }
+      },
+      "Coordinates": {
+        "type": "object",
+        "description": "WGS 84 coordinates of the location.",
+        "required": [
+          "latitude",
+          "longitude"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "latitude": {
+            "type": "number",
+            "minimum": -90,
+            "maximum": 90,
+            "examples": [
+              51.8872
+            ]
+          },
+          "longitude": {
+            "type": "number",
+            "minimum": -180,
+            "maximum": 180,
+            "examples": [
+              4.4378
+            ]
+          }
+        }
+      },
+      "CoverageValues": {
+        "type": "object",
+        "description": "Insured values per coverage, in the portfolio's currency.",
+        "x-upstream-gap": "The coverages and how values are given are not shown; our assumption.",
+        "minProperties": 1,
+        "additionalProperties": false,
+        "properties": {
+          "buildings": {
+            "type": "number",
+            "minimum": 0,
+            "examples": [
+              42000000
+            ]
+          },
+          "contents": {
+            "type": "number",
+            "minimum": 0,
+            "examples": [
+              15500000
+            ]
+          },
+          "businessInterruption": {
+            "type": "number",
+            "minimum": 0,
+            "description": "Annual business interruption value.",
+            "examples": [
+              9000000
+            ]
+          }
+        }
+      },
+      "CurrencyCode": {
+        "type": "string",
+        "pattern": "^[A-Z]{3}$",
+        "description": "ISO 4217 currency code.",
+        "examples": [
+          "EUR"
+        ]
+      },
+      "StatementOfValuesReceipt": {
+        "type": "object",
+        "description": "Whatever the service returns for an accepted submission.",
+        "x-upstream-gap": "The response of the submission is not shown; the record is open and the fields in the example are illustrative.",
+        "additionalProperties": true
+      },
+      "ErrorSource": {
+        "type": "object",
+        "description": "Origin of the error.",
+        "properties": {
+          "name": {
+            "type": "string",
+            "description": "Name of the API, service or system."
+          },
+          "layer": {
+            "type": "string",
+            "description": "Architecture layer.",
+            "x-upstream-gap": "The set of layer names is not shown."
+          }
+        }
+      },
+      "ErrorCause": {
+        "type": "object",
+        "required": [
+          "message"
+        ],
+        "properties": {
+          "code": {
+            "type": "string",
+            "description": "Finer error identifier."
+          },
+          "message": {
+            "type": "string",
+            "description": "Specific failure information."
+          },
+          "field": {
+            "type": "string",
+            "description": "JSON Pointer (RFC 6901) to the entity or attribute responsible.",
+            "examples": [
+              "/employeeNumber"
+            ]
+          },
+          "source": {
+            "$ref": "#/components/schemas/ErrorSource"
+          }
+        }
+      },
+      "ErrorBody": {
+        "type": "object",
+        "description": "The one error body that every error response of the liability and approvals services\ncarries (both documents give the same table). The exposure and risk engineering document\ndoes not show its error body, so those specs use it as an assumption.\n",
+        "required": [
+          "code",
+          "message",
+          "correlationId"
+        ],
+        "properties": {
+          "code": {
+            "type": "string",
+            "description": "Pattern-based identifier of the error condition.",
+            "x-upstream-gap": "The mapping between status codes and error codes is not shown. The approvals document lists eight codes; the liability document gives only authentication_error; the exposure and risk engineering document gives only authentication_error for 401.",
+            "examples": [
+              "authentication_error"
+            ]
+          },
+          "message": {
+            "type": "string",
+            "description": "Human-readable description, not meant for parsing.",
+            "examples": [
+              "Invalid credentials."
+            ]
+          },
+          "correlationId": {
+            "type": "string",
+            "description": "Identifier for tracing the request.",
+            "examples": [
+              "5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31"
+            ]
+          },
+          "source": {
+            "$ref": "#/components/schemas/ErrorSource"
+          },
+          "causes": {
+            "type": "array",
+            "description": "More detailed causes.",
+            "items": {
+              "$ref": "#/components/schemas/ErrorCause"
+            }
+          }
+        },
+        "examples": [
+          {
+            "code": "authentication_error",
+            "message": "Invalid credentials.",
+            "correlationId": "5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31"
+          }
+        ]
+      }
+    },
+    "examples": {
+      "TwoLocationPortfolio": {
+        "summary": "A portfolio of two warehouses",
+        "value": {
+          "portfolioName": "European warehouses 2026",
+          "policyReference": "PRP-2026-004411",
+          "valuationDate": "2026-01-01",
+          "currency": "EUR",
+          "locations": [
             {
-              locationId: 'LOC-0001842',
-              name: 'Rotterdam distribution centre',
-              address: {
-                street: 'Waalhaven Zuidzijde 21',
-                city: 'Rotterdam',
-                postalCode: '3089 JH',
-                country: 'NL',
+              "locationId": "LOC-0001842",
+              "name": "Rotterdam distribution centre",
+              "address": {
+                "street": "Waalhaven Zuidzijde 21",
+                "city": "Rotterdam",
+                "postalCode": "3089 JH",
+                "country": "NL"
               },
-              coordinates: {
-                latitude: 51.8872,
-                longitude: 4.4378,
+              "coordinates": {
+                "latitude": 51.8872,
+                "longitude": 4.4378
               },
-              occupancy: 'Warehouse',
-              construction: 'Non-combustible',
-              yearBuilt: 1998,
-              numberOfStoreys: 2,
-              floorArea: 18500,
-              sprinklered: true,
-              values: {
-                buildings: 42000000,
-                contents: 15500000,
-                businessInterruption: 9000000,
-              },
+              "occupancy": "Warehouse",
+              "construction": "Non-combustible",
+              "yearBuilt": 1998,
+              "numberOfStoreys": 2,
+              "floorArea": 18500,
+              "sprinklered": true,
+              "values": {
+                "buildings": 42000000,
+                "contents": 15500000,
+                "businessInterruption": 9000000
+              }
             },
             {
-              locationId: 'LOC-0002210',
-              name: 'Lyon assembly plant',
-              address: {
-                street: "12 Rue de l'Industrie",
-                city: 'Lyon',
-                postalCode: '69007',
-                country: 'FR',
+              "locationId": "LOC-0002210",
+              "name": "Lyon assembly plant",
+              "address": {
+                "street": "12 Rue de l'Industrie",
+                "city": "Lyon",
+                "postalCode": "69007",
+                "country": "FR"
               },
-              occupancy: 'Light assembly',
-              construction: 'Masonry',
-              yearBuilt: 1974,
-              values: {
-                buildings: 18000000,
-                contents: 6200000,
-              },
-            },
-          ],
-        },
-      },
+              "occupancy": "Light assembly",
+              "construction": "Masonry",
+              "yearBuilt": 1974,
+              "values": {
+                "buildings": 18000000,
+                "contents": 6200000
+              }
+            }
+          ]
+        }
+      }
     },
-    parameters: {
-      ModifiedSince: {
-        name: 'modifiedSince',
-        in: 'query',
-        required: false,
-        description:
-          'When given, only records modified since that date are returned; when omitted, all records are returned.',
-        'x-sync': 'watermark',
-        schema: {
-          type: 'string',
-          format: 'date',
-          examples: ['2026-01-31'],
-        },
+    "parameters": {
+      "ModifiedSince": {
+        "name": "modifiedSince",
+        "in": "query",
+        "required": false,
+        "description": "When given, only records modified since that date are returned; when omitted, all records are returned.",
+        "x-sync": "watermark",
+        "schema": {
+          "type": "string",
+          "format": "date",
+          "examples": [
+            "2026-01-31"
+          ]
+        }
       },
-      Limit: {
-        name: 'limit',
-        in: 'query',
-        required: false,
-        description: 'Number of records per call.',
-        'x-paging': 'limit',
-        schema: {
-          type: 'integer',
-          minimum: 1,
-          maximum: 1024,
-          default: 128,
-        },
+      "Limit": {
+        "name": "limit",
+        "in": "query",
+        "required": false,
+        "description": "Number of records per call.",
+        "x-paging": "limit",
+        "schema": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1024,
+          "default": 128
+        }
       },
-      Offset: {
-        name: 'offset',
-        in: 'query',
-        required: false,
-        description:
-          'Position from which a later call continues, used to page through data larger than one call.',
-        'x-upstream-gap':
-          'The unit of offset and whether it is zero or one based are not shown; we assume a zero-based record index.',
-        'x-paging': 'offset',
-        schema: {
-          type: 'integer',
-          minimum: 0,
-          default: 0,
-        },
-      },
+      "Offset": {
+        "name": "offset",
+        "in": "query",
+        "required": false,
+        "description": "Position from which a later call continues, used to page through data larger than one call.",
+        "x-upstream-gap": "The unit of offset and whether it is zero or one based are not shown; we assume a zero-based record index.",
+        "x-paging": "offset",
+        "schema": {
+          "type": "integer",
+          "minimum": 0,
+          "default": 0
+        }
+      }
     },
-    responses: {
-      Unauthorized: {
-        description: 'Invalid token; authentication failed.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
+    "responses": {
+      "Unauthorized": {
+        "description": "Invalid token; authentication failed.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
             },
-            examples: {
-              authenticationError: {
-                value: {
-                  code: 'authentication_error',
-                  message: 'Invalid credentials.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000401',
-                },
-              },
-            },
-          },
-        },
+            "examples": {
+              "authenticationError": {
+                "value": {
+                  "code": "authentication_error",
+                  "message": "Invalid credentials.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000401"
+                }
+              }
+            }
+          }
+        }
       },
-      OtherClientError: {
-        description: 'Any other failure caused by the request.',
-        'x-upstream-gap':
-          'Which other 4xx statuses the service returns is not shown; the common error body is assumed for them.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
+      "OtherClientError": {
+        "description": "Any other failure caused by the request.",
+        "x-upstream-gap": "Which other 4xx statuses the service returns is not shown; the common error body is assumed for them.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
             },
-            examples: {
-              notFound: {
-                value: {
-                  code: 'not_found',
-                  message: 'The resource does not exist.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000404',
-                },
-              },
-            },
-          },
-        },
+            "examples": {
+              "notFound": {
+                "value": {
+                  "code": "not_found",
+                  "message": "The resource does not exist.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000404"
+                }
+              }
+            }
+          }
+        }
       },
-      ServerError: {
-        description: 'A server failure.',
-        'x-upstream-gap':
-          'The 5xx statuses and the error body of server failures are not shown for this service; the common error body is assumed.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
+      "ServerError": {
+        "description": "A server failure.",
+        "x-upstream-gap": "The 5xx statuses and the error body of server failures are not shown for this service; the common error body is assumed.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
             },
-            examples: {
-              serviceUnavailable: {
-                value: {
-                  code: 'internal_server_error',
-                  message: 'The service is overloaded or in maintenance.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000503',
-                },
-              },
-            },
-          },
-        },
+            "examples": {
+              "serviceUnavailable": {
+                "value": {
+                  "code": "internal_server_error",
+                  "message": "The service is overloaded or in maintenance.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000503"
+                }
+              }
+            }
+          }
+        }
       },
-      BadRequest: {
-        description: 'Invalid syntax; the request could not be understood.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
+      "BadRequest": {
+        "description": "Invalid syntax; the request could not be understood.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
             },
-            examples: {
-              dataValidation: {
-                value: {
-                  code: 'data_validation',
-                  message: 'The request does not adhere to the specification.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000400',
-                  causes: [
+            "examples": {
+              "dataValidation": {
+                "value": {
+                  "code": "data_validation",
+                  "message": "The request does not adhere to the specification.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000400",
+                  "causes": [
                     {
-                      code: 'required',
-                      message: 'employeeNumber is required.',
-                      field: '/employeeNumber',
-                    },
-                  ],
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
+                      "code": "required",
+                      "message": "employeeNumber is required.",
+                      "field": "/employeeNumber"
+                    }
+                  ]
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
 };

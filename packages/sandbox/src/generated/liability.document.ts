@@ -5,1371 +5,1453 @@
 
 /** The spec, bundled into one document with every external `$ref` inlined. */
 export const openapiDocument: Readonly<Record<string, unknown>> = {
-  openapi: '3.1.0',
-  info: {
-    title: 'Third Party Liability Quote Service',
-    version: '1.0.0',
-    description:
-      "Brokers and partners request quotes for a product that provides third party liability cover\nfor sales on online marketplaces. A quote returns a valid price and any referrals; quotes that\nneed a proper risk assessment pass to manual underwriting, and a request can force that.\nSellers are registered first, then quotes are requested for them.\n\nTypical order: create a seller, create a quote, search quotes or read one by `quoteId`.\n\n- A system-level service, integrated directly into an application or into the consumer's own\n  process services. Use of the service has no charge.\n- Authentication: HTTP Basic with the client ID and client secret of the client application\n  registered on the exchange portal. An invalid value gives 401 with code\n  `authentication_error`.\n- Tracing: every request carries a unique `X-Z-Conversation-Id` and a unique `X-Z-Request-Id`.\n- Versioning: v1 is current and active, with no decommissioning date. New resources, new\n  optional request parameters or attributes, new response fields and a changed order of\n  response fields come without a new version; adding or removing mandatory parameters or\n  restructuring the interface needs one.\n\nThe field names of every entity are not published. The schemas here are our assumption,\nkept in `components/schemas` and each marked `x-upstream-gap`.\n",
-    license: {
-      name: 'MIT',
-      identifier: 'MIT',
-    },
+  "openapi": "3.1.0",
+  "info": {
+    "title": "Third Party Liability Quote Service",
+    "version": "1.0.0",
+    "description": "Brokers and partners request quotes for a product that provides third party liability cover\nfor sales on online marketplaces. A quote returns a valid price and any referrals; quotes that\nneed a proper risk assessment pass to manual underwriting, and a request can force that.\nSellers are registered first, then quotes are requested for them.\n\nTypical order: create a seller, create a quote, search quotes or read one by `quoteId`.\n\n- A system-level service, integrated directly into an application or into the consumer's own\n  process services. Use of the service has no charge.\n- Authentication: HTTP Basic with the client ID and client secret of the client application\n  registered on the exchange portal. An invalid value gives 401 with code\n  `authentication_error`.\n- Tracing: every request carries a unique `X-Z-Conversation-Id` and a unique `X-Z-Request-Id`.\n- Versioning: v1 is current and active, with no decommissioning date. New resources, new\n  optional request parameters or attributes, new response fields and a changed order of\n  response fields come without a new version; adding or removing mandatory parameters or\n  restructuring the interface needs one.\n\nThe field names of every entity are not published. The schemas here are our assumption,\nkept in `components/schemas` and each marked `x-upstream-gap`.\n",
+    "license": {
+      "name": "MIT",
+      "identifier": "MIT"
+    }
   },
-  servers: [
+  "servers": [
     {
-      url: '{base_url}',
-      'x-internal': false,
-      description:
-        'UAT (pre-production). Its path carries the major version segment v1 and an environment segment.',
-      variables: {
-        base_url: {
-          default: 'https://liability.partner-platform.invalid/v1/uat',
-          description: 'The UAT service address, ending in the v1 and environment segments.',
-        },
+      "url": "{base_url}",
+      "x-internal": false,
+      "description": "UAT (pre-production). Its path carries the major version segment v1 and an environment segment.",
+      "variables": {
+        "base_url": {
+          "default": "https://liability.partner-platform.invalid/v1/uat",
+          "description": "The UAT service address, ending in the v1 and environment segments."
+        }
       },
-      'x-upstream-gap':
-        'The UAT host, the name of the environment segment and the order of the v1 and environment segments are not published. No production address is published.',
+      "x-upstream-gap": "The UAT host, the name of the environment segment and the order of the v1 and environment segments are not published. No production address is published."
     },
     {
-      url: '{mock_url}',
-      'x-internal': false,
-      description: 'Mock test environment, provided by the mocking service.',
-      variables: {
-        mock_url: {
-          default: 'https://mock.partner-platform.invalid/liability/v1',
-          description: 'The address the mocking service gives.',
-        },
+      "url": "{mock_url}",
+      "x-internal": false,
+      "description": "Mock test environment, provided by the mocking service.",
+      "variables": {
+        "mock_url": {
+          "default": "https://mock.partner-platform.invalid/liability/v1",
+          "description": "The address the mocking service gives."
+        }
       },
-      'x-upstream-gap': "The mocking service's address is not published.",
-    },
+      "x-upstream-gap": "The mocking service's address is not published."
+    }
   ],
-  'x-environments': {
-    description:
-      'Mock (provided by the mocking service) and UAT (pre-production) are published. Further\ndevelopment environments exist for the service owner and are open only after agreement\nwith the owner.\n',
+  "x-environments": {
+    "description": "Mock (provided by the mocking service) and UAT (pre-production) are published. Further\ndevelopment environments exist for the service owner and are open only after agreement\nwith the owner.\n"
   },
-  'x-charge': 'none',
-  'x-access-request': {
-    channel: 'exchange portal',
-    steps: [
-      'choose the environment',
-      'choose a tier if relevant',
-      'select or create a client application',
-      'accept the terms',
+  "x-charge": "none",
+  "x-access-request": {
+    "channel": "exchange portal",
+    "steps": [
+      "choose the environment",
+      "choose a tier if relevant",
+      "select or create a client application",
+      "accept the terms"
     ],
-    decision: 'within 48 hours, or a request for more information',
-    issues: ['client_id', 'client_secret'],
-    removal: 'Deleting the client application on the portal removes the registration.',
-  },
-  'x-limits': {
-    throttling: 'none',
-    description:
-      'No throttling or tiering is currently applied. The operator reserves the right to apply it\nlater and recommends starting with the lowest tier. The operator may limit the number of\ncalls in a period or the amount of data returned per call.\n',
-    availability: {
-      period: 'calendar month, excluding maintenance windows',
-      targetPercent: 99.8,
-      minimumPercent: 99.5,
-    },
-    'x-upstream-gap': 'Request size limits are not shown.',
-  },
-  'x-versioning': {
-    current: 'v1',
-    status: 'active',
-    decommissioning: 'none planned',
-    compatibleChanges: [
-      'new resources',
-      'new optional request parameters or attributes',
-      'new response fields',
-      'a changed order of response fields',
+    "decision": "within 48 hours, or a request for more information",
+    "issues": [
+      "client_id",
+      "client_secret"
     ],
-    breakingChanges: ['adding or removing mandatory parameters', 'restructuring the interface'],
-    newMajorAccess:
-      'Consumers request access to the new major version and are encouraged to run regression tests first.',
-    minorAnnouncement:
-      'Minor or patch changes are announced when deployed to acceptance; production deployment follows after a grace period of 1 week.',
-    gracePeriod: 'P1W',
-    majorParallelRun: 'P6M',
-    majorRetirement:
-      'A new major version runs in parallel with the previous one for 6 months; the previous version then stops accepting new access requests and is finally removed after a notice.',
-    releases: {
-      '1.0.0':
-        'Provides the base paths quotes (create and search quotes) and parties/sellers (create sellers). It has no product catalogue function.',
-    },
+    "removal": "Deleting the client application on the portal removes the registration."
   },
-  'x-upstream-gap': [
-    'States and transitions of a quote or seller are not shown.',
-    'Events are not shown.',
-    'Request and response payload fields beyond the entity structure are not shown.',
-    'Success status codes of each operation are not shown; every operation answers 2XX.',
-    'Error code values other than authentication_error, and the mapping of codes to conditions, are not shown.',
-    'Request size limits are not shown.',
-  ],
-  security: [
-    {
-      clientBasic: [],
+  "x-limits": {
+    "throttling": "none",
+    "description": "No throttling or tiering is currently applied. The operator reserves the right to apply it\nlater and recommends starting with the lowest tier. The operator may limit the number of\ncalls in a period or the amount of data returned per call.\n",
+    "availability": {
+      "period": "calendar month, excluding maintenance windows",
+      "targetPercent": 99.8,
+      "minimumPercent": 99.5
     },
+    "x-upstream-gap": "Request size limits are not shown."
+  },
+  "x-versioning": {
+    "current": "v1",
+    "status": "active",
+    "decommissioning": "none planned",
+    "compatibleChanges": [
+      "new resources",
+      "new optional request parameters or attributes",
+      "new response fields",
+      "a changed order of response fields"
+    ],
+    "breakingChanges": [
+      "adding or removing mandatory parameters",
+      "restructuring the interface"
+    ],
+    "newMajorAccess": "Consumers request access to the new major version and are encouraged to run regression tests first.",
+    "minorAnnouncement": "Minor or patch changes are announced when deployed to acceptance; production deployment follows after a grace period of 1 week.",
+    "gracePeriod": "P1W",
+    "majorParallelRun": "P6M",
+    "majorRetirement": "A new major version runs in parallel with the previous one for 6 months; the previous version then stops accepting new access requests and is finally removed after a notice.",
+    "releases": {
+      "1.0.0": "Provides the base paths quotes (create and search quotes) and parties/sellers (create sellers). It has no product catalogue function."
+    }
+  },
+  "x-upstream-gap": [
+    "States and transitions of a quote or seller are not shown.",
+    "Events are not shown.",
+    "Request and response payload fields beyond the entity structure are not shown.",
+    "Success status codes of each operation are not shown; every operation answers 2XX.",
+    "Error code values other than authentication_error, and the mapping of codes to conditions, are not shown.",
+    "Request size limits are not shown."
   ],
-  tags: [
+  "security": [
     {
-      name: 'Sellers',
-      description: 'Parties for which quotes are requested.',
+      "clientBasic": []
+    }
+  ],
+  "tags": [
+    {
+      "name": "Sellers",
+      "description": "Parties for which quotes are requested."
     },
     {
-      name: 'Quotes',
-      description: 'Quotes for third party liability cover.',
-    },
+      "name": "Quotes",
+      "description": "Quotes for third party liability cover."
+    }
   ],
-  paths: {
-    '/parties/sellers': {
-      post: {
-        operationId: 'createSeller',
-        summary: 'Create a seller',
-        description: 'Creates a seller for which quotes can be requested.',
-        tags: ['Sellers'],
-        parameters: [
-          {
-            $ref: '#/components/parameters/ConversationId',
-          },
-          {
-            $ref: '#/components/parameters/RequestId',
-          },
+  "paths": {
+    "/parties/sellers": {
+      "post": {
+        "operationId": "createSeller",
+        "summary": "Create a seller",
+        "description": "Creates a seller for which quotes can be requested.",
+        "tags": [
+          "Sellers"
         ],
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                $ref: '#/components/schemas/Seller',
-              },
-              examples: {
-                marketplaceSeller: {
-                  $ref: '#/components/examples/MarketplaceSeller',
-                },
-              },
-            },
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ConversationId"
           },
+          {
+            "$ref": "#/components/parameters/RequestId"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/Seller"
+              },
+              "examples": {
+                "marketplaceSeller": {
+                  "$ref": "#/components/examples/MarketplaceSeller"
+                }
+              }
+            }
+          }
         },
-        responses: {
-          '400': {
-            $ref: '#/components/responses/BadRequest',
+        "responses": {
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
           },
-          '401': {
-            $ref: '#/components/responses/Unauthorized',
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           },
-          '405': {
-            $ref: '#/components/responses/MethodNotAllowed',
+          "405": {
+            "$ref": "#/components/responses/MethodNotAllowed"
           },
-          '406': {
-            $ref: '#/components/responses/NotAcceptable',
+          "406": {
+            "$ref": "#/components/responses/NotAcceptable"
           },
-          '415': {
-            $ref: '#/components/responses/UnsupportedMediaType',
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
-          '500': {
-            $ref: '#/components/responses/InternalServerError',
+          "500": {
+            "$ref": "#/components/responses/InternalServerError"
           },
-          '502': {
-            $ref: '#/components/responses/BadGateway',
+          "502": {
+            "$ref": "#/components/responses/BadGateway"
           },
-          '503': {
-            $ref: '#/components/responses/ServiceUnavailable',
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           },
-          '2XX': {
-            description: 'The seller was created.',
-            'x-upstream-gap': 'The success status and the response fields are not shown.',
-            content: {
-              'application/json': {
-                schema: {
-                  $ref: '#/components/schemas/SellerCreated',
+          "2XX": {
+            "description": "The seller was created.",
+            "x-upstream-gap": "The success status and the response fields are not shown.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SellerCreated"
                 },
-                examples: {
-                  created: {
-                    value: {
-                      sellerId: 'SEL-000731',
-                      name: 'Nordlicht Home GmbH',
-                      registrationNumber: 'HRB 214477',
-                      address: {
-                        street: 'Lindenstraße 12',
-                        city: 'Hamburg',
-                        postalCode: '20095',
-                        country: 'DE',
+                "examples": {
+                  "created": {
+                    "value": {
+                      "sellerId": "SEL-000731",
+                      "name": "Nordlicht Home GmbH",
+                      "registrationNumber": "HRB 214477",
+                      "address": {
+                        "street": "Lindenstraße 12",
+                        "city": "Hamburg",
+                        "postalCode": "20095",
+                        "country": "DE"
                       },
-                      email: 'ops@nordlicht-home.example',
-                      marketplaces: [
+                      "email": "ops@nordlicht-home.example",
+                      "marketplaces": [
                         {
-                          name: 'Amazon',
-                          storeUrl: 'https://www.amazon.de/sp?seller=A2NORDLICHT',
-                        },
-                      ],
-                    },
-                  },
-                },
-              },
-            },
+                          "name": "Amazon",
+                          "storeUrl": "https://www.amazon.de/sp?seller=A2NORDLICHT"
+                        }
+                      ]
+                    }
+                  }
+                }
+              }
+            }
           },
-          '4XX': {
-            $ref: '#/components/responses/OtherClientError',
+          "4XX": {
+            "$ref": "#/components/responses/OtherClientError"
           },
-          '5XX': {
-            $ref: '#/components/responses/OtherServerError',
-          },
-        },
-      },
+          "5XX": {
+            "$ref": "#/components/responses/OtherServerError"
+          }
+        }
+      }
     },
-    '/quotes': {
-      post: {
-        operationId: 'createQuote',
-        summary: 'Create a quote',
-        description:
-          'Creates a quote. The response gives the price and any referrals. Set\n`underwritingInformation.forceManualReferral` to pass the quote to manual underwriting.\n',
-        tags: ['Quotes'],
-        parameters: [
-          {
-            $ref: '#/components/parameters/ConversationId',
-          },
-          {
-            $ref: '#/components/parameters/RequestId',
-          },
+    "/quotes": {
+      "post": {
+        "operationId": "createQuote",
+        "summary": "Create a quote",
+        "description": "Creates a quote. The response gives the price and any referrals. Set\n`underwritingInformation.forceManualReferral` to pass the quote to manual underwriting.\n",
+        "tags": [
+          "Quotes"
         ],
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                $ref: '#/components/schemas/QuoteRequest',
-              },
-              examples: {
-                thirdPartyLiability: {
-                  $ref: '#/components/examples/ThirdPartyLiabilityQuoteRequest',
-                },
-              },
-            },
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ConversationId"
           },
+          {
+            "$ref": "#/components/parameters/RequestId"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/QuoteRequest"
+              },
+              "examples": {
+                "thirdPartyLiability": {
+                  "$ref": "#/components/examples/ThirdPartyLiabilityQuoteRequest"
+                }
+              }
+            }
+          }
         },
-        responses: {
-          '400': {
-            $ref: '#/components/responses/BadRequest',
+        "responses": {
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
           },
-          '401': {
-            $ref: '#/components/responses/Unauthorized',
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           },
-          '405': {
-            $ref: '#/components/responses/MethodNotAllowed',
+          "405": {
+            "$ref": "#/components/responses/MethodNotAllowed"
           },
-          '406': {
-            $ref: '#/components/responses/NotAcceptable',
+          "406": {
+            "$ref": "#/components/responses/NotAcceptable"
           },
-          '415': {
-            $ref: '#/components/responses/UnsupportedMediaType',
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
-          '500': {
-            $ref: '#/components/responses/InternalServerError',
+          "500": {
+            "$ref": "#/components/responses/InternalServerError"
           },
-          '502': {
-            $ref: '#/components/responses/BadGateway',
+          "502": {
+            "$ref": "#/components/responses/BadGateway"
           },
-          '503': {
-            $ref: '#/components/responses/ServiceUnavailable',
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           },
-          '2XX': {
-            description: 'The quote, with its price and any referrals.',
-            'x-upstream-gap': 'The success status and the response fields are not shown.',
-            content: {
-              'application/json': {
-                schema: {
-                  $ref: '#/components/schemas/Quote',
+          "2XX": {
+            "description": "The quote, with its price and any referrals.",
+            "x-upstream-gap": "The success status and the response fields are not shown.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Quote"
                 },
-                examples: {
-                  priced: {
-                    $ref: '#/components/examples/PricedQuote',
+                "examples": {
+                  "priced": {
+                    "$ref": "#/components/examples/PricedQuote"
                   },
-                  referred: {
-                    $ref: '#/components/examples/ReferredQuote',
-                  },
-                },
-              },
-            },
+                  "referred": {
+                    "$ref": "#/components/examples/ReferredQuote"
+                  }
+                }
+              }
+            }
           },
-          '4XX': {
-            $ref: '#/components/responses/OtherClientError',
+          "4XX": {
+            "$ref": "#/components/responses/OtherClientError"
           },
-          '5XX': {
-            $ref: '#/components/responses/OtherServerError',
-          },
-        },
+          "5XX": {
+            "$ref": "#/components/responses/OtherServerError"
+          }
+        }
       },
-      get: {
-        operationId: 'searchQuotes',
-        summary: 'Search quotes',
-        description: 'Searches quotes, using query parameters as filters.',
-        'x-upstream-gap':
-          'The query filter names are not shown. sellerId, productId, createdFrom and createdTo are our assumption; paging of the result is not shown either.',
-        tags: ['Quotes'],
-        parameters: [
-          {
-            $ref: '#/components/parameters/ConversationId',
-          },
-          {
-            $ref: '#/components/parameters/RequestId',
-          },
-          {
-            name: 'sellerId',
-            in: 'query',
-            required: false,
-            description: 'Only quotes for this seller.',
-            'x-upstream-gap': 'Filter name assumed.',
-            schema: {
-              type: 'string',
-              minLength: 1,
-              examples: ['SEL-000731'],
-            },
-          },
-          {
-            name: 'productId',
-            in: 'query',
-            required: false,
-            description: 'Only quotes for this commercial package (see ProductId).',
-            'x-upstream-gap': 'Filter name assumed.',
-            schema: {
-              type: 'string',
-              minLength: 1,
-              examples: ['QuoteA3P'],
-            },
-          },
-          {
-            name: 'createdFrom',
-            in: 'query',
-            required: false,
-            description: 'Only quotes created at or after this time.',
-            'x-upstream-gap': 'Filter name assumed.',
-            schema: {
-              type: 'string',
-              format: 'date-time',
-              examples: ['2026-03-01T00:00:00Z'],
-            },
-          },
-          {
-            name: 'createdTo',
-            in: 'query',
-            required: false,
-            description: 'Only quotes created before this time.',
-            'x-upstream-gap': 'Filter name assumed.',
-            schema: {
-              type: 'string',
-              format: 'date-time',
-              examples: ['2026-04-01T00:00:00Z'],
-            },
-          },
+      "get": {
+        "operationId": "searchQuotes",
+        "summary": "Search quotes",
+        "description": "Searches quotes, using query parameters as filters.",
+        "x-upstream-gap": "The query filter names are not shown. sellerId, productId, createdFrom and createdTo are our assumption; paging of the result is not shown either.",
+        "tags": [
+          "Quotes"
         ],
-        responses: {
-          '400': {
-            $ref: '#/components/responses/BadRequest',
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ConversationId"
           },
-          '401': {
-            $ref: '#/components/responses/Unauthorized',
+          {
+            "$ref": "#/components/parameters/RequestId"
           },
-          '405': {
-            $ref: '#/components/responses/MethodNotAllowed',
+          {
+            "name": "sellerId",
+            "in": "query",
+            "required": false,
+            "description": "Only quotes for this seller.",
+            "x-upstream-gap": "Filter name assumed.",
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "examples": [
+                "SEL-000731"
+              ]
+            }
           },
-          '406': {
-            $ref: '#/components/responses/NotAcceptable',
+          {
+            "name": "productId",
+            "in": "query",
+            "required": false,
+            "description": "Only quotes for this commercial package (see ProductId).",
+            "x-upstream-gap": "Filter name assumed.",
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "examples": [
+                "QuoteA3P"
+              ]
+            }
           },
-          '415': {
-            $ref: '#/components/responses/UnsupportedMediaType',
+          {
+            "name": "createdFrom",
+            "in": "query",
+            "required": false,
+            "description": "Only quotes created at or after this time.",
+            "x-upstream-gap": "Filter name assumed.",
+            "schema": {
+              "type": "string",
+              "format": "date-time",
+              "examples": [
+                "2026-03-01T00:00:00Z"
+              ]
+            }
           },
-          '500': {
-            $ref: '#/components/responses/InternalServerError',
+          {
+            "name": "createdTo",
+            "in": "query",
+            "required": false,
+            "description": "Only quotes created before this time.",
+            "x-upstream-gap": "Filter name assumed.",
+            "schema": {
+              "type": "string",
+              "format": "date-time",
+              "examples": [
+                "2026-04-01T00:00:00Z"
+              ]
+            }
+          }
+        ],
+        "responses": {
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
           },
-          '502': {
-            $ref: '#/components/responses/BadGateway',
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           },
-          '503': {
-            $ref: '#/components/responses/ServiceUnavailable',
+          "405": {
+            "$ref": "#/components/responses/MethodNotAllowed"
           },
-          '2XX': {
-            description: 'The quotes that match the filters.',
-            'x-upstream-gap':
-              'The success status and the shape of the search result are not shown.',
-            content: {
-              'application/json': {
-                schema: {
-                  $ref: '#/components/schemas/QuoteSearchResult',
+          "406": {
+            "$ref": "#/components/responses/NotAcceptable"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalServerError"
+          },
+          "502": {
+            "$ref": "#/components/responses/BadGateway"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          },
+          "2XX": {
+            "description": "The quotes that match the filters.",
+            "x-upstream-gap": "The success status and the shape of the search result are not shown.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/QuoteSearchResult"
                 },
-                examples: {
-                  oneMatch: {
-                    summary: 'One quote of a seller',
-                    value: [
+                "examples": {
+                  "oneMatch": {
+                    "summary": "One quote of a seller",
+                    "value": [
                       {
-                        quoteId: 'QTE-2026-0004417',
-                        status: 'quoted',
-                        price: {
-                          amount: '1240.00',
-                          currency: 'EUR',
+                        "quoteId": "QTE-2026-0004417",
+                        "status": "quoted",
+                        "price": {
+                          "amount": "1240.00",
+                          "currency": "EUR"
                         },
-                        referrals: [],
-                        createdAt: '2026-03-12T10:24:51Z',
-                        productId: 'QuoteA3P',
-                        policyLines: [
+                        "referrals": [],
+                        "createdAt": "2026-03-12T10:24:51Z",
+                        "productId": "QuoteA3P",
+                        "policyLines": [
                           {
-                            id: 'liability',
-                            declarativeQuestionAnswers: {
-                              countryOfSales: 'EU-ASIA',
-                              territoryOfSales: 'NON-US',
-                            },
-                          },
+                            "id": "liability",
+                            "declarativeQuestionAnswers": {
+                              "countryOfSales": "EU-ASIA",
+                              "territoryOfSales": "NON-US"
+                            }
+                          }
                         ],
-                        insureds: [
+                        "insureds": [
                           {
-                            sellerId: 'SEL-000731',
-                          },
-                        ],
-                      },
-                    ],
+                            "sellerId": "SEL-000731"
+                          }
+                        ]
+                      }
+                    ]
                   },
-                  noMatch: {
-                    summary: 'No quote matches',
-                    value: [],
-                  },
-                },
-              },
-            },
+                  "noMatch": {
+                    "summary": "No quote matches",
+                    "value": []
+                  }
+                }
+              }
+            }
           },
-          '4XX': {
-            $ref: '#/components/responses/OtherClientError',
+          "4XX": {
+            "$ref": "#/components/responses/OtherClientError"
           },
-          '5XX': {
-            $ref: '#/components/responses/OtherServerError',
-          },
-        },
-      },
+          "5XX": {
+            "$ref": "#/components/responses/OtherServerError"
+          }
+        }
+      }
     },
-    '/quotes/{quoteId}': {
-      get: {
-        operationId: 'getQuote',
-        summary: 'Read one quote',
-        description: 'Returns the details of one quote.',
-        'x-upstream-gap':
-          'The status for an unknown quoteId is not shown; any 4xx uses the common body.',
-        tags: ['Quotes'],
-        parameters: [
-          {
-            $ref: '#/components/parameters/ConversationId',
-          },
-          {
-            $ref: '#/components/parameters/RequestId',
-          },
-          {
-            name: 'quoteId',
-            in: 'path',
-            required: true,
-            description: 'The identifier the service gave the quote.',
-            schema: {
-              type: 'string',
-              minLength: 1,
-              examples: ['QTE-2026-0004417'],
-            },
-          },
+    "/quotes/{quoteId}": {
+      "get": {
+        "operationId": "getQuote",
+        "summary": "Read one quote",
+        "description": "Returns the details of one quote.",
+        "x-upstream-gap": "The status for an unknown quoteId is not shown; any 4xx uses the common body.",
+        "tags": [
+          "Quotes"
         ],
-        responses: {
-          '400': {
-            $ref: '#/components/responses/BadRequest',
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ConversationId"
           },
-          '401': {
-            $ref: '#/components/responses/Unauthorized',
+          {
+            "$ref": "#/components/parameters/RequestId"
           },
-          '405': {
-            $ref: '#/components/responses/MethodNotAllowed',
+          {
+            "name": "quoteId",
+            "in": "path",
+            "required": true,
+            "description": "The identifier the service gave the quote.",
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "examples": [
+                "QTE-2026-0004417"
+              ]
+            }
+          }
+        ],
+        "responses": {
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
           },
-          '406': {
-            $ref: '#/components/responses/NotAcceptable',
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           },
-          '415': {
-            $ref: '#/components/responses/UnsupportedMediaType',
+          "405": {
+            "$ref": "#/components/responses/MethodNotAllowed"
           },
-          '500': {
-            $ref: '#/components/responses/InternalServerError',
+          "406": {
+            "$ref": "#/components/responses/NotAcceptable"
           },
-          '502': {
-            $ref: '#/components/responses/BadGateway',
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
-          '503': {
-            $ref: '#/components/responses/ServiceUnavailable',
+          "500": {
+            "$ref": "#/components/responses/InternalServerError"
           },
-          '2XX': {
-            description: 'The quote.',
-            'x-upstream-gap': 'The success status and the response fields are not shown.',
-            content: {
-              'application/json': {
-                schema: {
-                  $ref: '#/components/schemas/Quote',
+          "502": {
+            "$ref": "#/components/responses/BadGateway"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          },
+          "2XX": {
+            "description": "The quote.",
+            "x-upstream-gap": "The success status and the response fields are not shown.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Quote"
                 },
-                examples: {
-                  priced: {
-                    $ref: '#/components/examples/PricedQuote',
-                  },
-                },
-              },
-            },
+                "examples": {
+                  "priced": {
+                    "$ref": "#/components/examples/PricedQuote"
+                  }
+                }
+              }
+            }
           },
-          '4XX': {
-            $ref: '#/components/responses/OtherClientError',
+          "4XX": {
+            "$ref": "#/components/responses/OtherClientError"
           },
-          '5XX': {
-            $ref: '#/components/responses/OtherServerError',
-          },
-        },
-      },
-    },
+          "5XX": {
+            "$ref": "#/components/responses/OtherServerError"
+          }
+        }
+      }
+    }
   },
-  components: {
-    securitySchemes: {
-      clientBasic: {
-        type: 'http',
-        scheme: 'basic',
-        description:
-          '`Authorization: Basic <base64 of client_id:client_secret>` in the standard header. The\ncredentials come from an access request on the exchange portal (choose the environment,\na tier if relevant, select or create a client application, accept the terms; a decision\nor a request for more information is expected within 48 hours). Deleting the client\napplication on the portal removes the registration.\n',
-      },
+  "components": {
+    "securitySchemes": {
+      "clientBasic": {
+        "type": "http",
+        "scheme": "basic",
+        "description": "`Authorization: Basic <base64 of client_id:client_secret>` in the standard header. The\ncredentials come from an access request on the exchange portal (choose the environment,\na tier if relevant, select or create a client application, accept the terms; a decision\nor a request for more information is expected within 48 hours). Deleting the client\napplication on the portal removes the registration.\n"
+      }
     },
-    schemas: {
-      ProductId: {
-        type: 'string',
-        minLength: 1,
-        description:
-          'Identifier of the commercial package quoted. The default is the third party liability\nproduct for sales on online marketplaces.\n',
-        default: 'QuoteA3P',
-        'x-upstream-gap':
-          "The product table shows the package identifier and the policy line identifier run together as QuoteA3Pliability; the boundary is not shown. We split it as productId QuoteA3P (this default) and policy line id liability (the default of PolicyLineId). These two defaults, and the `if` of PolicyLine that requires the liability line's answers, are the only places that hold the split.",
-        examples: ['QuoteA3P'],
+    "schemas": {
+      "ProductId": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Identifier of the commercial package quoted. The default is the third party liability\nproduct for sales on online marketplaces.\n",
+        "default": "QuoteA3P",
+        "x-upstream-gap": "The product table shows the package identifier and the policy line identifier run together as QuoteA3Pliability; the boundary is not shown. We split it as productId QuoteA3P (this default) and policy line id liability (the default of PolicyLineId). These two defaults, and the `if` of PolicyLine that requires the liability line's answers, are the only places that hold the split.",
+        "examples": [
+          "QuoteA3P"
+        ]
       },
-      PolicyLineId: {
-        type: 'string',
-        minLength: 1,
-        description:
-          'Identifier of a product subscribed. The default is the liability policy line of the third\nparty liability product; it requires the declarative questions countryOfSales and\nterritoryOfSales.\n',
-        default: 'liability',
-        'x-upstream-gap': 'See ProductId; the boundary inside QuoteA3Pliability is not shown.',
-        examples: ['liability'],
+      "PolicyLineId": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Identifier of a product subscribed. The default is the liability policy line of the third\nparty liability product; it requires the declarative questions countryOfSales and\nterritoryOfSales.\n",
+        "default": "liability",
+        "x-upstream-gap": "See ProductId; the boundary inside QuoteA3Pliability is not shown.",
+        "examples": [
+          "liability"
+        ]
       },
-      CountryOfSales: {
-        type: 'string',
-        description: 'Declarative question countryOfSales, the country of sales.',
-        enum: ['EU-ASIA', 'US-CA-UK-IL-CL-AU', 'OTHERS'],
+      "CountryOfSales": {
+        "type": "string",
+        "description": "Declarative question countryOfSales, the country of sales.",
+        "enum": [
+          "EU-ASIA",
+          "US-CA-UK-IL-CL-AU",
+          "OTHERS"
+        ]
       },
-      TerritoryOfSales: {
-        type: 'string',
-        description: 'Declarative question territoryOfSales, the territory of sales.',
-        enum: ['US', 'NON-US'],
+      "TerritoryOfSales": {
+        "type": "string",
+        "description": "Declarative question territoryOfSales, the territory of sales.",
+        "enum": [
+          "US",
+          "NON-US"
+        ]
       },
-      DeclarativeQuestionAnswers: {
-        type: 'object',
-        description:
-          'Information supplied by the insured entity for evaluation and pricing. Which answers are\nrequired depends on the policy line id, so PolicyLine says it: the liability policy line\nof the third party liability product requires countryOfSales and territoryOfSales.\n',
-        'x-upstream-gap':
-          'The shape of the answers (one object keyed by question id) is our assumption; the answers of other policy lines are not shown, so further keys are allowed.',
-        additionalProperties: true,
-        properties: {
-          countryOfSales: {
-            $ref: '#/components/schemas/CountryOfSales',
+      "DeclarativeQuestionAnswers": {
+        "type": "object",
+        "description": "Information supplied by the insured entity for evaluation and pricing. Which answers are\nrequired depends on the policy line id, so PolicyLine says it: the liability policy line\nof the third party liability product requires countryOfSales and territoryOfSales.\n",
+        "x-upstream-gap": "The shape of the answers (one object keyed by question id) is our assumption; the answers of other policy lines are not shown, so further keys are allowed.",
+        "additionalProperties": true,
+        "properties": {
+          "countryOfSales": {
+            "$ref": "#/components/schemas/CountryOfSales"
           },
-          territoryOfSales: {
-            $ref: '#/components/schemas/TerritoryOfSales',
-          },
-        },
+          "territoryOfSales": {
+            "$ref": "#/components/schemas/TerritoryOfSales"
+          }
+        }
       },
-      LiabilityDeclarativeQuestionAnswers: {
-        type: 'object',
-        description:
-          'The answers the liability policy line of the third party liability product requires:\ncountryOfSales and territoryOfSales.\n',
-        additionalProperties: true,
-        required: ['countryOfSales', 'territoryOfSales'],
-        properties: {
-          countryOfSales: {
-            $ref: '#/components/schemas/CountryOfSales',
-          },
-          territoryOfSales: {
-            $ref: '#/components/schemas/TerritoryOfSales',
-          },
-        },
-      },
-      PolicyLine: {
-        type: 'object',
-        description:
-          'A product subscribed. A commercial product with several products sends them as several\npolicy lines.\n',
-        'x-upstream-gap': 'Field names of a policy line are not shown; our assumption.',
-        required: ['id', 'declarativeQuestionAnswers'],
-        properties: {
-          id: {
-            $ref: '#/components/schemas/PolicyLineId',
-          },
-          declarativeQuestionAnswers: {
-            $ref: '#/components/schemas/DeclarativeQuestionAnswers',
-          },
-        },
-        if: {
-          required: ['id'],
-          properties: {
-            id: {
-              const: 'liability',
-            },
-          },
-        },
-        then: {
-          properties: {
-            id: {
-              $ref: '#/components/schemas/PolicyLineId',
-            },
-            declarativeQuestionAnswers: {
-              $ref: '#/components/schemas/LiabilityDeclarativeQuestionAnswers',
-            },
-          },
-        },
-      },
-      InsuredObject: {
-        type: 'object',
-        description:
-          'Details of the insured object, according to the category and sub-category of the product.',
-        'x-upstream-gap':
-          'Field names of the insured object are not shown; category and subCategory are our assumption and further fields are allowed.',
-        additionalProperties: true,
-        properties: {
-          category: {
-            type: 'string',
-            examples: ['onlineMarketplaceSales'],
-          },
-          subCategory: {
-            type: 'string',
-            examples: ['homeAndGarden'],
-          },
-        },
-      },
-      Insured: {
-        type: 'object',
-        description: 'The entity for which the quote is created, a registered seller.',
-        'x-upstream-gap': 'Field names of the insureds are not shown; our assumption.',
-        required: ['sellerId'],
-        properties: {
-          sellerId: {
-            type: 'string',
-            minLength: 1,
-            description: 'The sellerId returned by POST /parties/sellers.',
-            examples: ['SEL-000731'],
-          },
-        },
-      },
-      UnderwritingInformation: {
-        type: 'object',
-        description:
-          'Allows a quote to be forced into manual referral review, and carries the agent username in\nthe underwriting system.\n',
-        'x-upstream-gap':
-          'Field names of the underwriting information are not shown; our assumption.',
-        properties: {
-          forceManualReferral: {
-            type: 'boolean',
-            description:
-              'Pass the quote to manual underwriting whatever its risk assessment. Omitted means false; no `default` is declared so that generated request types keep it optional.',
-          },
-          agentUsername: {
-            type: 'string',
-            minLength: 1,
-            description: "The agent's username in the underwriting system.",
-            examples: ['jdoe.broker'],
-          },
-        },
-      },
-      AgencyInformation: {
-        type: 'object',
-        description: 'The agency for which the quote is created.',
-        'x-upstream-gap': 'Field names of the agency information are not shown; our assumption.',
-        properties: {
-          agencyId: {
-            type: 'string',
-            minLength: 1,
-            examples: ['AG-20931'],
-          },
-          agencyName: {
-            type: 'string',
-            examples: ['Harbour Street Brokers'],
-          },
-        },
-      },
-      QuoteRequest: {
-        type: 'object',
-        description:
-          'Everything needed to create a quote and later to purchase it and issue the policy.\n',
-        'x-upstream-gap':
-          "Field names, types and formats of the quote and its parts are not shown; this structure follows the document's entity table and is our assumption.",
-        required: ['productId', 'policyLines', 'insureds'],
-        properties: {
-          productId: {
-            $ref: '#/components/schemas/ProductId',
-          },
-          policyLines: {
-            type: 'array',
-            minItems: 1,
-            items: {
-              $ref: '#/components/schemas/PolicyLine',
-            },
-          },
-          insuredObject: {
-            $ref: '#/components/schemas/InsuredObject',
-          },
-          insureds: {
-            type: 'array',
-            minItems: 1,
-            items: {
-              $ref: '#/components/schemas/Insured',
-            },
-          },
-          underwritingInformation: {
-            $ref: '#/components/schemas/UnderwritingInformation',
-          },
-          agencyInformation: {
-            $ref: '#/components/schemas/AgencyInformation',
-          },
-        },
-      },
-      Price: {
-        type: 'object',
-        description: 'A valid price for the product.',
-        'x-upstream-gap': 'Field names and format of the price are not shown; our assumption.',
-        required: ['amount', 'currency'],
-        properties: {
-          amount: {
-            type: 'string',
-            pattern: '^\\d+(\\.\\d+)?$',
-            description: 'A decimal number as text, so that no precision is lost.',
-            examples: ['1240.00'],
-          },
-          currency: {
-            type: 'string',
-            pattern: '^[A-Z]{3}$',
-            description: 'ISO 4217 currency code.',
-            examples: ['EUR'],
-          },
-        },
-      },
-      Referral: {
-        type: 'object',
-        description: 'A referral that applies to the quote.',
-        'x-upstream-gap':
-          'Field names of a referral and the referral codes are not shown; our assumption.',
-        properties: {
-          code: {
-            type: 'string',
-            examples: ['MANUAL_REFERRAL_REQUESTED'],
-          },
-          reason: {
-            type: 'string',
-            examples: ['Manual referral was requested by the broker.'],
-          },
-        },
-      },
-      QuoteStatus: {
-        type: 'string',
-        description: 'The state of the quote.',
-        'x-upstream-gap':
-          'States and transitions of a quote are not shown; the status is an open string.',
-        examples: ['quoted', 'referred'],
-      },
-      Quote: {
-        type: 'object',
-        description:
-          'A created quote: its identifier, status, price and referrals, and the request it answers.\nA quote request returns a valid price, so every quote has one, a referred quote too; only\nquoteId and price are required, so a response that leaves out parts of the request still\nfits.\n',
-        'x-upstream-gap':
-          'The response fields are not shown; the quote is assumed to echo the request and add quoteId, status, price and referrals.',
-        required: ['quoteId', 'price'],
-        properties: {
-          quoteId: {
-            type: 'string',
-            minLength: 1,
-            examples: ['QTE-2026-0004417'],
-          },
-          status: {
-            $ref: '#/components/schemas/QuoteStatus',
-          },
-          price: {
-            $ref: '#/components/schemas/Price',
-          },
-          referrals: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/Referral',
-            },
-          },
-          createdAt: {
-            type: 'string',
-            format: 'date-time',
-            examples: ['2026-03-12T10:24:51Z'],
-          },
-          productId: {
-            $ref: '#/components/schemas/ProductId',
-          },
-          policyLines: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/PolicyLine',
-            },
-          },
-          insuredObject: {
-            $ref: '#/components/schemas/InsuredObject',
-          },
-          insureds: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/Insured',
-            },
-          },
-          underwritingInformation: {
-            $ref: '#/components/schemas/UnderwritingInformation',
-          },
-          agencyInformation: {
-            $ref: '#/components/schemas/AgencyInformation',
-          },
-        },
-      },
-      QuoteSearchResult: {
-        type: 'array',
-        description: 'The quotes that match the filters.',
-        'x-upstream-gap':
-          'The shape of the search result is not shown; a JSON array of quotes is assumed.',
-        items: {
-          $ref: '#/components/schemas/Quote',
-        },
-      },
-      Marketplace: {
-        type: 'object',
-        description: 'An online marketplace the seller sells on.',
-        required: ['name'],
-        properties: {
-          name: {
-            type: 'string',
-            minLength: 1,
-            examples: ['Amazon'],
-          },
-          storeUrl: {
-            type: 'string',
-            format: 'uri',
-            examples: ['https://www.amazon.de/sp?seller=A2NORDLICHT'],
-          },
-        },
-      },
-      SellerAddress: {
-        type: 'object',
-        required: ['country'],
-        properties: {
-          street: {
-            type: 'string',
-          },
-          city: {
-            type: 'string',
-          },
-          postalCode: {
-            type: 'string',
-          },
-          country: {
-            type: 'string',
-            pattern: '^[A-Z]{2}$',
-            description: 'ISO 3166-1 alpha-2 country code.',
-            examples: ['DE'],
-          },
-        },
-      },
-      Seller: {
-        type: 'object',
-        description: 'A party for which quotes can be requested.',
-        'x-upstream-gap':
-          'Field names, types and formats of a seller are not shown; our assumption.',
-        required: ['name', 'address'],
-        properties: {
-          name: {
-            type: 'string',
-            minLength: 1,
-            description: "The seller's legal name.",
-            examples: ['Nordlicht Home GmbH'],
-          },
-          registrationNumber: {
-            type: 'string',
-            description: 'The company register number.',
-            examples: ['HRB 214477'],
-          },
-          address: {
-            $ref: '#/components/schemas/SellerAddress',
-          },
-          email: {
-            type: 'string',
-            format: 'email',
-            examples: ['ops@nordlicht-home.example'],
-          },
-          marketplaces: {
-            type: 'array',
-            items: {
-              $ref: '#/components/schemas/Marketplace',
-            },
-          },
-        },
-      },
-      SellerCreated: {
-        description: 'The created seller with the identifier quotes refer to.',
-        'x-upstream-gap': 'The response of seller creation is not shown; our assumption.',
-        allOf: [
-          {
-            $ref: '#/components/schemas/Seller',
-          },
-          {
-            type: 'object',
-            required: ['sellerId'],
-            properties: {
-              sellerId: {
-                type: 'string',
-                minLength: 1,
-                examples: ['SEL-000731'],
-              },
-            },
-          },
+      "LiabilityDeclarativeQuestionAnswers": {
+        "type": "object",
+        "description": "The answers the liability policy line of the third party liability product requires:\ncountryOfSales and territoryOfSales.\n",
+        "additionalProperties": true,
+        "required": [
+          "countryOfSales",
+          "territoryOfSales"
         ],
+        "properties": {
+          "countryOfSales": {
+            "$ref": "#/components/schemas/CountryOfSales"
+          },
+          "territoryOfSales": {
+            "$ref": "#/components/schemas/TerritoryOfSales"
+          }
+        }
       },
-      ErrorSource: {
-        type: 'object',
-        description: 'Origin of the error.',
-        properties: {
-          name: {
-            type: 'string',
-            description: 'Name of the API, service or system.',
-          },
-          layer: {
-            type: 'string',
-            description: 'Architecture layer.',
-            'x-upstream-gap': 'The set of layer names is not shown.',
-          },
-        },
-      },
-      ErrorCause: {
-        type: 'object',
-        required: ['message'],
-        properties: {
-          code: {
-            type: 'string',
-            description: 'Finer error identifier.',
-          },
-          message: {
-            type: 'string',
-            description: 'Specific failure information.',
-          },
-          field: {
-            type: 'string',
-            description: 'JSON Pointer (RFC 6901) to the entity or attribute responsible.',
-            examples: ['/employeeNumber'],
-          },
-          source: {
-            $ref: '#/components/schemas/ErrorSource',
-          },
-        },
-      },
-      ErrorBody: {
-        type: 'object',
-        description:
-          'The one error body that every error response of the liability and approvals services\ncarries (both documents give the same table). The exposure and risk engineering document\ndoes not show its error body, so those specs use it as an assumption.\n',
-        required: ['code', 'message', 'correlationId'],
-        properties: {
-          code: {
-            type: 'string',
-            description: 'Pattern-based identifier of the error condition.',
-            'x-upstream-gap':
-              'The mapping between status codes and error codes is not shown. The approvals document lists eight codes; the liability document gives only authentication_error; the exposure and risk engineering document gives only authentication_error for 401.',
-            examples: ['authentication_error'],
-          },
-          message: {
-            type: 'string',
-            description: 'Human-readable description, not meant for parsing.',
-            examples: ['Invalid credentials.'],
-          },
-          correlationId: {
-            type: 'string',
-            description: 'Identifier for tracing the request.',
-            examples: ['5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31'],
-          },
-          source: {
-            $ref: '#/components/schemas/ErrorSource',
-          },
-          causes: {
-            type: 'array',
-            description: 'More detailed causes.',
-            items: {
-              $ref: '#/components/schemas/ErrorCause',
-            },
-          },
-        },
-        examples: [
-          {
-            code: 'authentication_error',
-            message: 'Invalid credentials.',
-            correlationId: '5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31',
-          },
+      "PolicyLine": {
+        "type": "object",
+        "description": "A product subscribed. A commercial product with several products sends them as several\npolicy lines.\n",
+        "x-upstream-gap": "Field names of a policy line are not shown; our assumption.",
+        "required": [
+          "id",
+          "declarativeQuestionAnswers"
         ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/PolicyLineId"
+          },
+          "declarativeQuestionAnswers": {
+            "$ref": "#/components/schemas/DeclarativeQuestionAnswers"
+          }
+        },
+        "if": {
+          "required": [
+            "id"
+          ],
+          "properties": {
+            "id": {
+              "const": "liability"
+            }
+          }
+        },
+        "then": {
+          "properties": {
+            "id": {
+              "$ref": "#/components/schemas/PolicyLineId"
+            },
+            "declarativeQuestionAnswers": {
+              "$ref": "#/components/schemas/LiabilityDeclarativeQuestionAnswers"
+            }
+          }
+        }
       },
+      "InsuredObject": {
+        "type": "object",
+        "description": "Details of the insured object, according to the category and sub-category of the product.",
+        "x-upstream-gap": "Field names of the insured object are not shown; category and subCategory are our assumption and further fields are allowed.",
+        "additionalProperties": true,
+        "properties": {
+          "category": {
+            "type": "string",
+            "examples": [
+              "onlineMarketplaceSales"
+            ]
+          },
+          "subCategory": {
+            "type": "string",
+            "examples": [
+              "homeAndGarden"
+            ]
+          }
+        }
+      },
+      "Insured": {
+        "type": "object",
+        "description": "The entity for which the quote is created, a registered seller.",
+        "x-upstream-gap": "Field names of the insureds are not shown; our assumption.",
+        "required": [
+          "sellerId"
+        ],
+        "properties": {
+          "sellerId": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The sellerId returned by POST /parties/sellers.",
+            "examples": [
+              "SEL-000731"
+            ]
+          }
+        }
+      },
+      "UnderwritingInformation": {
+        "type": "object",
+        "description": "Allows a quote to be forced into manual referral review, and carries the agent username in\nthe underwriting system.\n",
+        "x-upstream-gap": "Field names of the underwriting information are not shown; our assumption.",
+        "properties": {
+          "forceManualReferral": {
+            "type": "boolean",
+            "description": "Pass the quote to manual underwriting whatever its risk assessment. Omitted means false; no `default` is declared so that generated request types keep it optional."
+          },
+          "agentUsername": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The agent's username in the underwriting system.",
+            "examples": [
+              "jdoe.broker"
+            ]
+          }
+        }
+      },
+      "AgencyInformation": {
+        "type": "object",
+        "description": "The agency for which the quote is created.",
+        "x-upstream-gap": "Field names of the agency information are not shown; our assumption.",
+        "properties": {
+          "agencyId": {
+            "type": "string",
+            "minLength": 1,
+            "examples": [
+              "AG-20931"
+            ]
+          },
+          "agencyName": {
+            "type": "string",
+            "examples": [
+              "Harbour Street Brokers"
+            ]
+          }
+        }
+      },
+      "QuoteRequest": {
+        "type": "object",
+        "description": "Everything needed to create a quote and later to purchase it and issue the policy.\n",
+        "x-upstream-gap": "Field names, types and formats of the quote and its parts are not shown; this structure follows the document's entity table and is our assumption.",
+        "required": [
+          "productId",
+          "policyLines",
+          "insureds"
+        ],
+        "properties": {
+          "productId": {
+            "$ref": "#/components/schemas/ProductId"
+          },
+          "policyLines": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/components/schemas/PolicyLine"
+            }
+          },
+          "insuredObject": {
+            "$ref": "#/components/schemas/InsuredObject"
+          },
+          "insureds": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/components/schemas/Insured"
+            }
+          },
+          "underwritingInformation": {
+            "$ref": "#/components/schemas/UnderwritingInformation"
+          },
+          "agencyInformation": {
+            "$ref": "#/components/schemas/AgencyInformation"
+          }
+        }
+      },
+      "Price": {
+        "type": "object",
+        "description": "A valid price for the product.",
+        "x-upstream-gap": "Field names and format of the price are not shown; our assumption.",
+        "required": [
+          "amount",
+          "currency"
+        ],
+        "properties": {
+          "amount": {
+            "type": "string",
+            "pattern": "^\\d+(\\.\\d+)?$",
+            "description": "A decimal number as text, so that no precision is lost.",
+            "examples": [
+              "1240.00"
+            ]
+          },
+          "currency": {
+            "type": "string",
+            "pattern": "^[A-Z]{3}$",
+            "description": "ISO 4217 currency code.",
+            "examples": [
+              "EUR"
+            ]
+          }
+        }
+      },
+      "Referral": {
+        "type": "object",
+        "description": "A referral that applies to the quote.",
+        "x-upstream-gap": "Field names of a referral and the referral codes are not shown; our assumption.",
+        "properties": {
+          "code": {
+            "type": "string",
+            "examples": [
+              "MANUAL_REFERRAL_REQUESTED"
+            ]
+          },
+          "reason": {
+            "type": "string",
+            "examples": [
+              "Manual referral was requested by the broker."
+            ]
+          }
+        }
+      },
+      "QuoteStatus": {
+        "type": "string",
+        "description": "The state of the quote.",
+        "x-upstream-gap": "States and transitions of a quote are not shown; the status is an open string.",
+        "examples": [
+          "quoted",
+          "referred"
+        ]
+      },
+      "Quote": {
+        "type": "object",
+        "description": "A created quote: its identifier, status, price and referrals, and the request it answers.\nA quote request returns a valid price, so every quote has one, a referred quote too; only\nquoteId and price are required, so a response that leaves out parts of the request still\nfits.\n",
+        "x-upstream-gap": "The response fields are not shown; the quote is assumed to echo the request and add quoteId, status, price and referrals.",
+        "required": [
+          "quoteId",
+          "price"
+        ],
+        "properties": {
+          "quoteId": {
+            "type": "string",
+            "minLength": 1,
+            "examples": [
+              "QTE-2026-0004417"
+            ]
+          },
+          "status": {
+            "$ref": "#/components/schemas/QuoteStatus"
+          },
+          "price": {
+            "$ref": "#/components/schemas/Price"
+          },
+          "referrals": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Referral"
+            }
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time",
+            "examples": [
+              "2026-03-12T10:24:51Z"
+            ]
+          },
+          "productId": {
+            "$ref": "#/components/schemas/ProductId"
+          },
+          "policyLines": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/PolicyLine"
+            }
+          },
+          "insuredObject": {
+            "$ref": "#/components/schemas/InsuredObject"
+          },
+          "insureds": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Insured"
+            }
+          },
+          "underwritingInformation": {
+            "$ref": "#/components/schemas/UnderwritingInformation"
+          },
+          "agencyInformation": {
+            "$ref": "#/components/schemas/AgencyInformation"
+          }
+        }
+      },
+      "QuoteSearchResult": {
+        "type": "array",
+        "description": "The quotes that match the filters.",
+        "x-upstream-gap": "The shape of the search result is not shown; a JSON array of quotes is assumed.",
+        "items": {
+          "$ref": "#/components/schemas/Quote"
+        }
+      },
+      "Marketplace": {
+        "type": "object",
+        "description": "An online marketplace the seller sells on.",
+        "required": [
+          "name"
+        ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "examples": [
+              "Amazon"
+            ]
+          },
+          "storeUrl": {
+            "type": "string",
+            "format": "uri",
+            "examples": [
+              "https://www.amazon.de/sp?seller=A2NORDLICHT"
+            ]
+          }
+        }
+      },
+      "SellerAddress": {
+        "type": "object",
+        "required": [
+          "country"
+        ],
+        "properties": {
+          "street": {
+            "type": "string"
+          },
+          "city": {
+            "type": "string"
+          },
+          "postalCode": {
+            "type": "string"
+          },
+          "country": {
+            "type": "string",
+            "pattern": "^[A-Z]{2}$",
+            "description": "ISO 3166-1 alpha-2 country code.",
+            "examples": [
+              "DE"
+            ]
+          }
+        }
+      },
+      "Seller": {
+        "type": "object",
+        "description": "A party for which quotes can be requested.",
+        "x-upstream-gap": "Field names, types and formats of a seller are not shown; our assumption.",
+        "required": [
+          "name",
+          "address"
+        ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The seller's legal name.",
+            "examples": [
+              "Nordlicht Home GmbH"
+            ]
+          },
+          "registrationNumber": {
+            "type": "string",
+            "description": "The company register number.",
+            "examples": [
+              "HRB 214477"
+            ]
+          },
+          "address": {
+            "$ref": "#/components/schemas/SellerAddress"
+          },
+          "email": {
+            "type": "string",
+            "format": "email",
+            "examples": [
+              "ops@nordlicht-home.example"
+            ]
+          },
+          "marketplaces": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Marketplace"
+            }
+          }
+        }
+      },
+      "SellerCreated": {
+        "description": "The created seller with the identifier quotes refer to.",
+        "x-upstream-gap": "The response of seller creation is not shown; our assumption.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Seller"
+          },
+          {
+            "type": "object",
+            "required": [
+              "sellerId"
+            ],
+            "properties": {
+              "sellerId": {
+                "type": "string",
+                "minLength": 1,
+                "examples": [
+                  "SEL-000731"
+                ]
+              }
+            }
+          }
+        ]
+      },
+      "ErrorSource": {
+        "type": "object",
+        "description": "Origin of the error.",
+        "properties": {
+          "name": {
+            "type": "string",
+            "description": "Name of the API, service or system."
+          },
+          "layer": {
+            "type": "string",
+            "description": "Architecture layer.",
+            "x-upstream-gap": "The set of layer names is not shown."
+          }
+        }
+      },
+      "ErrorCause": {
+        "type": "object",
+        "required": [
+          "message"
+        ],
+        "properties": {
+          "code": {
+            "type": "string",
+            "description": "Finer error identifier."
+          },
+          "message": {
+            "type": "string",
+            "description": "Specific failure information."
+          },
+          "field": {
+            "type": "string",
+            "description": "JSON Pointer (RFC 6901) to the entity or attribute responsible.",
+            "examples": [
+              "/employeeNumber"
+            ]
+          },
+          "source": {
+            "$ref": "#/components/schemas/ErrorSource"
+          }
+        }
+      },
+      "ErrorBody": {
+        "type": "object",
+        "description": "The one error body that every error response of the liability and approvals services\ncarries (both documents give the same table). The exposure and risk engineering document\ndoes not show its error body, so those specs use it as an assumption.\n",
+        "required": [
+          "code",
+          "message",
+          "correlationId"
+        ],
+        "properties": {
+          "code": {
+            "type": "string",
+            "description": "Pattern-based identifier of the error condition.",
+            "x-upstream-gap": "The mapping between status codes and error codes is not shown. The approvals document lists eight codes; the liability document gives only authentication_error; the exposure and risk engineering document gives only authentication_error for 401.",
+            "examples": [
+              "authentication_error"
+            ]
+          },
+          "message": {
+            "type": "string",
+            "description": "Human-readable description, not meant for parsing.",
+            "examples": [
+              "Invalid credentials."
+            ]
+          },
+          "correlationId": {
+            "type": "string",
+            "description": "Identifier for tracing the request.",
+            "examples": [
+              "5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31"
+            ]
+          },
+          "source": {
+            "$ref": "#/components/schemas/ErrorSource"
+          },
+          "causes": {
+            "type": "array",
+            "description": "More detailed causes.",
+            "items": {
+              "$ref": "#/components/schemas/ErrorCause"
+            }
+          }
+        },
+        "examples": [
+          {
+            "code": "authentication_error",
+            "message": "Invalid credentials.",
+            "correlationId": "5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31"
+          }
+        ]
+      }
     },
-    responses: {
-      OtherServerError: {
-        description:
-          'A server failure whose status the document does not list: every 5xx means a server\nfailure.\n',
-        'x-upstream-gap':
-          'Which 5xx statuses other than 500, 502 and 503 the service returns is not shown; the common error body is assumed for them.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
+    "responses": {
+      "OtherServerError": {
+        "description": "A server failure whose status the document does not list: every 5xx means a server\nfailure.\n",
+        "x-upstream-gap": "Which 5xx statuses other than 500, 502 and 503 the service returns is not shown; the common error body is assumed for them.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
             },
-            examples: {
-              gatewayTimeout: {
-                value: {
-                  code: 'gateway_timeout',
-                  message: 'The upstream server did not answer in time.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000504',
-                },
-              },
-            },
-          },
-        },
+            "examples": {
+              "gatewayTimeout": {
+                "value": {
+                  "code": "gateway_timeout",
+                  "message": "The upstream server did not answer in time.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000504"
+                }
+              }
+            }
+          }
+        }
       },
-      BadRequest: {
-        description: 'Invalid syntax; the request could not be understood.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
+      "BadRequest": {
+        "description": "Invalid syntax; the request could not be understood.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
             },
-            examples: {
-              dataValidation: {
-                value: {
-                  code: 'data_validation',
-                  message: 'The request does not adhere to the specification.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000400',
-                  causes: [
+            "examples": {
+              "dataValidation": {
+                "value": {
+                  "code": "data_validation",
+                  "message": "The request does not adhere to the specification.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000400",
+                  "causes": [
                     {
-                      code: 'required',
-                      message: 'employeeNumber is required.',
-                      field: '/employeeNumber',
-                    },
-                  ],
-                },
-              },
-            },
-          },
-        },
+                      "code": "required",
+                      "message": "employeeNumber is required.",
+                      "field": "/employeeNumber"
+                    }
+                  ]
+                }
+              }
+            }
+          }
+        }
       },
-      Unauthorized: {
-        description: 'Invalid token; authentication failed.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
+      "Unauthorized": {
+        "description": "Invalid token; authentication failed.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
             },
-            examples: {
-              authenticationError: {
-                value: {
-                  code: 'authentication_error',
-                  message: 'Invalid credentials.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000401',
-                },
-              },
-            },
-          },
-        },
+            "examples": {
+              "authenticationError": {
+                "value": {
+                  "code": "authentication_error",
+                  "message": "Invalid credentials.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000401"
+                }
+              }
+            }
+          }
+        }
       },
-      MethodNotAllowed: {
-        description: 'The method is known but not supported by the resource.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
+      "MethodNotAllowed": {
+        "description": "The method is known but not supported by the resource.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
             },
-            examples: {
-              methodNotAllowed: {
-                value: {
-                  code: 'method_not_allowed',
-                  message: 'The method is not supported by this resource.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000405',
-                },
-              },
-            },
-          },
-        },
+            "examples": {
+              "methodNotAllowed": {
+                "value": {
+                  "code": "method_not_allowed",
+                  "message": "The method is not supported by this resource.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000405"
+                }
+              }
+            }
+          }
+        }
       },
-      NotAcceptable: {
-        description: 'The Accept header cannot be satisfied.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
+      "NotAcceptable": {
+        "description": "The Accept header cannot be satisfied.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
             },
-            examples: {
-              notAcceptable: {
-                value: {
-                  code: 'not_acceptable',
-                  message: 'The Accept header cannot be satisfied.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000406',
-                },
-              },
-            },
-          },
-        },
+            "examples": {
+              "notAcceptable": {
+                "value": {
+                  "code": "not_acceptable",
+                  "message": "The Accept header cannot be satisfied.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000406"
+                }
+              }
+            }
+          }
+        }
       },
-      UnsupportedMediaType: {
-        description: 'The media format is not supported.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
+      "UnsupportedMediaType": {
+        "description": "The media format is not supported.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
             },
-            examples: {
-              unsupportedMediaType: {
-                value: {
-                  code: 'unsupported_media_type',
-                  message: 'The payload format is not supported.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000415',
-                },
-              },
-            },
-          },
-        },
+            "examples": {
+              "unsupportedMediaType": {
+                "value": {
+                  "code": "unsupported_media_type",
+                  "message": "The payload format is not supported.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000415"
+                }
+              }
+            }
+          }
+        }
       },
-      InternalServerError: {
-        description: 'Internal server error.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
+      "InternalServerError": {
+        "description": "Internal server error.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
             },
-            examples: {
-              internalServerError: {
-                value: {
-                  code: 'internal_server_error',
-                  message: 'An internal error occurred.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000500',
-                },
-              },
-            },
-          },
-        },
+            "examples": {
+              "internalServerError": {
+                "value": {
+                  "code": "internal_server_error",
+                  "message": "An internal error occurred.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000500"
+                }
+              }
+            }
+          }
+        }
       },
-      BadGateway: {
-        description: 'Bad gateway; invalid response from an upstream server.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
+      "BadGateway": {
+        "description": "Bad gateway; invalid response from an upstream server.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
             },
-            examples: {
-              badGateway: {
-                value: {
-                  code: 'internal_server_error',
-                  message: 'Invalid response from an upstream server.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000502',
-                },
-              },
-            },
-          },
-        },
+            "examples": {
+              "badGateway": {
+                "value": {
+                  "code": "internal_server_error",
+                  "message": "Invalid response from an upstream server.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000502"
+                }
+              }
+            }
+          }
+        }
       },
-      ServiceUnavailable: {
-        description: 'Service unavailable because of overload or maintenance.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
+      "ServiceUnavailable": {
+        "description": "Service unavailable because of overload or maintenance.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
             },
-            examples: {
-              serviceUnavailable: {
-                value: {
-                  code: 'internal_server_error',
-                  message: 'The service is overloaded or in maintenance.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000503',
-                },
-              },
-            },
-          },
-        },
+            "examples": {
+              "serviceUnavailable": {
+                "value": {
+                  "code": "internal_server_error",
+                  "message": "The service is overloaded or in maintenance.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000503"
+                }
+              }
+            }
+          }
+        }
       },
-      OtherClientError: {
-        description: 'Any other failure caused by the request.',
-        'x-upstream-gap':
-          'Which other 4xx statuses the service returns is not shown; the common error body is assumed for them.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
+      "OtherClientError": {
+        "description": "Any other failure caused by the request.",
+        "x-upstream-gap": "Which other 4xx statuses the service returns is not shown; the common error body is assumed for them.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
             },
-            examples: {
-              notFound: {
-                value: {
-                  code: 'not_found',
-                  message: 'The resource does not exist.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000404',
-                },
-              },
-            },
-          },
-        },
-      },
+            "examples": {
+              "notFound": {
+                "value": {
+                  "code": "not_found",
+                  "message": "The resource does not exist.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000404"
+                }
+              }
+            }
+          }
+        }
+      }
     },
-    examples: {
-      MarketplaceSeller: {
-        summary: 'A home goods seller on one marketplace',
-        value: {
-          name: 'Nordlicht Home GmbH',
-          registrationNumber: 'HRB 214477',
-          address: {
-            street: 'Lindenstraße 12',
-            city: 'Hamburg',
-            postalCode: '20095',
-            country: 'DE',
+    "examples": {
+      "MarketplaceSeller": {
+        "summary": "A home goods seller on one marketplace",
+        "value": {
+          "name": "Nordlicht Home GmbH",
+          "registrationNumber": "HRB 214477",
+          "address": {
+            "street": "Lindenstraße 12",
+            "city": "Hamburg",
+            "postalCode": "20095",
+            "country": "DE"
           },
-          email: 'ops@nordlicht-home.example',
-          marketplaces: [
+          "email": "ops@nordlicht-home.example",
+          "marketplaces": [
             {
-              name: 'Amazon',
-              storeUrl: 'https://www.amazon.de/sp?seller=A2NORDLICHT',
-            },
-          ],
-        },
+              "name": "Amazon",
+              "storeUrl": "https://www.amazon.de/sp?seller=A2NORDLICHT"
+            }
+          ]
+        }
       },
-      ThirdPartyLiabilityQuoteRequest: {
-        summary: 'Third party liability for an EU seller selling outside the US',
-        value: {
-          productId: 'QuoteA3P',
-          policyLines: [
+      "ThirdPartyLiabilityQuoteRequest": {
+        "summary": "Third party liability for an EU seller selling outside the US",
+        "value": {
+          "productId": "QuoteA3P",
+          "policyLines": [
             {
-              id: 'liability',
-              declarativeQuestionAnswers: {
-                countryOfSales: 'EU-ASIA',
-                territoryOfSales: 'NON-US',
-              },
-            },
+              "id": "liability",
+              "declarativeQuestionAnswers": {
+                "countryOfSales": "EU-ASIA",
+                "territoryOfSales": "NON-US"
+              }
+            }
           ],
-          insuredObject: {
-            category: 'onlineMarketplaceSales',
-            subCategory: 'homeAndGarden',
+          "insuredObject": {
+            "category": "onlineMarketplaceSales",
+            "subCategory": "homeAndGarden"
           },
-          insureds: [
+          "insureds": [
             {
-              sellerId: 'SEL-000731',
-            },
+              "sellerId": "SEL-000731"
+            }
           ],
-          underwritingInformation: {
-            forceManualReferral: false,
-            agentUsername: 'jdoe.broker',
+          "underwritingInformation": {
+            "forceManualReferral": false,
+            "agentUsername": "jdoe.broker"
           },
-          agencyInformation: {
-            agencyId: 'AG-20931',
-            agencyName: 'Harbour Street Brokers',
-          },
-        },
+          "agencyInformation": {
+            "agencyId": "AG-20931",
+            "agencyName": "Harbour Street Brokers"
+          }
+        }
       },
-      PricedQuote: {
-        summary: 'A quote with a price and no referral',
-        value: {
-          quoteId: 'QTE-2026-0004417',
-          status: 'quoted',
-          price: {
-            amount: '1240.00',
-            currency: 'EUR',
+      "PricedQuote": {
+        "summary": "A quote with a price and no referral",
+        "value": {
+          "quoteId": "QTE-2026-0004417",
+          "status": "quoted",
+          "price": {
+            "amount": "1240.00",
+            "currency": "EUR"
           },
-          referrals: [],
-          createdAt: '2026-03-12T10:24:51Z',
-          productId: 'QuoteA3P',
-          policyLines: [
+          "referrals": [],
+          "createdAt": "2026-03-12T10:24:51Z",
+          "productId": "QuoteA3P",
+          "policyLines": [
             {
-              id: 'liability',
-              declarativeQuestionAnswers: {
-                countryOfSales: 'EU-ASIA',
-                territoryOfSales: 'NON-US',
-              },
-            },
+              "id": "liability",
+              "declarativeQuestionAnswers": {
+                "countryOfSales": "EU-ASIA",
+                "territoryOfSales": "NON-US"
+              }
+            }
           ],
-          insuredObject: {
-            category: 'onlineMarketplaceSales',
-            subCategory: 'homeAndGarden',
+          "insuredObject": {
+            "category": "onlineMarketplaceSales",
+            "subCategory": "homeAndGarden"
           },
-          insureds: [
+          "insureds": [
             {
-              sellerId: 'SEL-000731',
-            },
+              "sellerId": "SEL-000731"
+            }
           ],
-          underwritingInformation: {
-            forceManualReferral: false,
-            agentUsername: 'jdoe.broker',
+          "underwritingInformation": {
+            "forceManualReferral": false,
+            "agentUsername": "jdoe.broker"
           },
-          agencyInformation: {
-            agencyId: 'AG-20931',
-            agencyName: 'Harbour Street Brokers',
-          },
-        },
+          "agencyInformation": {
+            "agencyId": "AG-20931",
+            "agencyName": "Harbour Street Brokers"
+          }
+        }
       },
-      ReferredQuote: {
-        summary: 'A quote forced into manual referral review',
-        value: {
-          quoteId: 'QTE-2026-0004418',
-          status: 'referred',
-          price: {
-            amount: '2980.00',
-            currency: 'EUR',
+      "ReferredQuote": {
+        "summary": "A quote forced into manual referral review",
+        "value": {
+          "quoteId": "QTE-2026-0004418",
+          "status": "referred",
+          "price": {
+            "amount": "2980.00",
+            "currency": "EUR"
           },
-          referrals: [
+          "referrals": [
             {
-              code: 'MANUAL_REFERRAL_REQUESTED',
-              reason: 'Manual referral was requested by the broker.',
-            },
+              "code": "MANUAL_REFERRAL_REQUESTED",
+              "reason": "Manual referral was requested by the broker."
+            }
           ],
-          createdAt: '2026-03-12T10:31:07Z',
-          productId: 'QuoteA3P',
-          policyLines: [
+          "createdAt": "2026-03-12T10:31:07Z",
+          "productId": "QuoteA3P",
+          "policyLines": [
             {
-              id: 'liability',
-              declarativeQuestionAnswers: {
-                countryOfSales: 'US-CA-UK-IL-CL-AU',
-                territoryOfSales: 'US',
-              },
-            },
+              "id": "liability",
+              "declarativeQuestionAnswers": {
+                "countryOfSales": "US-CA-UK-IL-CL-AU",
+                "territoryOfSales": "US"
+              }
+            }
           ],
-          insureds: [
+          "insureds": [
             {
-              sellerId: 'SEL-000731',
-            },
+              "sellerId": "SEL-000731"
+            }
           ],
-          underwritingInformation: {
-            forceManualReferral: true,
-            agentUsername: 'jdoe.broker',
-          },
-        },
-      },
+          "underwritingInformation": {
+            "forceManualReferral": true,
+            "agentUsername": "jdoe.broker"
+          }
+        }
+      }
     },
-    parameters: {
-      ConversationId: {
-        name: 'X-Z-Conversation-Id',
-        in: 'header',
-        required: true,
-        description:
-          'A unique identifier of the conversation this request belongs to, for tracing.',
-        'x-tracing': 'conversation-id',
-        schema: {
-          type: 'string',
-          minLength: 1,
-          examples: ['8d1e6b2a-7c3f-4e5d-a1b2-c3d4e5f60718'],
-        },
+    "parameters": {
+      "ConversationId": {
+        "name": "X-Z-Conversation-Id",
+        "in": "header",
+        "required": true,
+        "description": "A unique identifier of the conversation this request belongs to, for tracing.",
+        "x-tracing": "conversation-id",
+        "schema": {
+          "type": "string",
+          "minLength": 1,
+          "examples": [
+            "8d1e6b2a-7c3f-4e5d-a1b2-c3d4e5f60718"
+          ]
+        }
       },
-      RequestId: {
-        name: 'X-Z-Request-Id',
-        in: 'header',
-        required: true,
-        description:
-          'A unique identifier of this request, for tracing. A new one for every attempt.',
-        'x-tracing': 'request-id',
-        schema: {
-          type: 'string',
-          minLength: 1,
-          examples: ['0b6f5d0e-2a4c-4b7e-9f4d-1c2b3a4d5e6f'],
-        },
-      },
-    },
-  },
+      "RequestId": {
+        "name": "X-Z-Request-Id",
+        "in": "header",
+        "required": true,
+        "description": "A unique identifier of this request, for tracing. A new one for every attempt.",
+        "x-tracing": "request-id",
+        "schema": {
+          "type": "string",
+          "minLength": 1,
+          "examples": [
+            "0b6f5d0e-2a4c-4b7e-9f4d-1c2b3a4d5e6f"
+          ]
+        }
+      }
+    }
+  }
 };

@@ -5,460 +5,464 @@
 
 /** The spec, bundled into one document with every external `$ref` inlined. */
 export const openapiDocument: Readonly<Record<string, unknown>> = {
-  openapi: '3.1.0',
-  info: {
-    title: 'Risk Engineering Data Service',
-    version: '0.1.0',
-    'x-upstream-gap':
-      'The service follows semantic versioning, but its current version number and the version identifier in request paths are not shown; 0.1.0 stands for "unversioned".',
-    description:
-      "Makes the latest risk engineering data for the customer's locations available to the\ncustomer's systems: gradings and locations.\n\n- HTTPS/TLS only; plain HTTP is refused.\n- Authentication: OAuth 2.0 client credentials. A token is requested from\n  `{auth_url}/login/connect/token` (see `specs/auth/openapi.yaml`) with the scopes\n  `Portal.Api` and `Portal.Api.RiskEngineering`; every data request carries\n  `Authorization: Bearer <token>` and `Ocp-Apim-Subscription-Key` (primary or secondary key).\n- An invalid token gives 401 with code `authentication_error`.\n- Paging: `limit` records per call (default 128, maximum 1024); larger data sets take several\n  calls, using `offset` on the later calls.\n- The paths keep the upstream capitalisation: `Gradings` and `Locations`.\n- Versioning: new resources, new optional request parameters or attributes, new response\n  fields and a changed order of response fields come without a new version; adding or\n  removing mandatory parameters or restructuring the interface needs one. Applications may\n  keep using the old version while they assess a change; release notes describe every change.\n",
-    license: {
-      name: 'MIT',
-      identifier: 'MIT',
-    },
+  "openapi": "3.1.0",
+  "info": {
+    "title": "Risk Engineering Data Service",
+    "version": "0.1.0",
+    "x-upstream-gap": "The service follows semantic versioning, but its current version number and the version identifier in request paths are not shown; 0.1.0 stands for \"unversioned\".",
+    "description": "Makes the latest risk engineering data for the customer's locations available to the\ncustomer's systems: gradings and locations.\n\n- HTTPS/TLS only; plain HTTP is refused.\n- Authentication: OAuth 2.0 client credentials. A token is requested from\n  `{auth_url}/login/connect/token` (see `specs/auth/openapi.yaml`) with the scopes\n  `Portal.Api` and `Portal.Api.RiskEngineering`; every data request carries\n  `Authorization: Bearer <token>` and `Ocp-Apim-Subscription-Key` (primary or secondary key).\n- An invalid token gives 401 with code `authentication_error`.\n- Paging: `limit` records per call (default 128, maximum 1024); larger data sets take several\n  calls, using `offset` on the later calls.\n- The paths keep the upstream capitalisation: `Gradings` and `Locations`.\n- Versioning: new resources, new optional request parameters or attributes, new response\n  fields and a changed order of response fields come without a new version; adding or\n  removing mandatory parameters or restructuring the interface needs one. Applications may\n  keep using the old version while they assess a change; release notes describe every change.\n",
+    "license": {
+      "name": "MIT",
+      "identifier": "MIT"
+    }
   },
-  servers: [
+  "servers": [
     {
-      url: '{base_url}',
-      'x-internal': false,
-      description: 'Production request address.',
-      variables: {
-        base_url: {
-          default: 'https://api.partner-platform.invalid',
-          description: 'The production request address ({base_url} of production).',
-        },
+      "url": "{base_url}",
+      "x-internal": false,
+      "description": "Production request address.",
+      "variables": {
+        "base_url": {
+          "default": "https://api.partner-platform.invalid",
+          "description": "The production request address ({base_url} of production)."
+        }
       },
-      'x-upstream-gap': 'The production host is not published; it comes with the access approval.',
+      "x-upstream-gap": "The production host is not published; it comes with the access approval."
     },
     {
-      url: '{base_url}',
-      'x-internal': false,
-      description: 'UAT (user acceptance testing) request address.',
-      variables: {
-        base_url: {
-          default: 'https://api.uat.partner-platform.invalid',
-          description: 'The UAT request address ({base_url} of UAT).',
-        },
+      "url": "{base_url}",
+      "x-internal": false,
+      "description": "UAT (user acceptance testing) request address.",
+      "variables": {
+        "base_url": {
+          "default": "https://api.uat.partner-platform.invalid",
+          "description": "The UAT request address ({base_url} of UAT)."
+        }
       },
-      'x-upstream-gap': 'The UAT host is not published; it comes with the access approval.',
-    },
+      "x-upstream-gap": "The UAT host is not published; it comes with the access approval."
+    }
   ],
-  'x-mock-service': {
-    description:
-      'An interactive console offers a mocking service. It returns a fixed predefined response with\ndummy data whatever parameters are sent, does not validate authentication and never returns\nan authentication error.\n',
-    validatesAuthentication: false,
-    'x-upstream-gap': "The mocking service's address is not published.",
+  "x-mock-service": {
+    "description": "An interactive console offers a mocking service. It returns a fixed predefined response with\ndummy data whatever parameters are sent, does not validate authentication and never returns\nan authentication error.\n",
+    "validatesAuthentication": false,
+    "x-upstream-gap": "The mocking service's address is not published."
   },
-  'x-versioning': {
-    scheme: 'semantic versioning',
-    compatibleChanges: [
-      'new resources',
-      'new optional request parameters or attributes',
-      'new data fields in responses',
-      'a changed order of response fields',
+  "x-versioning": {
+    "scheme": "semantic versioning",
+    "compatibleChanges": [
+      "new resources",
+      "new optional request parameters or attributes",
+      "new data fields in responses",
+      "a changed order of response fields"
     ],
-    breakingChanges: ['adding or removing mandatory parameters', 'restructuring the interface'],
-    oldVersions:
-      'When a new version is released, applications may keep using the old version while they assess the change. Release notes describe all changes of each new version.',
-    regressionTests:
-      'Consumers are encouraged to run regression tests against a new version before using it in production.',
-    'x-upstream-gap':
-      'The version identifier in request paths and the current version number are not shown.',
+    "breakingChanges": [
+      "adding or removing mandatory parameters",
+      "restructuring the interface"
+    ],
+    "oldVersions": "When a new version is released, applications may keep using the old version while they assess the change. Release notes describe all changes of each new version.",
+    "regressionTests": "Consumers are encouraged to run regression tests against a new version before using it in production.",
+    "x-upstream-gap": "The version identifier in request paths and the current version number are not shown."
   },
-  'x-upstream-gap': [
-    'Fields of Gradings and Locations are not shown.',
-    'Response body shape of the two collection reads is not shown.',
-    'Meaning of offset (unit, zero or one based) is not shown.',
-    'Status codes other than 200 and 401, the error body structure and error codes other than authentication_error are not shown; the common error body is assumed.',
-    'States and transitions are not shown.',
-    'Events (webhooks, callbacks, event kinds) are not shown.',
-    'Rate limits and request quotas are not shown.',
+  "x-upstream-gap": [
+    "Fields of Gradings and Locations are not shown.",
+    "Response body shape of the two collection reads is not shown.",
+    "Meaning of offset (unit, zero or one based) is not shown.",
+    "Status codes other than 200 and 401, the error body structure and error codes other than authentication_error are not shown; the common error body is assumed.",
+    "States and transitions are not shown.",
+    "Events (webhooks, callbacks, event kinds) are not shown.",
+    "Rate limits and request quotas are not shown."
   ],
-  security: [
+  "security": [
     {
-      portalOAuth: ['Portal.Api', 'Portal.Api.RiskEngineering'],
-      subscriptionKey: [],
-    },
+      "portalOAuth": [
+        "Portal.Api",
+        "Portal.Api.RiskEngineering"
+      ],
+      "subscriptionKey": []
+    }
   ],
-  tags: [
+  "tags": [
     {
-      name: 'Gradings',
-      description: 'Risk engineering gradings.',
+      "name": "Gradings",
+      "description": "Risk engineering gradings."
     },
     {
-      name: 'Locations',
-      description: "The customer's locations as risk engineering knows them.",
-    },
+      "name": "Locations",
+      "description": "The customer's locations as risk engineering knows them."
+    }
   ],
-  paths: {
-    '/open/portal-api/riskengineering/Gradings': {
-      get: {
-        operationId: 'listGradings',
-        summary: 'List risk engineering gradings',
-        description:
-          'The collection of gradings, optionally only those modified since a date. Page through\nlarger data sets with `limit` and `offset`.\n',
-        tags: ['Gradings'],
-        parameters: [
-          {
-            $ref: '#/components/parameters/ModifiedSince',
-          },
-          {
-            $ref: '#/components/parameters/Limit',
-          },
-          {
-            $ref: '#/components/parameters/Offset',
-          },
+  "paths": {
+    "/open/portal-api/riskengineering/Gradings": {
+      "get": {
+        "operationId": "listGradings",
+        "summary": "List risk engineering gradings",
+        "description": "The collection of gradings, optionally only those modified since a date. Page through\nlarger data sets with `limit` and `offset`.\n",
+        "tags": [
+          "Gradings"
         ],
-        responses: {
-          '200': {
-            description: 'The gradings.',
-            'x-upstream-gap':
-              'The response body shape is not shown; a JSON array of open grading records is assumed.',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'array',
-                  items: {
-                    $ref: '#/components/schemas/Grading',
-                  },
-                },
-                examples: {
-                  twoGradings: {
-                    summary: 'Two gradings',
-                    value: [
-                      {
-                        gradingId: 'GRD-2026-00731',
-                        locationId: 'LOC-0001842',
-                        grade: 'B',
-                        surveyDate: '2025-11-18',
-                      },
-                      {
-                        gradingId: 'GRD-2026-00902',
-                        locationId: 'LOC-0002210',
-                        grade: 'C',
-                        surveyDate: '2026-01-22',
-                      },
-                    ],
-                  },
-                  lastPage: {
-                    summary: 'Past the last record',
-                    value: [],
-                  },
-                },
-              },
-            },
-          },
-          '401': {
-            $ref: '#/components/responses/Unauthorized',
-          },
-          '4XX': {
-            $ref: '#/components/responses/OtherClientError',
-          },
-          '5XX': {
-            $ref: '#/components/responses/ServerError',
-          },
-        },
-      },
-    },
-    '/open/portal-api/riskengineering/Locations': {
-      get: {
-        operationId: 'listRiskLocations',
-        'x-client-method': 'locations.list',
-        summary: 'List risk engineering locations',
-        description:
-          "The collection of the customer's locations. The endpoint table gives it the same query\nparameters as the gradings (modifiedSince, limit, offset), although the resource table\nmentions the modification date filter only for gradings.\n",
-        tags: ['Locations'],
-        parameters: [
+        "parameters": [
           {
-            $ref: '#/components/parameters/ModifiedSince',
+            "$ref": "#/components/parameters/ModifiedSince"
           },
           {
-            $ref: '#/components/parameters/Limit',
+            "$ref": "#/components/parameters/Limit"
           },
           {
-            $ref: '#/components/parameters/Offset',
-          },
+            "$ref": "#/components/parameters/Offset"
+          }
         ],
-        responses: {
-          '200': {
-            description: 'The locations.',
-            'x-upstream-gap':
-              'The response body shape is not shown; a JSON array of open location records is assumed.',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'array',
-                  items: {
-                    $ref: '#/components/schemas/RiskLocation',
-                  },
+        "responses": {
+          "200": {
+            "description": "The gradings.",
+            "x-upstream-gap": "The response body shape is not shown; a JSON array of open grading records is assumed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/Grading"
+                  }
                 },
-                examples: {
-                  twoLocations: {
-                    summary: 'Two locations',
-                    value: [
+                "examples": {
+                  "twoGradings": {
+                    "summary": "Two gradings",
+                    "value": [
                       {
-                        locationId: 'LOC-0001842',
-                        name: 'Rotterdam distribution centre',
-                        country: 'NL',
+                        "gradingId": "GRD-2026-00731",
+                        "locationId": "LOC-0001842",
+                        "grade": "B",
+                        "surveyDate": "2025-11-18"
                       },
                       {
-                        locationId: 'LOC-0002210',
-                        name: 'Lyon assembly plant',
-                        country: 'FR',
-                      },
-                    ],
+                        "gradingId": "GRD-2026-00902",
+                        "locationId": "LOC-0002210",
+                        "grade": "C",
+                        "surveyDate": "2026-01-22"
+                      }
+                    ]
                   },
-                  lastPage: {
-                    summary: 'Past the last record',
-                    value: [],
-                  },
-                },
-              },
-            },
+                  "lastPage": {
+                    "summary": "Past the last record",
+                    "value": []
+                  }
+                }
+              }
+            }
           },
-          '401': {
-            $ref: '#/components/responses/Unauthorized',
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           },
-          '4XX': {
-            $ref: '#/components/responses/OtherClientError',
+          "4XX": {
+            "$ref": "#/components/responses/OtherClientError"
           },
-          '5XX': {
-            $ref: '#/components/responses/ServerError',
-          },
-        },
-      },
+          "5XX": {
+            "$ref": "#/components/responses/ServerError"
+          }
+        }
+      }
     },
+    "/open/portal-api/riskengineering/Locations": {
+      "get": {
+        "operationId": "listRiskLocations",
+        "x-client-method": "locations.list",
+        "summary": "List risk engineering locations",
+        "description": "The collection of the customer's locations. The endpoint table gives it the same query\nparameters as the gradings (modifiedSince, limit, offset), although the resource table\nmentions the modification date filter only for gradings.\n",
+        "tags": [
+          "Locations"
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ModifiedSince"
+          },
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Offset"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The locations.",
+            "x-upstream-gap": "The response body shape is not shown; a JSON array of open location records is assumed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/RiskLocation"
+                  }
+                },
+                "examples": {
+                  "twoLocations": {
+                    "summary": "Two locations",
+                    "value": [
+                      {
+                        "locationId": "LOC-0001842",
+                        "name": "Rotterdam distribution centre",
+                        "country": "NL"
+                      },
+                      {
+                        "locationId": "LOC-0002210",
+                        "name": "Lyon assembly plant",
+                        "country": "FR"
+                      }
+                    ]
+                  },
+                  "lastPage": {
+                    "summary": "Past the last record",
+                    "value": []
+                  }
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "4XX": {
+            "$ref": "#/components/responses/OtherClientError"
+          },
+          "5XX": {
+            "$ref": "#/components/responses/ServerError"
+          }
+        }
+      }
+    }
   },
-  components: {
-    securitySchemes: {
-      portalOAuth: {
-        type: 'oauth2',
-        description:
-          'OAuth 2.0 client credentials. The token request is described in\n`specs/auth/openapi.yaml`; the token is sent as `Authorization: Bearer <token>`.\n',
-        flows: {
-          clientCredentials: {
-            tokenUrl: 'https://auth.partner-platform.invalid/login/connect/token',
-            'x-token-url-template': '{auth_url}/login/connect/token',
-            'x-upstream-gap':
-              'The token host is not published; the path is /login/connect/token on the {auth_url} of the environment (production or UAT).',
-            scopes: {
-              'Portal.Api': 'Needed by both the exposure and the risk engineering service.',
-              'Portal.Api.RiskEngineering': 'The risk engineering service.',
-            },
-          },
-        },
+  "components": {
+    "securitySchemes": {
+      "portalOAuth": {
+        "type": "oauth2",
+        "description": "OAuth 2.0 client credentials. The token request is described in\n`specs/auth/openapi.yaml`; the token is sent as `Authorization: Bearer <token>`.\n",
+        "flows": {
+          "clientCredentials": {
+            "tokenUrl": "https://auth.partner-platform.invalid/login/connect/token",
+            "x-token-url-template": "{auth_url}/login/connect/token",
+            "x-upstream-gap": "The token host is not published; the path is /login/connect/token on the {auth_url} of the environment (production or UAT).",
+            "scopes": {
+              "Portal.Api": "Needed by both the exposure and the risk engineering service.",
+              "Portal.Api.RiskEngineering": "The risk engineering service."
+            }
+          }
+        }
       },
-      subscriptionKey: {
-        type: 'apiKey',
-        in: 'header',
-        name: 'Ocp-Apim-Subscription-Key',
-        description:
-          'The subscription key of the exposure and risk engineering data requests. The operator\nissues a primary and a secondary key per API scope; either works. Confidential.\n',
-      },
+      "subscriptionKey": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "Ocp-Apim-Subscription-Key",
+        "description": "The subscription key of the exposure and risk engineering data requests. The operator\nissues a primary and a secondary key per API scope; either works. Confidential.\n"
+      }
     },
-    schemas: {
-      Grading: {
-        type: 'object',
-        description: 'One risk engineering grading record.',
-        'x-upstream-gap':
-          'The fields of a grading are not shown. The record is open; named fields will be added as the upstream publishes them, without renaming this type. The record key gradingId is assumed from the examples.',
-        'x-record-key': 'gradingId',
-        additionalProperties: true,
+    "schemas": {
+      "Grading": {
+        "type": "object",
+        "description": "One risk engineering grading record.",
+        "x-upstream-gap": "The fields of a grading are not shown. The record is open; named fields will be added as the upstream publishes them, without renaming this type. The record key gradingId is assumed from the examples.",
+        "x-record-key": "gradingId",
+        "additionalProperties": true
       },
-      RiskLocation: {
-        type: 'object',
-        description: 'One location record of the risk engineering service.',
-        'x-upstream-gap':
-          "The fields of a risk engineering location are not shown. The record is open; named fields will be added as the upstream publishes them, without renaming this type. It is named RiskLocation so that it cannot be confused with the exposure service's Location. The record key locationId is assumed from the examples.",
-        'x-record-key': 'locationId',
-        additionalProperties: true,
+      "RiskLocation": {
+        "type": "object",
+        "description": "One location record of the risk engineering service.",
+        "x-upstream-gap": "The fields of a risk engineering location are not shown. The record is open; named fields will be added as the upstream publishes them, without renaming this type. It is named RiskLocation so that it cannot be confused with the exposure service's Location. The record key locationId is assumed from the examples.",
+        "x-record-key": "locationId",
+        "additionalProperties": true
       },
-      ErrorSource: {
-        type: 'object',
-        description: 'Origin of the error.',
-        properties: {
-          name: {
-            type: 'string',
-            description: 'Name of the API, service or system.',
+      "ErrorSource": {
+        "type": "object",
+        "description": "Origin of the error.",
+        "properties": {
+          "name": {
+            "type": "string",
+            "description": "Name of the API, service or system."
           },
-          layer: {
-            type: 'string',
-            description: 'Architecture layer.',
-            'x-upstream-gap': 'The set of layer names is not shown.',
-          },
-        },
+          "layer": {
+            "type": "string",
+            "description": "Architecture layer.",
+            "x-upstream-gap": "The set of layer names is not shown."
+          }
+        }
       },
-      ErrorCause: {
-        type: 'object',
-        required: ['message'],
-        properties: {
-          code: {
-            type: 'string',
-            description: 'Finer error identifier.',
-          },
-          message: {
-            type: 'string',
-            description: 'Specific failure information.',
-          },
-          field: {
-            type: 'string',
-            description: 'JSON Pointer (RFC 6901) to the entity or attribute responsible.',
-            examples: ['/employeeNumber'],
-          },
-          source: {
-            $ref: '#/components/schemas/ErrorSource',
-          },
-        },
-      },
-      ErrorBody: {
-        type: 'object',
-        description:
-          'The one error body that every error response of the liability and approvals services\ncarries (both documents give the same table). The exposure and risk engineering document\ndoes not show its error body, so those specs use it as an assumption.\n',
-        required: ['code', 'message', 'correlationId'],
-        properties: {
-          code: {
-            type: 'string',
-            description: 'Pattern-based identifier of the error condition.',
-            'x-upstream-gap':
-              'The mapping between status codes and error codes is not shown. The approvals document lists eight codes; the liability document gives only authentication_error; the exposure and risk engineering document gives only authentication_error for 401.',
-            examples: ['authentication_error'],
-          },
-          message: {
-            type: 'string',
-            description: 'Human-readable description, not meant for parsing.',
-            examples: ['Invalid credentials.'],
-          },
-          correlationId: {
-            type: 'string',
-            description: 'Identifier for tracing the request.',
-            examples: ['5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31'],
-          },
-          source: {
-            $ref: '#/components/schemas/ErrorSource',
-          },
-          causes: {
-            type: 'array',
-            description: 'More detailed causes.',
-            items: {
-              $ref: '#/components/schemas/ErrorCause',
-            },
-          },
-        },
-        examples: [
-          {
-            code: 'authentication_error',
-            message: 'Invalid credentials.',
-            correlationId: '5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31',
-          },
+      "ErrorCause": {
+        "type": "object",
+        "required": [
+          "message"
         ],
-      },
-    },
-    parameters: {
-      ModifiedSince: {
-        name: 'modifiedSince',
-        in: 'query',
-        required: false,
-        description:
-          'When given, only records modified since that date are returned; when omitted, all records are returned.',
-        'x-sync': 'watermark',
-        schema: {
-          type: 'string',
-          format: 'date',
-          examples: ['2026-01-31'],
-        },
-      },
-      Limit: {
-        name: 'limit',
-        in: 'query',
-        required: false,
-        description: 'Number of records per call.',
-        'x-paging': 'limit',
-        schema: {
-          type: 'integer',
-          minimum: 1,
-          maximum: 1024,
-          default: 128,
-        },
-      },
-      Offset: {
-        name: 'offset',
-        in: 'query',
-        required: false,
-        description:
-          'Position from which a later call continues, used to page through data larger than one call.',
-        'x-upstream-gap':
-          'The unit of offset and whether it is zero or one based are not shown; we assume a zero-based record index.',
-        'x-paging': 'offset',
-        schema: {
-          type: 'integer',
-          minimum: 0,
-          default: 0,
-        },
-      },
-    },
-    responses: {
-      Unauthorized: {
-        description: 'Invalid token; authentication failed.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
-            },
-            examples: {
-              authenticationError: {
-                value: {
-                  code: 'authentication_error',
-                  message: 'Invalid credentials.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000401',
-                },
-              },
-            },
+        "properties": {
+          "code": {
+            "type": "string",
+            "description": "Finer error identifier."
           },
-        },
-      },
-      OtherClientError: {
-        description: 'Any other failure caused by the request.',
-        'x-upstream-gap':
-          'Which other 4xx statuses the service returns is not shown; the common error body is assumed for them.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
-            },
-            examples: {
-              notFound: {
-                value: {
-                  code: 'not_found',
-                  message: 'The resource does not exist.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000404',
-                },
-              },
-            },
+          "message": {
+            "type": "string",
+            "description": "Specific failure information."
           },
-        },
-      },
-      ServerError: {
-        description: 'A server failure.',
-        'x-upstream-gap':
-          'The 5xx statuses and the error body of server failures are not shown for this service; the common error body is assumed.',
-        content: {
-          'application/json': {
-            schema: {
-              $ref: '#/components/schemas/ErrorBody',
-            },
-            examples: {
-              serviceUnavailable: {
-                value: {
-                  code: 'internal_server_error',
-                  message: 'The service is overloaded or in maintenance.',
-                  correlationId: '1a2b3c4d-0000-4000-8000-000000000503',
-                },
-              },
-            },
+          "field": {
+            "type": "string",
+            "description": "JSON Pointer (RFC 6901) to the entity or attribute responsible.",
+            "examples": [
+              "/employeeNumber"
+            ]
           },
-        },
+          "source": {
+            "$ref": "#/components/schemas/ErrorSource"
+          }
+        }
       },
+      "ErrorBody": {
+        "type": "object",
+        "description": "The one error body that every error response of the liability and approvals services\ncarries (both documents give the same table). The exposure and risk engineering document\ndoes not show its error body, so those specs use it as an assumption.\n",
+        "required": [
+          "code",
+          "message",
+          "correlationId"
+        ],
+        "properties": {
+          "code": {
+            "type": "string",
+            "description": "Pattern-based identifier of the error condition.",
+            "x-upstream-gap": "The mapping between status codes and error codes is not shown. The approvals document lists eight codes; the liability document gives only authentication_error; the exposure and risk engineering document gives only authentication_error for 401.",
+            "examples": [
+              "authentication_error"
+            ]
+          },
+          "message": {
+            "type": "string",
+            "description": "Human-readable description, not meant for parsing.",
+            "examples": [
+              "Invalid credentials."
+            ]
+          },
+          "correlationId": {
+            "type": "string",
+            "description": "Identifier for tracing the request.",
+            "examples": [
+              "5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31"
+            ]
+          },
+          "source": {
+            "$ref": "#/components/schemas/ErrorSource"
+          },
+          "causes": {
+            "type": "array",
+            "description": "More detailed causes.",
+            "items": {
+              "$ref": "#/components/schemas/ErrorCause"
+            }
+          }
+        },
+        "examples": [
+          {
+            "code": "authentication_error",
+            "message": "Invalid credentials.",
+            "correlationId": "5f0c1b8e-4f7a-4a39-9d8e-2f1b0c9a7d31"
+          }
+        ]
+      }
     },
-  },
+    "parameters": {
+      "ModifiedSince": {
+        "name": "modifiedSince",
+        "in": "query",
+        "required": false,
+        "description": "When given, only records modified since that date are returned; when omitted, all records are returned.",
+        "x-sync": "watermark",
+        "schema": {
+          "type": "string",
+          "format": "date",
+          "examples": [
+            "2026-01-31"
+          ]
+        }
+      },
+      "Limit": {
+        "name": "limit",
+        "in": "query",
+        "required": false,
+        "description": "Number of records per call.",
+        "x-paging": "limit",
+        "schema": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1024,
+          "default": 128
+        }
+      },
+      "Offset": {
+        "name": "offset",
+        "in": "query",
+        "required": false,
+        "description": "Position from which a later call continues, used to page through data larger than one call.",
+        "x-upstream-gap": "The unit of offset and whether it is zero or one based are not shown; we assume a zero-based record index.",
+        "x-paging": "offset",
+        "schema": {
+          "type": "integer",
+          "minimum": 0,
+          "default": 0
+        }
+      }
+    },
+    "responses": {
+      "Unauthorized": {
+        "description": "Invalid token; authentication failed.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
+            },
+            "examples": {
+              "authenticationError": {
+                "value": {
+                  "code": "authentication_error",
+                  "message": "Invalid credentials.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000401"
+                }
+              }
+            }
+          }
+        }
+      },
+      "OtherClientError": {
+        "description": "Any other failure caused by the request.",
+        "x-upstream-gap": "Which other 4xx statuses the service returns is not shown; the common error body is assumed for them.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
+            },
+            "examples": {
+              "notFound": {
+                "value": {
+                  "code": "not_found",
+                  "message": "The resource does not exist.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000404"
+                }
+              }
+            }
+          }
+        }
+      },
+      "ServerError": {
+        "description": "A server failure.",
+        "x-upstream-gap": "The 5xx statuses and the error body of server failures are not shown for this service; the common error body is assumed.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
+            },
+            "examples": {
+              "serviceUnavailable": {
+                "value": {
+                  "code": "internal_server_error",
+                  "message": "The service is overloaded or in maintenance.",
+                  "correlationId": "1a2b3c4d-0000-4000-8000-000000000503"
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
 };
