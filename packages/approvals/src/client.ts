@@ -14,6 +14,7 @@ import {
   createResources,
   type ApprovalsListParams,
   type ApprovalsResult,
+  type Resources,
 } from './generated/resources.js';
 
 declare const __PACKAGE_VERSION__: string | undefined;
@@ -72,8 +73,8 @@ export interface Approvals {
 /** The openapi-fetch client of the approvals spec; the pipeline sets `X-Z-Request-Id`. */
 export type ApprovalsRaw = ServiceClient<paths, typeof service>['raw'];
 
-/** A client of the procurement approvals API. */
-export interface ApprovalsClient {
+/** A client of the procurement approvals API: every resource of the spec. */
+export interface ApprovalsClient extends Omit<Resources, 'approvals'> {
   readonly approvals: Approvals;
   /**
    * Lists the outstanding approvals of one employee.
@@ -131,15 +132,15 @@ export function createApprovalsClient(options: ApprovalsClientOptions): Approval
     serviceOptions: APPROVALS_OPTIONS,
     package: PACKAGE,
   });
-  const generated = createResources(client).approvals;
+  const resources = createResources(client);
   const approvals: Approvals = {
-    // The employee number alone is how every caller names one employee; the spec's query
+    // The employee number alone is how every caller names one employee; the spec's params
     // object takes the parameters a later spec may add.
     list: (employee, callOptions) =>
-      generated.list(
+      resources.approvals.list(
         typeof employee === 'object' && employee !== null ? employee : { employeeNumber: employee },
         callOptions,
       ),
   };
-  return { approvals, getApprovals: approvals.list, raw: client.raw };
+  return { ...resources, approvals, getApprovals: approvals.list, raw: client.raw };
 }

@@ -34,11 +34,10 @@ export interface LiabilityClientOptions extends ClientOptions {
   rateLimit?: RateLimitTier | CustomRateLimit | undefined;
 }
 
-/** Sellers and quotes, bound to one `X-Z-Conversation-Id`. */
-export interface LiabilityConversation {
+/** Every resource of the spec (sellers, quotes, …), bound to one `X-Z-Conversation-Id`. */
+export interface LiabilityConversation extends Omit<Resources, 'quotes'> {
   /** The `X-Z-Conversation-Id` these calls send (a call's own `conversationId` wins). */
   readonly conversationId: string;
-  readonly sellers: Sellers;
   readonly quotes: Quotes;
 }
 
@@ -65,8 +64,8 @@ export interface LiabilityClient extends LiabilityConversation {
 function bind(client: ResourceClient): LiabilityConversation {
   const resources = createResources(client);
   return {
+    ...resources,
     conversationId: client.conversationId,
-    sellers: resources.sellers,
     quotes: withManualReferral(resources.quotes),
   };
 }

@@ -28,7 +28,8 @@ const risk = createRiskEngineeringClient({
 });
 const under: string[] = [];
 for await (const grading of risk.locationGradings.list('LOC 1/2', { pageSize: 2 })) {
-  under.push(String(grading['gradingId']));
+  const exact: Grading = grading;
+  under.push(String(exact['gradingId']));
 }
 const surveys: Grading[] = [];
 for await (const survey of risk.surveys.list({ pageSize: 2 })) {
@@ -59,6 +60,11 @@ const server = createServer((request, response) => {
   request.resume();
   request.on('end', () => {
     if (url.pathname === '/token') {
+      // The token request carries the key where the data requests do: in the query.
+      const keyed =
+        url.searchParams.get(KEY_PARAMETER) === KEY &&
+        request.headers['ocp-apim-subscription-key'] === undefined;
+      if (!keyed) return reply(401, { error: 'invalid_client' });
       return reply(200, { access_token: 'token-1', token_type: 'Bearer', expires_in: 3600 });
     }
     const authorized =
@@ -152,8 +158,10 @@ beforeAll(async () => {
     );
     doc.setIn([...gradingsPath, 'deprecated'], true);
   });
-  await workspace.regenerate('riskengineering');
-  await workspace.build('riskengineering');
+  for (const pkg of ['auth', 'riskengineering']) {
+    await workspace.regenerate(pkg);
+    await workspace.build(pkg);
+  }
   resources = await readFile(
     join(workspace.root, 'packages/riskengineering/src/generated/resources.ts'),
     'utf8',
@@ -180,8 +188,11 @@ describe('what an upstream can say about an operation reaches users with a spec 
     expect(gradings.slice(gradings.lastIndexOf('/**'))).toContain('@deprecated');
   });
 
-  it('a key the spec puts in the query is sent there, and no message shows it', () => {
+  it('a key the spec puts in the query is sent there, token request included, and no message shows it', () => {
     expect(seen.filter((line) => line.includes('/open/')).every((l) => l.includes(KEY))).toBe(true);
+    expect(seen.filter((line) => line.startsWith('POST /token'))).toEqual([
+      `POST /token?${KEY_PARAMETER}=${KEY}`,
+    ]);
     expect(result.message).toContain('offset=999');
     expect(result.message).not.toContain(KEY);
   });

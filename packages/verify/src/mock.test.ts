@@ -17,7 +17,7 @@ const RECORDS = [
 
 /** The guesses only an environment that tells requests apart can show. */
 const TOLD_APART = [
-  ['auth', '/components/securitySchemes/subscriptionKey/x-upstream-gap'],
+  ['auth', '/paths/~1login~1connect~1token/post/x-upstream-gap'],
   ['auth', '/components/schemas/TokenRequest/properties/scope/x-upstream-gap'],
   ['common', '/components/securitySchemes/SubscriptionKey/name'],
   ['common', '/components/parameters/Offset/x-upstream-gap'],

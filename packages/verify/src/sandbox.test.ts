@@ -38,7 +38,7 @@ afterAll(() => sb.close());
 
 /** Every guess the sandbox's answers can show. */
 const OBSERVABLE = [
-  ['auth', '/components/securitySchemes/subscriptionKey/x-upstream-gap'],
+  ['auth', '/paths/~1login~1connect~1token/post/x-upstream-gap'],
   ['auth', '/components/schemas/TokenRequest/properties/scope/x-upstream-gap'],
   ['auth', '/components/schemas/TokenResponse/x-upstream-gap'],
   ['auth', '/components/schemas/TokenResponse/properties/expires_in/x-upstream-gap'],

@@ -20,7 +20,7 @@ const ENCODING_TOKENS = [
   'scope',
 ] as const;
 const SCOPE_MARKER = '/components/schemas/TokenRequest/properties/scope/x-upstream-gap';
-const KEY_MARKER = '/components/securitySchemes/subscriptionKey/x-upstream-gap';
+const KEY_MARKER = '/paths/~1login~1connect~1token/post/x-upstream-gap';
 const FIELDS_MARKER = '/components/schemas/TokenResponse/x-upstream-gap';
 const LIFETIME_MARKER = '/components/schemas/TokenResponse/properties/expires_in/x-upstream-gap';
 const GRANTED_MARKER = '/components/schemas/TokenResponse/properties/scope/x-upstream-gap';
@@ -232,11 +232,15 @@ function keyHeaderFinding(
       status: 'contradicted',
       evidence: `${service}: the token endpoint refused the key in ${specHeader} (401) and accepted it in ${header}`,
       edit: [
-        { op: 'replace', path: '/components/securitySchemes/subscriptionKey/name', value: header },
+        {
+          op: 'replace',
+          path: '/components/securitySchemes/subscriptionKey',
+          value: { type: 'apiKey', in: 'header', name: header },
+        },
         {
           op: 'replace',
           path: KEY_MARKER,
-          value: `The document does not name the header of the subscription key on the token request; observed: ${header}.`,
+          value: `The document does not say where the token request carries the subscription key; observed: the ${header} header.`,
         },
       ],
     };

@@ -28,7 +28,7 @@ describe('what cannot be observed', () => {
     });
     expect(findings).toContainEqual(
       expect.objectContaining({
-        pointer: '/components/securitySchemes/subscriptionKey/x-upstream-gap',
+        pointer: '/paths/~1login~1connect~1token/post/x-upstream-gap',
         status: 'unobserved',
         evidence: expect.stringMatching(
           /refused the credentials .*: the client ID, secret or key may be wrong/,

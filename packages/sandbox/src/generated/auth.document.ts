@@ -100,6 +100,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
         "tags": [
           "Token"
         ],
+        "x-upstream-gap": "The document says the subscription key is used with the token request but does not say where; the place of the data requests' key (the SubscriptionKey scheme) is assumed.",
         "requestBody": {
           "required": true,
           "content": {
@@ -277,8 +278,7 @@ export const openapiDocument: Readonly<Record<string, unknown>> = {
         "type": "apiKey",
         "in": "header",
         "name": "Ocp-Apim-Subscription-Key",
-        "description": "The primary or the secondary subscription key; either works.",
-        "x-upstream-gap": "The document says the subscription key is used with the token request but does not name the header; the header of the data requests is assumed."
+        "description": "The subscription key of the exposure and risk engineering data requests. The operator\nissues a primary and a secondary key per API scope; either works. Confidential.\n"
       }
     },
     "schemas": {
