@@ -1,9 +1,6 @@
 /**
  * The plumbing the service packages and this repository's tools share: how a generated method
  * pages, syncs and answers. Not an API for applications: it changes with the generated code.
- *
- * @example
- * import { createOffsetCollection } from '@partner-apis/core/internal';
  */
 export { expectData, withData } from './operations/call-answer.js';
 export { readEnvVariable } from './client/service-env.js';

@@ -2,15 +2,6 @@
  * Hooks for deterministic tests of code built on the clients: the clock, the waits and the
  * backoff jitter. Not part of any client's options type: a test that needs them says so with
  * `withTestHooks`.
- *
- * @example
- * import { createVirtualTime } from '@partner-apis/testing';
- * import { withTestHooks } from '@partner-apis/core/testing';
- *
- * const time = createVirtualTime();
- * const client = createApprovalsClient(
- *   withTestHooks({ baseUrl, credentials }, { clock: time.now, sleep: time.sleep }),
- * );
  */
 export interface TestHooks {
   /** The clock, in ms since the epoch; `Date.now` by default. */
@@ -23,9 +14,6 @@ export interface TestHooks {
 
 /**
  * `options` with the test hooks: what a client's factory takes, typed as the options it was.
- *
- * @example
- * createExposureClient(withTestHooks(options, { clock: () => Date.parse('2026-03-01') }));
  */
 export function withTestHooks<T extends object>(options: T, hooks: TestHooks): T {
   return { ...options, ...hooks };

@@ -76,9 +76,6 @@ const CLIENT_OPTION_NAMES: Record<
 
 /**
  * The option names a client of a service takes: those of every client, and the service's own.
- *
- * @example
- * clientOptionNames({ tier: true }); // ClientOptions, baseUrl, credentials and tier
  */
 export function clientOptionNames(own: Readonly<Record<string, true>> = {}): OptionNames {
   return {
@@ -149,10 +146,6 @@ function renamed(error: ConfigurationError, names: Readonly<Record<string, strin
 /**
  * Runs `create`; a `ConfigurationError` it throws is thrown again under the option's name as
  * the caller wrote it, so every message names an option the caller can find.
- *
- * @example
- * withOptionNames({ rateLimit: 'tier' }, () => createClientPipeline({ baseUrl, rateLimit: 'tin' }));
- * // throws ConfigurationError 'tier: must be bronze, silver, gold or { requestsPerSecond } (got tin)'
  */
 export function withOptionNames<T>(names: Readonly<Record<string, string>>, create: () => T): T {
   try {

@@ -31,9 +31,6 @@ export interface OAuth2ServiceEnv extends ServiceEnv {
 
 /**
  * The value of the first of `names` that is set and not blank, trimmed; `undefined` when none is.
- *
- * @example
- * readEnvVariable(process.env, ['PARTNER_APIS_EXPOSURE_TOKEN_URL', 'PARTNER_APIS_TOKEN_URL']);
  */
 export function readEnvVariable(env: Env, names: string | readonly string[]): string | undefined {
   for (const name of typeof names === 'string' ? [names] : names) {
@@ -45,10 +42,6 @@ export function readEnvVariable(env: Env, names: string | readonly string[]): st
 
 /**
  * Like `readEnvVariable`, but a `ConfigurationError` naming the first variable when none is set.
- *
- * @example
- * requireEnvVariable(process.env, 'PARTNER_APIS_LIABILITY_BASE_URL');
- * // throws 'PARTNER_APIS_LIABILITY_BASE_URL: is not set' when missing or blank
  */
 export function requireEnvVariable(env: Env, names: string | readonly string[]): string {
   const value = readEnvVariable(env, names);

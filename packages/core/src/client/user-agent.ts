@@ -27,10 +27,6 @@ function majorMinor(version: unknown): string | undefined {
  * The runtime's product token: `node/20.19`, `bun/1.4`, `deno/2.9` or `workerd`; `undefined`
  * in a browser (which sends its own `User-Agent`) or any runtime it does not know. Bun and
  * Deno also answer to `process.versions.node`, so they are asked first.
- *
- * @example
- * runtimeToken(); // 'node/20.19' in Node 20.19.4
- * runtimeToken({ Deno: { version: { deno: '2.9.6' } } }); // 'deno/2.9'
  */
 export function runtimeToken(
   globals: RuntimeGlobals = globalThis as RuntimeGlobals,
@@ -56,12 +52,6 @@ function productName(name: string): string {
  * `globals`). In a browser, or a runtime it does not know, only the caller's own value, or
  * `undefined` for none: a browser names itself, and a `User-Agent` set there costs every
  * cross-origin call a CORS preflight.
- *
- * @example
- * userAgent({ name: '@partner-apis/approvals', version: '1.2.3' });
- * // 'partner-apis-approvals/1.2.3 node/20.19'
- * userAgent({ name: '@partner-apis/approvals', version: '1.2.3' }, 'acme-sync/4.0');
- * // 'acme-sync/4.0 partner-apis-approvals/1.2.3 node/20.19'
  */
 export function userAgent(
   pkg: PackageIdentity,

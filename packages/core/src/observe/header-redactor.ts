@@ -21,11 +21,6 @@ const ALWAYS_SECRET = ['authorization', 'proxy-authorization', 'cookie', 'set-co
  * A function that turns headers into a plain object for logs: values of allow-listed headers
  * as they are, every other value `[redacted]`. Credential headers are never shown, even if
  * allow-listed.
- *
- * @example
- * const redact = createHeaderRedactor(['x-tenant'], ['client_secret']);
- * redact(new Headers({ 'x-tenant': 'a', client_secret: 's' }));
- * // → { 'client_secret': '[redacted]', 'x-tenant': 'a' }
  */
 export function createHeaderRedactor(
   allowed: readonly string[],

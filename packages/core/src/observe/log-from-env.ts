@@ -74,11 +74,6 @@ function detailsText(details: Record<string, unknown> | undefined): string {
  * and what is worse, `warn` retries, warnings and errors. Each line goes to standard error as
  * `[partner-apis] <level> <message> <details as JSON>`. Unset or blank, there is no logger;
  * any other value is ignored, with one warning per process.
- *
- * @example
- * // PARTNER_APIS_LOG=debug node sync.js
- * const logger = options.logger ?? loggerFromEnv();
- * loggerFromEnv({ env: { PARTNER_APIS_LOG: 'warn' } })?.warn?.('retrying'); // [partner-apis] warn retrying
  */
 export function loggerFromEnv(sources: LogFromEnvSources = {}): Logger | undefined {
   const env = sources.env ?? processEnv();

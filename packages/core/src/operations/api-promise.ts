@@ -63,9 +63,6 @@ class ResponsePromise<T> extends Promise<T> implements ApiPromise<T> {
 
 /**
  * The `ApiPromise` of a call whose data and metadata `pending` resolves to.
- *
- * @example
- * return apiPromise(client.call(getQuote, args, options, 'quotes.get').then(withData));
  */
 export function apiPromise<T>(pending: Promise<WithResponse<T>>): ApiPromise<T> {
   return new ResponsePromise(pending);

@@ -66,9 +66,6 @@ export function callResult(reply: PipelineReply, data: unknown): CallResult {
 /**
  * `result` with other data: what a resource method returns of a call. The `Response` stays
  * unmade until asked for.
- *
- * @example
- * return withData(result, recordsOf(operation, result.data, answered).records);
  */
 export function withData<T>(result: CallResult, data: T): WithResponse<T> {
   if (result instanceof CallAnswer) return result.withData(data);
@@ -78,9 +75,6 @@ export function withData<T>(result: CallResult, data: T): WithResponse<T> {
 /**
  * The data of a call (or of a `raw` call); an `ApiError` (code `unexpected_response`) when a
  * 2xx response had no body the spec promises.
- *
- * @example
- * return expectData(await client.call(getQuote, { path: { quoteId } }, options, 'quotes.get'), 'quotes.get');
  */
 export function expectData<T>(
   result: { data?: T } & ({ status: number } | { response: Response }),

@@ -42,11 +42,6 @@ export const CALL_OPTION_NAMES: OptionNames = {
  * True when `value` can be sent as a header value: a non-empty string of Latin-1 characters
  * without line breaks or NUL, which `Headers` and `node:http` would otherwise refuse with a raw
  * `TypeError`.
- *
- * @example
- * isHeaderValue('flow-42'); // true
- * isHeaderValue('a\r\nb');  // false
- * isHeaderValue('Zürich ☂'); // false: ☂ is not Latin-1
  */
 export function isHeaderValue(value: unknown): value is string {
   return (

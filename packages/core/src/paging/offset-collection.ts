@@ -1,4 +1,5 @@
-import { ConfigurationError, InvalidArgumentError } from '@partner-apis/errors';
+import { InvalidArgumentError } from '@partner-apis/errors';
+import { number, type OptionFailure } from '../pipeline/options.js';
 import { apiPromise, type ApiPromise, type WithResponse } from '../operations/api-promise.js';
 import {
   CALL_OPTION_NAMES,
@@ -68,19 +69,6 @@ export interface OffsetCollection<T = Record<string, unknown>> {
   page(options?: CallOptions & Record<string, unknown>): ApiPromise<RecordsPage<T>>;
 }
 
-function integerIn(
-  fail: (problem: string) => Error,
-  value: unknown,
-  min: number,
-  max: number,
-): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
-    throw fail(`must be an integer ${range} (got ${String(value)})`);
-  }
-  return value;
-}
-
 function pagingParameter(operation: OperationDescription, roles: readonly string[]) {
   const parameter = operation.parameters.find(
     (p) => p.in === 'query' && p.paging !== undefined && roles.includes(p.paging),
@@ -103,45 +91,53 @@ function wirePosition(position: ParameterDescription, recordIndex: number, pageS
   return position.paging === 'page' ? base + recordIndex / pageSize : base + recordIndex;
 }
 
-/** The page sizes a paged read allows, from its `limit` parameter, and the one it sends unasked. */
-function pageSizes(operation: OperationDescription, limit: ParameterDescription) {
-  if (operation.paging === undefined) {
-    throw new Error(`${operation.operationId} is not a paged read: its table has no paging`);
-  }
-  const min = Math.max(1, limit.minimum ?? 1);
-  const max = limit.maximum ?? Number.MAX_SAFE_INTEGER;
-  return { min, max, fallback: operation.paging.pageSize };
-}
-
 /** What a collection knows of its paging from the spec and the client's defaults. */
 interface CollectionPaging {
   readonly limit: ParameterDescription;
   readonly position: ParameterDescription;
-  readonly sizes: { min: number; max: number };
   readonly pageSize: number;
   readonly prefetch: number;
+}
+
+/**
+ * `pageSize` and `prefetch` of `given` over `fallback`: a page size in the range of the spec's
+ * `limit`, requests in flight 1–32. A client's defaults and a call's options, checked alike.
+ */
+function pagingOf(
+  given: PagingOptions,
+  fallback: Omit<CollectionPaging, 'position'>,
+  fail?: OptionFailure,
+) {
+  const { minimum, maximum } = fallback.limit;
+  return {
+    pageSize: number(
+      'pageSize',
+      given.pageSize,
+      { fallback: fallback.pageSize, min: Math.max(1, minimum ?? 1), max: maximum, integer: true },
+      fail,
+    ),
+    prefetch: number(
+      'prefetch',
+      given.prefetch,
+      { fallback: fallback.prefetch, min: 1, max: MAX_PREFETCH, integer: true },
+      fail,
+    ),
+  };
 }
 
 function resolveCollectionPaging(
   operation: OperationDescription,
   defaults: PagingOptions,
 ): CollectionPaging {
+  if (operation.paging === undefined) {
+    throw new Error(`${operation.operationId} is not a paged read: its table has no paging`);
+  }
   const limit = pagingParameter(operation, ['limit']);
-  const sizes = pageSizes(operation, limit);
-  const configFail = (option: string) => (problem: string) =>
-    new ConfigurationError(option, problem);
+  const spec = { limit, pageSize: operation.paging.pageSize, prefetch: DEFAULT_PREFETCH };
   return {
-    limit,
+    ...spec,
     position: pagingParameter(operation, ['offset', 'page']),
-    sizes,
-    pageSize:
-      defaults.pageSize === undefined
-        ? sizes.fallback
-        : integerIn(configFail('pageSize'), defaults.pageSize, sizes.min, sizes.max),
-    prefetch:
-      defaults.prefetch === undefined
-        ? DEFAULT_PREFETCH
-        : integerIn(configFail('prefetch'), defaults.prefetch, 1, MAX_PREFETCH),
+    ...pagingOf(defaults, spec),
   };
 }
 
@@ -154,9 +150,9 @@ function resolveListPaging(
   paging: CollectionPaging,
   listName: string,
 ): [{ pageSize: number; prefetch: number; startOffset: number }, Record<string, unknown>] {
-  const { pageSize: size, prefetch: ahead, startOffset: start, ...given } = options;
-  const fail = (argument: string) => (problem: string) =>
-    new InvalidArgumentError(argument, problem, listName);
+  const { pageSize, prefetch, startOffset: start, ...given } = options;
+  const fail = (option: string, problem: string) =>
+    new InvalidArgumentError(`options.${option}`, problem, listName);
   for (const name of [paging.limit.name, paging.position.name]) {
     if (given[name] !== undefined) {
       throw new InvalidArgumentError(
@@ -166,25 +162,17 @@ function resolveListPaging(
       );
     }
   }
-  const { min, max } = paging.sizes;
-  const pageSize =
-    size === undefined ? paging.pageSize : integerIn(fail('options.pageSize'), size, min, max);
-  const prefetch =
-    ahead === undefined
-      ? paging.prefetch
-      : integerIn(fail('options.prefetch'), ahead, 1, MAX_PREFETCH);
-  const startOffset =
-    start === undefined
-      ? 0
-      : integerIn(fail('options.startOffset'), start, 0, Number.MAX_SAFE_INTEGER);
-  if (paging.position.paging === 'page' && startOffset % pageSize !== 0) {
+  const sizes = pagingOf({ pageSize, prefetch } as PagingOptions, paging, fail);
+  const rule = { fallback: 0, min: 0, integer: true };
+  const startOffset = number('startOffset', start, rule, fail);
+  if (paging.position.paging === 'page' && startOffset % sizes.pageSize !== 0) {
     throw new InvalidArgumentError(
       'options.startOffset',
-      `must be a multiple of pageSize (${pageSize}): the service pages by page index`,
+      `must be a multiple of pageSize (${sizes.pageSize}): the service pages by page index`,
       listName,
     );
   }
-  return [{ pageSize, prefetch, startOffset }, given];
+  return [{ ...sizes, startOffset }, given];
 }
 
 /**

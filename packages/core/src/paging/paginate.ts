@@ -124,15 +124,6 @@ function repeatedRecordsError(offset: number, keyed: boolean): ApiError {
  *   first empty page;
  * - records repeated from the page before are dropped by `recordKey`; without one, a repeat at
  *   a page boundary is an `ApiError` with code `inconsistent_paging`.
- *
- * @example
- * const locations = paginate({
- *   pageSize: 512,
- *   maxPageSize: 1024,
- *   prefetch: 4,
- *   fetchPage: ({ offset, limit, signal }) => fetchLocations({ offset, limit }, signal),
- * });
- * for await (const location of locations) console.log(location.id);
  */
 export function paginate<T>(options: PaginateOptions<T>): Paginated<T> {
   const settings = resolvePaginate(options);

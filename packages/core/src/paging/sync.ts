@@ -209,13 +209,6 @@ function readCheckpoint(
  *
  * Checkpoints are checked when read: one of another operation, other filters, another format
  * or a damaged one is an `InvalidArgumentError` naming `options.checkpoint`.
- *
- * @example
- * const run = createSyncRun(locations, listLocations, {
- *   checkpoint: await loadSaved(),
- *   onCheckpoint: (checkpoint) => save(checkpoint),
- * }, { name: 'locations' });
- * for await (const location of run) await upsert(location);
  */
 export function createSyncRun<T = Record<string, unknown>>(
   collection: SyncSource<T>,

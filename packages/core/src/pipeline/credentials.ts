@@ -16,9 +16,6 @@ export interface CredentialsOptions {
 
 /**
  * Checks `auth` once, when the client is built.
- *
- * @example
- * resolveCredentialsOptions({ auth: basicAuth({ clientId, clientSecret }) });
  */
 export const resolveCredentialsOptions: Resolver<CredentialsOptions, AuthScheme | undefined> = ({
   auth,

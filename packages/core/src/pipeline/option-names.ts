@@ -57,10 +57,6 @@ const REQUIRED_OPTIONS = ['baseUrl', 'credentials', 'tokenUrl'];
  * Refuses options that miss a required option while naming it almost right (`baseURL` for
  * `baseUrl`): the caller learns the name they meant, not that the option is missing or invalid.
  * Runs before the options are checked.
- *
- * @example
- * checkRequiredOptions({ baseURL: 'https://api.example.com', credentials }, clientOptionNames());
- * // throws ConfigurationError 'baseUrl: is required; did you mean baseUrl instead of baseURL?'
  */
 export function checkRequiredOptions(options: object, shape: OptionNames): void {
   const known = Object.keys(shape.names);
@@ -82,10 +78,6 @@ export function checkRequiredOptions(options: object, shape: OptionNames): void 
  * One sentence per option the client does not know, in `options` and the objects it nests
  * (`retry`, `timeout`, `tracing`), naming what it most likely meant. Such an option is ignored,
  * which in JavaScript (where no type checks the names) would otherwise go unnoticed.
- *
- * @example
- * unknownOptions({ retry: { attempt: 2 } }, clientOptionNames());
- * // ['unknown option retry.attempt is ignored; did you mean retry.attempts?']
  */
 export function unknownOptions(options: object, shape: OptionNames, prefix = ''): string[] {
   const known = Object.keys(shape.names);

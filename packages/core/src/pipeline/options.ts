@@ -25,9 +25,6 @@ export interface NumberRule {
 
 /**
  * A number option, or its fallback when unset.
- *
- * @example
- * number('maxRedirects', options.maxRedirects, { fallback: 5, min: 0, max: 20, integer: true });
  */
 export function number(
   option: string,

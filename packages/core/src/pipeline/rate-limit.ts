@@ -47,9 +47,6 @@ function resolveRate(value: unknown): CustomRateLimit | undefined {
 
 /**
  * Checks `rateLimit` and `fleet` once, when the client is built.
- *
- * @example
- * resolveRateLimitOptions({ rateLimit: 'silver' }).rate; // { requestsPerSecond: 10 }
  */
 export const resolveRateLimitOptions: Resolver<RateLimitOptions, ResolvedRateLimit> = (
   options,

@@ -86,10 +86,6 @@ function worthRetrying(result: AttemptResult, policy: RetryPolicy, idempotent: b
 /**
  * Decides what follows one attempt: return the response, retry after a delay, or throw the
  * attempt's error (a 401 reaches it only once the credentials step could not repair it). Pure: the same inputs give the same answer.
- *
- * @example
- * decideRetry({ kind: 'answer', status: 503 }, policy, { attempt: 1, method: 'GET', … });
- * // → { action: 'retry', delayMs: 125 }
  */
 export function decideRetry(
   result: AttemptResult,

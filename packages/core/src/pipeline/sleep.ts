@@ -1,8 +1,5 @@
 /**
  * Waits `ms`, or rejects with the signal's reason as soon as it aborts.
- *
- * @example
- * await abortableSleep(250, AbortSignal.timeout(1000));
  */
 export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason as Error);

@@ -35,9 +35,6 @@ export interface Fleet {
 
 /**
  * The `fleet` option, checked: `undefined`, or an object with the shape of a `Fleet`.
- *
- * @example
- * const fleet = resolveFleet(options.fleet); // throws ConfigurationError 'fleet: must be …'
  */
 export function resolveFleet(value: unknown): Fleet | undefined {
   if (value === undefined) return undefined;

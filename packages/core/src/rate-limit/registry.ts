@@ -51,11 +51,6 @@ function describeRate(rate: CustomRateLimit): string {
  * different rates, both are paced at the stricter one and `warn` says so (to the second
  * client's logger, else as a `PARTNER_APIS_RATE_LIMIT` process warning). A scope without a
  * client ID gets a limiter of its own.
- *
- * @example
- * const first = pipelineRateLimiter(undefined, { ...scope, rate: { requestsPerSecond: 10 } });
- * const second = pipelineRateLimiter(undefined, { ...scope, rate: { requestsPerSecond: 1 } });
- * first === second; // true: one client ID, paced once for both at 1/s, with a warning
  */
 export function pipelineRateLimiter(
   fleet: Fleet | undefined,
