@@ -135,9 +135,6 @@ export interface ${pascal}Client extends Resources {
 /**
  * Creates a client of ${title}. Every option is checked here; a bad one throws a
  * \`ConfigurationError\` naming it.
- *
- * @example
- * const client = create${pascal}Client(fromEnv());
  */
 export function create${pascal}Client(options: ${pascal}ClientOptions): ${pascal}Client {
   const client = createServiceClient<paths, typeof service>(options, {

@@ -43,10 +43,6 @@ async function withWorkspaceDependencies(name: string) {
  * does), publishes them to a verdaccio on 127.0.0.1 (the helpers of `@partner-apis/release`),
  * and returns what installs from it as a user would: npm, the registry for `@partner-apis`, the
  * npm registry for the rest. Only 127.0.0.1 and the npm registry are contacted.
- *
- * @example
- * const published = await publishToLocalRegistry('@partner-apis/exposure');
- * try { await published.install(app, ['@partner-apis/exposure']); } finally { await published.close(); }
  */
 export async function publishToLocalRegistry(name: string): Promise<LocalRegistryInstall> {
   const scratch = await mkdtemp(join(tmpdir(), 'local-install-'));

@@ -28,9 +28,6 @@ export interface Declarations {
 
 /**
  * Reads the built declarations of the packages in `packageDirs` (build them first).
- *
- * @example
- * const declarations = loadDeclarations(['packages/exposure', 'packages/core']);
  */
 export function loadDeclarations(packageDirs: readonly string[]): Declarations {
   const entries = packageDirs.map((dir) => join(dir, 'dist', 'index.d.ts'));
@@ -107,10 +104,6 @@ function rowsOf(checker: ts.TypeChecker, type: ts.Type, prefix: string, depth: n
  * The options of the type `typeName` exported by the package in `packageDir`, with the TSDoc of
  * each: a nested object of plain settings (`retry`) member by member, in declaration order.
  * Throws when an option has no TSDoc, on itself or on its type.
- *
- * @example
- * const rows = optionRows(loadDeclarations([dir]), dir, 'ExposureClientOptions');
- * // [{ option: 'baseUrl', required: true, meaning: 'The service's request address …' }, …]
  */
 export function optionRows(
   { checker, exports }: Declarations,
@@ -142,9 +135,6 @@ export function optionTable(rows: readonly OptionRow[]): string {
  * `readme` with each generated table rewritten from `declarations` of the package in
  * `packageDir`. Tables are marked `<!-- options: TypeName -->` … `<!-- /options -->`; text
  * without one is returned as it is.
- *
- * @example
- * const expected = withOptionTables(readme, loadDeclarations([dir]), dir);
  */
 export function withOptionTables(
   readme: string,

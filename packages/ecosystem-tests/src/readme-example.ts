@@ -7,9 +7,6 @@ const HARNESS_IMPORTS = /from '(?:vitest|@partner-apis\/sandbox)';/g;
  * The TypeScript example of a package README (the first `ts` block under `## Example`), with
  * its `vitest` and `@partner-apis/sandbox` imports pointed at `harnessPath`. Throws when the
  * README has no such block, or when the block imports neither (then it is not a runnable test).
- *
- * @example
- * const code = await readmeExample('packages/approvals/README.md', './readme-harness.ts');
  */
 export async function readmeExample(readmePath: string, harnessPath: string): Promise<string> {
   const readme = await readFile(readmePath, 'utf8');

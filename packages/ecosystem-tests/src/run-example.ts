@@ -57,9 +57,6 @@ async function toJavaScript(code: string, format: 'esm' | 'cjs'): Promise<string
  * entry), runs it there against the sandbox described by `sandboxJson`, and returns what it
  * printed. `dir` must resolve the packages the example imports (a `node_modules` of its own or
  * above it). Passing runs print `N passed, 0 failed` and exit with 0.
- *
- * @example
- * const { code, output } = await runReadmeExample('bun', dir, 'packages/approvals/README.md', json);
  */
 export async function runReadmeExample(
   target: Target,

@@ -28,9 +28,6 @@ function pinnedVersion(name: RuntimeName): string {
 /**
  * The path of a runtime's binary, after checking that it runs and is the pinned version. A
  * missing runtime is an error, never a reason to skip: CI installs all three with `pnpm install`.
- *
- * @example
- * const bun = await runtimeBinary('bun');
  */
 export async function runtimeBinary(name: RuntimeName): Promise<string> {
   let binary: string;
@@ -66,9 +63,6 @@ export interface RunOutput {
 
 /**
  * Runs `binary` with `args` in `cwd`, never throwing: the exit code and everything printed.
- *
- * @example
- * const { code, output } = await runChild(bun, ['entry.ts'], { cwd, env });
  */
 export async function runChild(
   binary: string,

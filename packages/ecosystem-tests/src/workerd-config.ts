@@ -3,9 +3,6 @@
  * sandbox's addresses as a text binding and outbound requests allowed to loopback addresses
  * only (workerd's default network refuses them). No `nodejs_compat`: a Node built-in the
  * packages needed would fail the bundle or the run.
- *
- * @example
- * await writeFile('config.capnp', workerdConfig('worker.js', JSON.stringify(state)));
  */
 export function workerdConfig(modulePath: string, sandboxJson: string): string {
   return `using Workerd = import "/workerd/workerd.capnp";

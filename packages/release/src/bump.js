@@ -11,8 +11,6 @@ export const BUMPS = ['none', 'patch', 'minor', 'major'];
 /**
  * The larger of some bumps; `none` for none.
  *
- * @example
- * maxBump(['patch', 'major', 'minor']); // 'major'
  * @param {Iterable<Bump>} bumps
  * @returns {Bump}
  */
@@ -32,8 +30,6 @@ function numbersOf(version) {
 /**
  * The major number of a semver string.
  *
- * @example
- * majorOf('1.4.2'); // 1
  * @param {string} version
  * @returns {number}
  */
@@ -45,8 +41,6 @@ export function majorOf(version) {
  * The bump that leads from one version to another: the first of major, minor and patch that
  * differs; `none` when the second is not higher.
  *
- * @example
- * bumpBetween('1.2.3', '1.3.0'); // 'minor'
  * @param {string} from
  * @param {string} to
  * @returns {Bump}
@@ -67,9 +61,6 @@ export function bumpBetween(from, to) {
  * (`^0.2.0` does not accept `0.3.0`) and the patch number as the one for everything else, so a
  * minor release of a 0.x package may break and a patch release may add.
  *
- * @example
- * promisedBump('minor', '0.3.1'); // 'major'
- * promisedBump('minor', '1.3.1'); // 'minor'
  * @param {Bump} releaseType
  * @param {string} currentVersion
  * @returns {Bump}
@@ -85,9 +76,6 @@ export function promisedBump(releaseType, currentVersion) {
  * Whether a release of `releaseType` from `currentVersion` is big enough for a change that
  * needs `required`.
  *
- * @example
- * releaseCovers('minor', '1.0.0', 'major'); // false
- * releaseCovers('minor', '0.4.0', 'major'); // true: 0.5.0 may break
  * @param {Bump} releaseType
  * @param {string} currentVersion
  * @param {Bump} required
@@ -100,8 +88,6 @@ export function releaseCovers(releaseType, currentVersion, required) {
 /**
  * The smallest changeset bump that covers `required` for a package at `currentVersion`.
  *
- * @example
- * smallestCoveringRelease('major', '0.4.0'); // 'minor'
  * @param {Bump} required
  * @param {string} currentVersion
  * @returns {Bump}

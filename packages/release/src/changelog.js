@@ -45,9 +45,6 @@ const marker = (heading) => `<!-- changelog: ${heading} -->`;
  * major under Breaking Changes, minor under Features Added, patch under Bugs Fixed. Each list
  * item is an entry; text that is no list is one entry.
  *
- * @example
- * changelogEntries({ id: 'x', summary: '### Breaking Changes\n\n`list` returns pages.' }, 'minor');
- * // [{ heading: 'Breaking Changes', text: '`list` returns pages.' }]
  * @param {ChangesetText} changeset
  * @param {'major' | 'minor' | 'patch'} bump
  * @returns {{ heading: ChangelogHeading, text: string }[]} text without the leading `- `
@@ -115,9 +112,6 @@ const listItem = (text) =>
  * Changesets' release line: the changeset's entries, each after the comment that names its
  * heading. No commit hashes: users read what changed, not where.
  *
- * @example
- * await getReleaseLine({ id: 'fix', summary: 'A 503 is retried.', releases: [] }, 'patch');
- * // '<!-- changelog: Bugs Fixed -->\n- A 503 is retried.\n'
  * @param {ChangesetText} changeset
  * @param {'major' | 'minor' | 'patch'} type
  * @returns {Promise<string>}
@@ -132,9 +126,6 @@ export async function getReleaseLine(changeset, type) {
  * Changesets' line for a release caused only by new versions of dependencies: one entry under
  * Other Changes naming the versions, instead of a line per changeset hash.
  *
- * @example
- * await getDependencyReleaseLine([], [{ name: '@partner-apis/core', newVersion: '0.3.0' }]);
- * // '<!-- changelog: Other Changes -->\n- Uses `@partner-apis/core` 0.3.0.\n'
  * @param {unknown[]} _changesets
  * @param {{ name: string, newVersion: string }[]} dependenciesUpdated
  * @returns {Promise<string>}
@@ -153,9 +144,6 @@ export async function getDependencyReleaseLine(_changesets, dependenciesUpdated)
  * Older releases, and a release without heading comments, are left as they are, so running it
  * twice changes nothing.
  *
- * @example
- * regroupLatestRelease('# pkg\n\n## 2.0.0\n\n### Major Changes\n\n<!-- changelog: Breaking Changes -->\n- v2.\n');
- * // '# pkg\n\n## 2.0.0\n\n### Breaking Changes\n\n- v2.\n'
  * @param {string} markdown a CHANGELOG.md
  * @returns {string}
  */

@@ -13,8 +13,6 @@ import { join } from 'node:path';
 /**
  * Reads `.changeset/config.json`.
  *
- * @example
- * const { ignore } = await readChangesetConfig(root);
  * @param {string} root
  * @returns {Promise<ChangesetConfig>}
  */
@@ -28,9 +26,6 @@ export async function readChangesetConfig(root) {
  * Changesets refuses to ignore a package that does not exist, so an app is added to `ignore`
  * when it is created, not before.
  *
- * @example
- * missingIgnores({ ignore: [] }, [{ name: '@partner-apis/cli', relativeDir: 'apps/cli' }]);
- * // ['@partner-apis/cli']
  * @param {ChangesetConfig} config
  * @param {{ name: string, relativeDir: string }[]} packages
  * @returns {string[]}

@@ -4,8 +4,6 @@
  * Waits until a child process prints a line matching `pattern` on stdout, and returns it.
  * Rejects when the process exits first or `timeoutMs` passes, with what it printed on stderr.
  *
- * @example
- * const line = await waitForLine(child, /^LISTENING /, 30_000);
  * @param {import('node:child_process').ChildProcess} child
  * @param {RegExp} pattern
  * @param {number} timeoutMs

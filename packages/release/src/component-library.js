@@ -7,8 +7,6 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
  * Whether an OpenAPI document describes operations, or only components for other specs to
  * `$ref` (like `specs/common/`).
  *
- * @example
- * hasOperations({ paths: {} }); // false
  * @param {Record<string, any>} document
  * @returns {boolean}
  */
@@ -26,9 +24,6 @@ export function hasOperations(document) {
  * the types generated from a library are exported for users to read and to build, so every
  * schema counts in both directions.
  *
- * @example
- * const api = componentsAsApi({ openapi: '3.1.0', paths: {}, components: { schemas: { A: {} } } });
- * Object.keys(api.paths); // ['/components/schemas/A']
  * @param {Record<string, any>} document
  * @returns {Record<string, any>} a new document; the input is left alone
  */
@@ -65,8 +60,6 @@ export function componentsAsApi(document) {
 /**
  * Reads a spec with every external `$ref` pulled in, so it can be written anywhere.
  *
- * @example
- * const document = await bundleSpec('specs/common/openapi.yaml');
  * @param {string} path
  * @returns {Promise<Record<string, any>>}
  */

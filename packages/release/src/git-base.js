@@ -25,8 +25,6 @@ async function git(root, args) {
  * The tag of a package's latest release reachable from HEAD. `changeset publish` tags every
  * release it publishes as `<name>@<version>`; the highest version wins.
  *
- * @example
- * await latestReleaseTag(root, '@partner-apis/approvals'); // '@partner-apis/approvals@1.2.0'
  * @param {string} root
  * @param {string} packageName
  * @returns {Promise<string | undefined>} `undefined` when the package was never released
@@ -48,8 +46,6 @@ export async function latestReleaseTag(root, packageName) {
  * `<name>@<version>`; while a maintenance line of an old major is released from its own branch,
  * this is the newest major's.
  *
- * @example
- * await highestReleasedVersion(root, '@partner-apis/liability'); // '2.1.0'
  * @param {string} root
  * @param {string} packageName
  * @returns {Promise<string | undefined>} `undefined` when the package was never released
@@ -63,8 +59,6 @@ export async function highestReleasedVersion(root, packageName) {
 /**
  * The `version` of a package.json as it was at `ref`.
  *
- * @example
- * await versionAt(root, 'origin/main', 'packages/approvals'); // '1.2.0'
  * @param {string} root
  * @param {string} ref
  * @param {string} packageDir from the root
@@ -82,8 +76,6 @@ export async function versionAt(root, ref, packageDir) {
 /**
  * Whether `ref` names a commit.
  *
- * @example
- * await isCommit(root, 'origin/main'); // true
  * @param {string} root
  * @param {string} ref
  * @returns {Promise<boolean>}
@@ -99,9 +91,6 @@ export async function isCommit(root, ref) {
  * Writes every file under `specs/` as it was at `ref` into `dest/specs/`, so that a spec of
  * that time can be read together with the files its `$ref`s point to.
  *
- * @example
- * await writeSpecsAt(root, '@partner-apis/approvals@1.0.0', '/tmp/base');
- * // then read /tmp/base/specs/approvals/openapi.yaml
  * @param {string} root
  * @param {string} ref
  * @param {string} dest

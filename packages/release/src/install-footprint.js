@@ -13,9 +13,6 @@ import { join } from 'node:path';
  * Counts the packages npm installed in a project (from `node_modules/.package-lock.json`, which
  * npm writes on every install) and adds up the size of `node_modules`.
  *
- * @example
- * const { packages, bytes } = await installFootprint('/tmp/consumer');
- * console.log(`${packages.length} packages, ${(bytes / 1024).toFixed(0)} KiB`);
  * @param {string} projectDir
  * @returns {Promise<InstallFootprint>}
  */

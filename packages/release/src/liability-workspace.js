@@ -15,8 +15,6 @@ const changelogModule = fileURLToPath(new URL('./changelog.js', import.meta.url)
 /**
  * Runs git in a fixture workspace, as a fixture author, without the machine's git settings.
  *
- * @example
- * fixtureGit(root, ['tag', '@partner-apis/liability@2.0.0']);
  * @param {string} dir
  * @param {string[]} args
  * @returns {string} stdout
@@ -58,8 +56,6 @@ function publishedManifest(manifest, versions, catalog, version) {
  * config that writes CHANGELOGs as `pnpm version-packages` does. Its node_modules are the
  * repository's, so `partner-apis-codegen` and `tsc` run in it as they do here.
  *
- * @example
- * const root = await createLiabilityWorkspace(repoRoot, '/tmp/rehearsal/liability', '1.0.0');
  * @param {string} repoRoot
  * @param {string} dir an empty folder
  * @param {string} version the version of the release the history starts with
@@ -126,8 +122,6 @@ export async function createLiabilityWorkspace(repoRoot, dir, version) {
  * upstream's versioning rules say needs a new major version: a new mandatory attribute (a
  * seller's `registrationNumber`). Derived from v1, it follows every change of the real spec.
  *
- * @example
- * await writeLiabilityV2Spec(root);
  * @param {string} root a workspace from `createLiabilityWorkspace`
  * @returns {Promise<string>} the spec's path
  */

@@ -19,9 +19,6 @@ const serverScript = fileURLToPath(new URL('./local-registry-server.js', import.
  * `dir`, without uplinks: it serves only what is published to it. Adds a user and returns its
  * token for publishing.
  *
- * @example
- * const registry = await startLocalRegistry('/tmp/registry');
- * try { … npm publish --registry registry.url … } finally { await registry.close(); }
  * @param {string} dir an empty folder
  * @returns {Promise<LocalRegistry>}
  */

@@ -9,8 +9,6 @@ const run = promisify(execFile);
  * surrounding `pnpm run` sets (they would point npm at pnpm's settings), and with npm's own
  * cache in `cache` so a run never reads a tarball another run cached under the same version.
  *
- * @example
- * npmEnvironment('/tmp/npm-cache').npm_config_cache; // '/tmp/npm-cache'
  * @param {string} cache
  * @param {Record<string, string>} [extra]
  * @returns {NodeJS.ProcessEnv}
@@ -32,8 +30,6 @@ export function npmEnvironment(cache, extra = {}) {
 /**
  * Runs npm and returns its stdout; on failure, the error names the command and npm's stderr.
  *
- * @example
- * await runNpm(['install', '@partner-apis/approvals'], { cwd, env: npmEnvironment(cache) });
  * @param {string[]} args
  * @param {{ cwd: string, env: NodeJS.ProcessEnv, timeoutMs?: number }} options
  * @returns {Promise<string>}

@@ -22,8 +22,6 @@ const run = promisify(execFile);
 /**
  * Packs a package with `pnpm pack`, as `pnpm publish` would.
  *
- * @example
- * const { tarball, files } = await packPackage('/repo/packages/approvals', '/tmp/packs');
  * @param {string} packageDir
  * @param {string} destination folder for the tarball
  * @returns {Promise<PackedPackage>}
@@ -43,8 +41,6 @@ export async function packPackage(packageDir, destination) {
  * The files `npm pack` would put in a package's tarball, as `npm pack --dry-run --json` lists
  * them: what npm itself publishes, whatever pnpm does.
  *
- * @example
- * (await npmPackFiles('/repo/packages/core')).includes('CHANGELOG.md'); // true
  * @param {string} packageDir
  * @param {NodeJS.ProcessEnv} env an npm environment (see `npmEnvironment`)
  * @returns {Promise<string[]>} paths relative to the package, sorted
@@ -71,8 +67,6 @@ const NOT_SHIPPED = /\.test(?:-d)?\.|\.tsbuildinfo$/;
  * The files of a packed package that a user does not need: anything but `dist/`, the
  * package.json files, README, LICENSE and CHANGELOG, and tests or build state inside `dist/`.
  *
- * @example
- * unneededFiles(['dist/index.js', 'src/index.ts']); // ['src/index.ts']
  * @param {string[]} files
  * @returns {string[]}
  */
@@ -85,8 +79,6 @@ export function unneededFiles(files) {
  * effects, `exports` with `types` first, `files`, `engines.node` as the repository's,
  * `repository.directory` naming its folder, a license, and a LICENSE file in the tarball.
  *
- * @example
- * manifestProblems(pkg, packed.files, '>=20.19'); // [] when the package is in shape
  * @param {WorkspacePackage} pkg
  * @param {string[]} files the packed files
  * @param {string} nodeRange the root package.json's `engines.node`
@@ -139,8 +131,6 @@ function conditionsWithoutTypesFirst(value, path) {
 /**
  * Runs publint on a packed tarball, strict and down to suggestions.
  *
- * @example
- * await publintMessages(packed.tarball); // [] when clean
  * @param {string} tarball
  * @returns {Promise<string[]>} one formatted line per message
  */
@@ -164,8 +154,6 @@ const NOT_APPLICABLE = new Set(['node10', 'node16-cjs']);
 /**
  * Runs Are the types wrong? on a packed tarball, for ESM-only packages.
  *
- * @example
- * await typeProblems(packed.tarball); // [] when the types resolve everywhere they should
  * @param {string} tarball
  * @returns {Promise<string[]>} one line per problem
  */

@@ -6,9 +6,6 @@
  * major never takes `latest` from the new one. Changesets passes `--tag latest` unless told
  * otherwise, whatever `publishConfig.tag` says.
  *
- * @example
- * publishTagOf([{ name: '@partner-apis/liability', manifest: { publishConfig: { tag: 'maintenance-v1' } } }]);
- * // 'maintenance-v1'
  * @param {{ name: string, manifest: Record<string, any> }[]} packages the public packages
  * @returns {string}
  * @throws {Error} when packages state different tags: publish them from different branches

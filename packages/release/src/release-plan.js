@@ -17,9 +17,6 @@ import getReleasePlan from '@changesets/get-release-plan';
  * The releases that `changeset version` would make from the pending changesets in
  * `.changeset/`, by package name, including the patch releases of dependents.
  *
- * @example
- * const plan = await plannedReleases(root);
- * plan.get('@partner-apis/approvals'); // { type: 'minor', oldVersion: '1.0.0', newVersion: '1.1.0' }
  * @param {string} root
  * @returns {Promise<Map<string, PlannedRelease>>}
  */

@@ -23,8 +23,6 @@ const RUNTIME_PACKAGES = ['errors', 'auth', 'core'];
  * Makes `dir` an ESM project whose `node_modules/@partner-apis` links the packages `names` of
  * `packagesDir`, as an install of them would.
  *
- * @example
- * await linkConsumer(dir, join(REPOSITORY_ROOT, 'packages'), ['errors', 'auth', 'core']);
  * @param {string} dir
  * @param {string} packagesDir
  * @param {readonly string[]} names
@@ -61,11 +59,6 @@ export async function linkConsumer(dir, packagesDir, names) {
  * workspace that shares the repository's installed dependencies. Built output of the runtime
  * packages comes along; the service packages are rebuilt by `build`.
  *
- * @example
- * const workspace = await copyWorkspace(['exposure']);
- * await workspace.editSpec('exposure', (doc) => doc.setIn(['info', 'version'], '0.2.0'));
- * await workspace.regenerate('exposure');
- * await workspace.build('exposure');
  * @param {string[]} services package folders, e.g. `['exposure', 'liability']`
  * @param {string[]} [apps] app folders, e.g. `['cli']`; `build('apps/cli')` builds one
  * @returns {Promise<RehearsalWorkspace>}

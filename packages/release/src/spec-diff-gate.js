@@ -63,9 +63,6 @@ import { listPublishablePackages, specsOfPackage } from './workspace.js';
  * must be its spec's `info.version` major. So the gate never passes what the rule fails, and a
  * failing package gets one fix that satisfies both.
  *
- * @example
- * const verdicts = await runSpecDiffGate({ root: '/repo', base: 'origin/main' });
- * const failed = verdicts.filter((v) => v.problem);
  * @param {{ root: string, base?: string }} options
  * @returns {Promise<PackageVerdict[]>} one verdict per publishable package generated from a spec
  */
@@ -268,9 +265,6 @@ function maintenanceLineProblem(pkg, nextVersion, highest) {
  * The one changeset that makes every failing package pass, as the front matter of a file in
  * `.changeset/`; `undefined` when no changeset is missing.
  *
- * @example
- * changesetToAdd(await runSpecDiffGate({ root }));
- * // "---\n'@partner-apis/liability': major\n---"
  * @param {PackageVerdict[]} verdicts
  * @returns {string | undefined}
  */
@@ -285,8 +279,6 @@ export function changesetToAdd(verdicts) {
  * The gate's verdicts as lines for a terminal: one block per package, the changes that set
  * the bump, and what to do when a package fails.
  *
- * @example
- * console.log(formatVerdicts(await runSpecDiffGate({ root })));
  * @param {PackageVerdict[]} verdicts
  * @returns {string}
  */

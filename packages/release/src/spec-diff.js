@@ -49,10 +49,6 @@ const quietRedocly = {
  * whatever else changed: it is how the spec says that the upstream released a new major
  * version, and the package's major follows it (the version rule).
  *
- * @example
- * const { bump, changes } = await diffSpecs('/tmp/base/specs/approvals/openapi.yaml',
- *   'specs/approvals/openapi.yaml');
- * if (bump === 'major') console.log(changes.map((c) => c.message).join('\n'));
  * @param {string} basePath the older version
  * @param {string} revisionPath the newer version
  * @returns {Promise<SpecDiff>}
@@ -137,8 +133,6 @@ async function runRedoclyDiff(basePath, revisionPath) {
 /**
  * Turns the JSON report of `redocly diff --format json` into a {@link SpecDiff}.
  *
- * @example
- * summariseDiffReport({ changes: [] }); // { bump: 'none', changes: [] }
  * @param {{ changes?: unknown }} report
  * @returns {SpecDiff}
  */

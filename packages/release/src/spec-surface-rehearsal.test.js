@@ -1,4 +1,5 @@
 // @ts-check
+import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyWorkspace } from './spec-change-rehearsal.js';
@@ -95,7 +96,9 @@ const server = createServer((request, response) => {
     }
     if (url.pathname === '/open/portal-api/exposure/statement-of-values/files') {
       const type = String(request.headers['content-type']);
-      const form = await new Response(body, { headers: { 'content-type': type } }).formData();
+      const form = await new globalThis.Response(body, {
+        headers: { 'content-type': type },
+      }).formData();
       const portfolio = /** @type {File} */ (form.get('portfolio'));
       const scan = /** @type {File} */ (form.get('scan'));
       const ok =

@@ -30,8 +30,6 @@ import { listPublishablePackages, specsOfPackage } from './workspace.js';
  * Every spec under `specs/` that has operations, sorted by folder. `specs/common/` has none and
  * is left out.
  *
- * @example
- * (await listServiceSpecs(root)).map((s) => `${s.api} ${s.version}`); // ['approvals 1.0.0', …]
  * @param {string} root
  * @returns {Promise<ServiceSpec[]>}
  */
@@ -62,8 +60,6 @@ export async function listServiceSpecs(root) {
  * 1.0.0. A spec whose package does not exist yet is left out. `pnpm spec:diff` calls this same
  * function and fails on every problem it reports, so the gate and this rule cannot disagree.
  *
- * @example
- * const broken = (await checkVersionRule(root)).filter((r) => r.problem);
  * @param {string} root
  * @param {Map<string, import('./release-plan.js').PlannedRelease>} [plan] the pending releases,
  *   when the caller has read them already
@@ -92,9 +88,6 @@ export async function checkVersionRule(root, plan) {
 /**
  * Why a package's next version breaks the version rule, or `undefined` when it keeps it.
  *
- * @example
- * versionRuleProblem('@partner-apis/liability', '1.2.0', '1.3.0', 'specs/liability/openapi.yaml', '2.0.0');
- * // '@partner-apis/liability would be released as 1.3.0, but … Add a changeset with "'@partner-apis/liability': major".'
  * @param {string} name
  * @param {string} version the package's version now
  * @param {string} nextVersion after the pending changesets

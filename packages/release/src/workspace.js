@@ -18,8 +18,6 @@ import { readJobs } from '@partner-apis/codegen';
 /**
  * The repository root: the nearest folder upwards that holds `pnpm-workspace.yaml`.
  *
- * @example
- * const root = findRepoRoot(); // '/home/me/partner-apis'
  * @param {string} [from] where to start; the working directory by default
  * @returns {string}
  */
@@ -36,8 +34,6 @@ export function findRepoRoot(from = process.cwd()) {
 /**
  * Every package of the workspace, sorted by name.
  *
- * @example
- * const names = (await listWorkspacePackages(root)).map((p) => p.name);
  * @param {string} root
  * @returns {Promise<WorkspacePackage[]>}
  */
@@ -62,8 +58,6 @@ export async function listWorkspacePackages(root) {
 /**
  * The packages that get published: every workspace package without `"private": true`.
  *
- * @example
- * for (const pkg of await listPublishablePackages(root)) console.log(pkg.name);
  * @param {string} root
  * @returns {Promise<WorkspacePackage[]>}
  */
@@ -75,8 +69,6 @@ export async function listPublishablePackages(root) {
  * The specs a package is generated from, as absolute paths, read from its `codegen.json`.
  * A package without `codegen.json` is generated from no spec.
  *
- * @example
- * await specsOfPackage('/repo/packages/approvals'); // ['/repo/specs/approvals/openapi.yaml']
  * @param {string} packageDir
  * @returns {Promise<string[]>}
  */

@@ -38,9 +38,6 @@ export function portalClient(
  * Whether a request carries an active subscription key of `credentials` (one of the pair, not
  * revoked) where its operation's security puts it: the header, query parameter or cookie its
  * `apiKey` scheme names. An operation whose spec asks for no key passes.
- *
- * @example
- * carriesActiveKey(context, credentials.exposure, listLocations, request.headers, query);
  */
 export function carriesActiveKey(
   context: SandboxContext,

@@ -28,12 +28,6 @@ export interface PeriodicFault {
 
 /**
  * The faults of one route (or of several, through a selector such as `'*'`).
- *
- * @example
- * // Two 503s, then normal answers:
- * const plan: FaultPlan = { sequence: [503, 503] };
- * // The soak mix: 503 on every 7th request, HTML 502 on every 11th, truncated every 13th:
- * const soak: FaultPlan = { every: [{ n: 7, action: 503 }, { n: 11, action: 'html502' }, { n: 13, action: 'truncate' }] };
  */
 export interface FaultPlan {
   /** One fault per request, in order, for the next requests; then the route answers normally. */
@@ -90,9 +84,6 @@ function checkAction(action: unknown, where: string): FaultAction {
 
 /**
  * Checks a fault plan from options or from the admin endpoint, naming the offending part.
- *
- * @example
- * checkFaultPlan({ sequence: [503] }, 'faults["approvals.getApprovals"]');
  */
 export function checkFaultPlan(plan: unknown, where: string): FaultPlan {
   if (typeof plan !== 'object' || plan === null || Array.isArray(plan)) {

@@ -227,10 +227,6 @@ function runsUnderTest(): boolean {
 
 /**
  * Applies the defaults and checks every option, naming the one that is wrong.
- *
- * @example
- * resolveOptions({ sizes: { exposureLocations: 100_000 } }).sizes.gradings; // 3000
- * resolveOptions({ sizes: { 'riskEngineering.listSurveys': 40 } }).sizesByRoute.get('riskEngineering.listSurveys'); // 40
  */
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {

@@ -80,10 +80,6 @@ function faultReply(action: FaultAction, service: ServiceDefinition): Reply {
 
 /**
  * Answers one request: route, fault, guard, spec validation, handler, response validation.
- *
- * @example
- * const pipeline = new RequestPipeline({ context, stats, faults, validateResponses: true });
- * http.createServer((req, res) => void pipeline.handle(req, res, '/approvals/v1/approvals', 'employeeNumber=1'));
  */
 export class RequestPipeline {
   readonly #options: PipelineOptions;

@@ -109,9 +109,6 @@ function describe(sandbox: Sandbox): string[] {
 /**
  * Runs the CLI: starts the sandbox, prints URLs and credentials, and closes it on SIGINT or
  * SIGTERM. Resolves with the exit code once the sandbox has stopped (or failed to start).
- *
- * @example
- * process.exitCode = await runCli(process.argv.slice(2));
  */
 export async function runCli(
   argv: readonly string[],

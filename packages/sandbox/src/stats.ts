@@ -46,10 +46,6 @@ function emptyStats(): RouteStats {
 
 /**
  * Counters per route, updated in place on the request path.
- *
- * @example
- * const stats = new StatsRecorder(['approvals.getApprovals']);
- * stats.route('approvals.getApprovals').requests++;
  */
 export class StatsRecorder {
   #routes = new Map<string, RouteStats>();

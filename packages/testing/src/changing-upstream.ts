@@ -79,12 +79,6 @@ function answer(response: ServerResponse, status: number, body: unknown): void {
  * and `offset` (a zero-based record index), and `modifiedSince` (a day: only records whose
  * modification day, UTC, is that day or later). Records keep their place when modified; new
  * ones are inserted anywhere, so a reader's cursor sees later records shift.
- *
- * @example
- * const upstream = await startChangingUpstream({ seed: 1, records: 300, now: () => clock });
- * upstream.onPage(async () => upstream.change({ modify: 2, insert: 1 }));
- * // GET `${upstream.url}/open/portal-api/exposure/locations?modifiedSince=2026-03-01&limit=50`
- * await upstream.close();
  */
 export async function startChangingUpstream(
   options: ChangingUpstreamOptions,
@@ -214,10 +208,6 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; stderr: str
  * page is answered, pages asked at once are answered in any order, and the clock moves on by
  * up to 20 minutes per page, so runs cross midnight. The mirror (the records read, upserted by key in the order read) is compared with
  * the upstream as it was when the second run started.
- *
- * @example
- * const result = await runSyncRounds({ syncer: { script }, rounds: 10, seed: 1, workDir });
- * expect([result.missing, result.stale]).toEqual([0, 0]);
  */
 export async function runSyncRounds(options: SyncRoundsOptions): Promise<SyncRoundsResult> {
   const records = options.records ?? 300;

@@ -14,12 +14,6 @@ export interface ConnectProxy {
 /**
  * Starts a forward proxy on 127.0.0.1 that tunnels what it is asked to with CONNECT, as clients
  * of `HTTP_PROXY` and `HTTPS_PROXY` ask, and answers anything else 405.
- *
- * @example
- * const proxy = await startConnectProxy();
- * // … run a client with HTTP_PROXY=proxy.url …
- * expect(proxy.tunnels).toContain('127.0.0.1:4010');
- * proxy.close();
  */
 export async function startConnectProxy(): Promise<ConnectProxy> {
   const tunnels: string[] = [];

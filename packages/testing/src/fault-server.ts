@@ -162,19 +162,6 @@ function respond(response: ServerResponse, step: FaultStep, timers: Set<NodeJS.T
  * Starts a scripted HTTP server on 127.0.0.1, on a free port unless `options.port` names one,
  * for tests that need real HTTP and real failures: delays, resets, stalled or truncated bodies,
  * redirects, any status and body.
- *
- * @example
- * const server = await startFaultServer([
- *   { status: 503, headers: { 'retry-after': '0' } },
- *   { body: { ok: true } },
- * ]);
- * try {
- *   await fetch(`${server.url}/anything`); // 503
- *   await fetch(`${server.url}/anything`); // 200 {"ok":true}, and every later request too
- *   expect(server.requests).toHaveLength(2);
- * } finally {
- *   await server.close();
- * }
  */
 export async function startFaultServer(
   script: FaultScript | FaultRoutes = [],
@@ -256,9 +243,6 @@ export async function startFaultServer(
 
 /**
  * An `http://127.0.0.1:<port>` URL on which nothing listens, so a connection is refused.
- *
- * @example
- * await expect(fetch(await refusedUrl())).rejects.toThrow('fetch failed');
  */
 export async function refusedUrl(): Promise<string> {
   const server = createServer();

@@ -58,9 +58,6 @@ export type HostileRoutes = Readonly<Record<string, Hostility>>;
 /**
  * The client a request counts for: its `client_id` header, else the user of its Basic
  * credentials, else its subscription key, else `anonymous`.
- *
- * @example
- * clientIdOf({ client_id: 'app-1' }); // 'app-1'
  */
 export function clientIdOf(headers: IncomingHttpHeaders): string {
   if (typeof headers.client_id === 'string' && headers.client_id !== '') return headers.client_id;
@@ -81,18 +78,6 @@ interface MutableRequest extends HostileRequest {
  * Starts a server on 127.0.0.1 (a free port) whose routes misbehave as told: the upstream a
  * client was not written against. Build routes with `hostile.*`; every request is recorded and
  * counted per client in `rate`.
- *
- * @example
- * const upstream = await startHostileUpstream({
- *   '/data': hostile.htmlOk(),
- *   '/token': hostile.slowToken({ delayMs: 200 }),
- * });
- * try {
- *   const response = await fetch(`${upstream.url}/data`); // 200 with an HTML page
- *   expect(upstream.rate.maxInAnyWindow('anonymous')).toBe(1);
- * } finally {
- *   await upstream.close();
- * }
  */
 export async function startHostileUpstream(
   routes: HostileRoutes,
@@ -277,9 +262,6 @@ function gzipBomb(inflatedBytes: number): Promise<Buffer> {
 export const hostile = {
   /**
    * An HTML page with a 2xx status, as a captive portal or a misrouted gateway answers.
-   *
-   * @example
-   * hostile.htmlOk(); // 200 text/html
    */
   htmlOk(status = 200): Hostility {
     return (_request, response) =>
@@ -295,9 +277,6 @@ export const hostile = {
    * JSON of the wrong kind with `content-type: application/json`: `null`, a number, a string, a
    * boolean, an array where an object is expected (`array`), an object where an array is
    * expected (`object`), or an array of items that are not records (`nonRecordItems`).
-   *
-   * @example
-   * hostile.wrongJson('null'); // 200 `null`
    */
   wrongJson(kind: WrongJsonKind, status = 200): Hostility {
     return (_request, response) => sendJson(response, status, WRONG_JSON[kind]);
@@ -306,9 +285,6 @@ export const hostile = {
   /**
    * A raw status line with any code, also ones `node:http` refuses to send (99, 199, 600, 999),
    * and a small JSON body; the connection closes after it.
-   *
-   * @example
-   * hostile.statusLine(99);
    */
   statusLine(code: number, reason = 'Odd'): Hostility {
     return hostile.rawHead(`HTTP/1.1 ${code} ${reason}`);
@@ -318,10 +294,6 @@ export const hostile = {
    * Any first line (`HTTP/1.1 abc Broken`, `GARBAGE`) and any header lines, written to the
    * socket as they are, then a small JSON body; the connection closes after it. Nothing checks
    * them, so a header may carry bytes no HTTP parser accepts.
-   *
-   * @example
-   * hostile.rawHead('GARBAGE');
-   * hostile.rawHead('HTTP/1.1 200 OK', ['x-odd: a\x01b']);
    */
   rawHead(firstLine: string, headerLines: readonly string[] = []): Hostility {
     return (_request, response) => {
@@ -340,9 +312,6 @@ export const hostile = {
   /**
    * A chunked body that breaks off: the head (`status`, 200 by default) and `sentBytes` of a
    * chunk that announced more, then the connection closes without the last chunk.
-   *
-   * @example
-   * hostile.truncatedChunked({ status: 500 });
    */
   truncatedChunked(options: { status?: number; sentBytes?: number } = {}): Hostility {
     const { status = 200, sentBytes = 10 } = options;
@@ -366,9 +335,6 @@ export const hostile = {
    * default): in the common error body (`shape: 'common'`, the default: in `message` and one
    * cause per encoding), an RFC 6749 body (`'oauth'`: `error_description`, `error_uri`) or an
    * HTML page (`'html'`).
-   *
-   * @example
-   * hostile.echoSecrets({ status: 401, shape: 'oauth' });
    */
   echoSecrets(
     options: {
@@ -407,9 +373,6 @@ export const hostile = {
   /**
    * A body of `bytes` (200 MB by default), streamed from one reused chunk without allocating
    * it: `[`, spaces, `]`, valid JSON once complete. `announceLength: false` sends it chunked.
-   *
-   * @example
-   * hostile.oversize({ bytes: 200_000_000 });
    */
   oversize(options: { bytes?: number; status?: number; announceLength?: boolean } = {}): Hostility {
     const { bytes = 200_000_000, status = 200, announceLength = true } = options;
@@ -428,9 +391,6 @@ export const hostile = {
    * A gzip bomb: `content-encoding: gzip` with a small body that inflates to `inflatedBytes`
    * (256 MiB by default, at most `MAX_GZIP_BOMB_BYTES`). Made when the route is created, once
    * per size, so the first request does not wait for it.
-   *
-   * @example
-   * hostile.gzipBomb({ inflatedBytes: 1024 ** 3 }); // about 1 MiB on the wire
    */
   gzipBomb(options: { inflatedBytes?: number; status?: number } = {}): Hostility {
     const { inflatedBytes = 256 * 1024 ** 2, status = 200 } = options;
@@ -455,9 +415,6 @@ export const hostile = {
   /**
    * Offset paging over `total` records (`PagedRecord`) that never gives more than `cap` per
    * page, whatever `limit` asks: a client that takes a short page for the end stops early.
-   *
-   * @example
-   * hostile.cappedPages({ total: 50, cap: 10 }); // ?limit=25&offset=0 → 10 records
    */
   cappedPages(options: { total: number; cap: number; defaultLimit?: number }): Hostility {
     const { total, cap, defaultLimit = 128 } = options;
@@ -475,9 +432,6 @@ export const hostile = {
   /**
    * Offset paging over `total` records where each page after the first starts `repeat` records
    * early, so the last records of a page come again at the start of the next.
-   *
-   * @example
-   * hostile.repeatedRecords({ total: 30, repeat: 2 }); // offset 10 → records 8, 9, 10, …
    */
   repeatedRecords(options: { total: number; repeat?: number; defaultLimit?: number }): Hostility {
     const { total, repeat = 1, defaultLimit = 128 } = options;
@@ -497,9 +451,6 @@ export const hostile = {
    * A token endpoint that waits `delayMs` before it answers a valid RFC 6749 token response
    * (`access_token` is `token-<n>` for the n-th request unless given). The wait ends early when
    * the client leaves.
-   *
-   * @example
-   * hostile.slowToken({ delayMs: 500, expiresIn: 60 });
    */
   slowToken(options: { delayMs: number; accessToken?: string; expiresIn?: number }): Hostility {
     let issued = 0;
@@ -525,9 +476,6 @@ export const hostile = {
   /**
    * Answers as a well-behaved JSON endpoint: `value` with status 200 (or `status`). For routes
    * beside the hostile ones, e.g. a token endpoint in front of a hostile data route.
-   *
-   * @example
-   * hostile.json({ access_token: 't', token_type: 'Bearer' });
    */
   json(value: unknown, status = 200): Hostility {
     return (_request, response) => sendJson(response, status, value);

@@ -66,11 +66,6 @@ async function stop(child: ChildProcess): Promise<void> {
  * Starts Stoplight Prism (`prism proxy <spec> <upstream> --errors`) on 127.0.0.1 on a free
  * port: it forwards every request to `upstream` and answers with an error instead of any request
  * or response that breaks the spec, so a test that passes through it had no violation.
- *
- * @example
- * const prism = await startPrismProxy('approvals', sandbox.urls.approvals);
- * const response = await fetch(`${prism.url}/approvals?employeeNumber=100234`, { headers });
- * await prism.close();
  */
 export function startPrismProxy(spec: PrismSpec, upstream: string): Promise<PrismProxy> {
   return startPrism(spec, ['proxy', specPath(spec), upstream, '--errors']);
@@ -80,9 +75,6 @@ export function startPrismProxy(spec: PrismSpec, upstream: string): Promise<Pris
  * Starts Stoplight Prism as a mock of the spec at `file` (`prism mock <file> --errors`) on
  * 127.0.0.1 on a free port: it answers every request from the spec's examples and schemas, and
  * with an error any request that breaks the spec.
- *
- * @example
- * const prism = await startPrismMock('specs/museum/openapi.yaml');
  */
 export function startPrismMock(file: string): Promise<PrismProxy> {
   return startPrism(file, ['mock', file, '--errors']);
@@ -153,9 +145,6 @@ const TOKEN_PATH = '/login/connect/token';
 /**
  * The specs `PARTNER_APIS_PRISM` names: `1` or `all` for every spec, or a comma-separated list
  * (`auth,exposure`); none when it is unset, empty or `0`.
- *
- * @example
- * prismSpecsFromEnv({ PARTNER_APIS_PRISM: 'auth,exposure' }); // ['auth', 'exposure']
  */
 export function prismSpecsFromEnv(env: NodeJS.ProcessEnv = process.env): PrismSpec[] {
   const value = env[PRISM_ENV]?.trim() ?? '';
@@ -364,11 +353,6 @@ export interface PrismableSandbox {
  * While a test has a fault of the sandbox armed (`fault()` until `clearFaults()`), requests go
  * to the sandbox directly: an injected 502 page or reset breaks the spec on purpose, and Prism
  * would answer in its place.
- *
- * @example
- * const sb = await withPrism(await startSandbox(), ['approvals']);
- * createApprovalsClient({ baseUrl: sb.urls.approvals, … }); // through Prism
- * await sb.close();
  */
 export async function withPrism<T extends PrismableSandbox>(
   sandbox: T,

@@ -2,10 +2,6 @@
  * Runs `work` and returns the process warnings emitted meanwhile (`process.emitWarning`, such as
  * Node's `MaxListenersExceededWarning`), including those emitted on the turn after it ends,
  * which is when Node delivers them.
- *
- * @example
- * const warnings = await warningsDuring(() => paginateEverything());
- * expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
  */
 export async function warningsDuring(work: () => Promise<unknown>): Promise<Error[]> {
   const warnings: Error[] = [];

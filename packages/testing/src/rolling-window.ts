@@ -26,12 +26,6 @@ export interface RollingWindowCounter {
 /**
  * Counts arrivals per client id in rolling windows, so a test can assert that a client never
  * sent more than a tier allows in any second, whatever its bursts looked like.
- *
- * @example
- * const counter = createRollingWindowCounter();
- * for (const t of [0, 100, 999, 1000, 1999]) counter.record('client-a', t);
- * counter.maxInAnyWindow('client-a'); // 3: the arrivals at 0, 100 and 999 (or 100, 999, 1000)
- * counter.admit('client-a', 1999.5, 2); // false: 1000 and 1999 are within the second before it
  */
 export function createRollingWindowCounter(windowMs = 1000): RollingWindowCounter {
   if (!Number.isFinite(windowMs) || windowMs <= 0) {

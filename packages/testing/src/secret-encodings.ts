@@ -19,11 +19,6 @@ export const SECRET_ENCODINGS: readonly SecretEncoding[] = [
  * The text a secret becomes in one encoding, as it would sit inside a JSON string or an HTML
  * page: `json` is JSON string escaping with `\/` (as some servers write it), `unicode` is
  * `\uXXXX` for every character, `form` is `application/x-www-form-urlencoded`.
- *
- * @example
- * encodeSecret('a+b/c', 'json');    // 'a+b\\/c'
- * encodeSecret('a+b', 'unicode');   // '\\u0061\\u002B\\u0062'
- * encodeSecret('a b+', 'form');     // 'a+b%2B'
  */
 export function encodeSecret(secret: string, encoding: SecretEncoding): string {
   switch (encoding) {
@@ -53,9 +48,6 @@ const CREDENTIAL_HEADERS = ['client_id', 'client_secret', 'ocp-apim-subscription
  * The credentials a request carries: the `Authorization` value, the token of `Bearer`, the
  * `id:secret` pair of `Basic` and its secret (as sent and form-decoded), credential headers and
  * a `client_secret` form field. The client ID of a pair is left out: it is not a secret.
- *
- * @example
- * credentialsOf({ authorization: 'Bearer t0k' }, ''); // ['Bearer t0k', 't0k']
  */
 export function credentialsOf(headers: IncomingHttpHeaders, body: string): string[] {
   const found: string[] = [];

@@ -174,11 +174,6 @@ function approvalsResult(): object {
  * joined by a comma, answers in an envelope, a one-based page index, pages capped below `limit`,
  * approval items with a field the spec does not name, and another error body. Authentication is real: a Basic client
  * and a subscription key for a token, the token and the key on every read.
- *
- * @example
- * const upstream = await startStrictUpstream();
- * const exposure = { baseUrl: upstream.urls.exposure, tokenUrl: upstream.urls.tokenUrl, credentials: upstream.credentials.exposure };
- * await upstream.close();
  */
 export async function startStrictUpstream(): Promise<StrictUpstream> {
   const credentials = {

@@ -21,11 +21,6 @@ interface Sleeper {
 
 /**
  * Creates virtual time starting at `start` (ms since the epoch).
- *
- * @example
- * const time = createVirtualTime();
- * const client = createClientPipeline({ baseUrl, clock: time.now, sleep: time.sleep });
- * // … a retry after 'retry-after: 30' returns at once, and time.sleeps is [30000]
  */
 export function createVirtualTime(start = Date.parse('2026-11-22T10:00:00Z')): VirtualTime {
   let current = start;

@@ -1,11 +1,6 @@
 /**
  * At most `perSecond` calls in any window of one second (a sliding window over the times of the
  * last admitted calls, kept in a ring).
- *
- * @example
- * const limit = new SlidingWindowLimit(1);
- * limit.admit(0);    // 0: admitted
- * limit.admit(200);  // 800: wait 800 ms
  */
 export class SlidingWindowLimit {
   readonly #times: Float64Array;

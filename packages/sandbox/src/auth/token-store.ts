@@ -14,11 +14,6 @@ const HARD_CAP = 100_000;
 
 /**
  * Opaque access tokens with their client, scopes and expiry.
- *
- * @example
- * const store = new TokenStore(3600);
- * const { token } = store.issue('client', ['Portal.Api']);
- * store.find(token)?.scopes.has('Portal.Api'); // true
  */
 export class TokenStore {
   #lifetimeSeconds: number;

@@ -26,10 +26,6 @@ export function formatDay(day: number): string {
  * A generated collection of `size` records that exists only as a function of the index.
  * Modification days grow with the index, so a `modifiedSince` filter is a binary search and a
  * page is a slice of indexes: neither depends on the size of the collection.
- *
- * @example
- * const locations = new GeneratedCollection(100_000, (i, day) => `{"id":${i}}`);
- * locations.page({ since: '2025-06-01', limit: 128, offset: 0 }); // '[{"id":…},…]'
  */
 export class GeneratedCollection {
   readonly size: number;

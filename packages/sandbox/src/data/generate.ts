@@ -60,10 +60,6 @@ function numberRange(schema: Schema, values: readonly number[]): Schema {
  * picked among them, numbers drawn from a range around them), and an open object without
  * declared fields gets the fields of its examples. The examples are the spec's own (`examples`
  * and `example` on the schemas) plus those given.
- *
- * @example
- * withExamples({ type: 'object' }, [{ grade: 'B' }, { grade: 'C' }]);
- * // { type: 'object', properties: { grade: { type: 'string', examples: ['B', 'C'] } } }
  */
 export function withExamples(schema: unknown, examples: readonly unknown[], depth = 0): unknown {
   if (!isObject(schema) || depth > 32) return schema;
@@ -146,9 +142,6 @@ export interface ArrayLengths {
 /**
  * One value of a schema prepared by `withExamples`, the same for the same seed: optional fields
  * included, strings from the examples, numbers rounded as the examples are.
- *
- * @example
- * generate(withExamples(schema, examples), 42); // { locationId: 'LOC-0001842', … }
  */
 export function generate(schema: unknown, seed: number, arrays: ArrayLengths = {}): unknown {
   return generateSync((schema ?? {}) as JsonSchema, {

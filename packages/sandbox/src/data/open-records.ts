@@ -132,9 +132,6 @@ type Schemas = Record<string, Record<string, unknown>>;
 /**
  * The document with the sandbox's example records on those of its open record schemas that
  * have no examples of their own.
- *
- * @example
- * withOpenRecordExamples('exposure', openapiDocument); // Location now has `examples`
  */
 export function withOpenRecordExamples(
   service: string,

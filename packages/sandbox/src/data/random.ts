@@ -8,9 +8,6 @@ function mix32(value: number): number {
 
 /**
  * A 32-bit hash of a string, to derive a seed from a name such as an employee number.
- *
- * @example
- * hashString('100234'); // the same number on every run
  */
 export function hashString(text: string): number {
   let h = 0x811c9dc5;
@@ -21,9 +18,6 @@ export function hashString(text: string): number {
 /**
  * A 32-bit hash of a few integers: the seed of one record of one collection under one seed, so
  * a record is the same whichever page asks for it.
- *
- * @example
- * hash(1, hashString('exposure.listLocations'), 7); // the seed of record 7
  */
 export function hash(...parts: readonly number[]): number {
   let h = 0x9e3779b1;

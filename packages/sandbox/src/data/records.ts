@@ -16,9 +16,6 @@ export type KeyFormat = (index: number) => string | number;
  * The key of record `index` in the shape of an example: its last run of digits counts from 1
  * (`LOC-0001842` gives `LOC-0000001`, `LOC-0000002`, …); a string without digits gives the
  * count as text; anything else, the count.
- *
- * @example
- * keyFormat('GRD-0000731')(0); // 'GRD-0000001'
  */
 export function keyFormat(example: unknown): KeyFormat {
   const match = typeof example === 'string' ? /^(.*?)(\d+)(\D*)$/.exec(example) : null;
@@ -44,9 +41,6 @@ function examplesOf(paging: PagingModel): unknown[] {
 
 /**
  * The key format of a paged read's records, from the first example that has a key.
- *
- * @example
- * recordKey(listLocations.paging!)?.(0); // 'LOC-0000001'
  */
 export function recordKey(paging: PagingModel): KeyFormat | undefined {
   const { recordKey: key } = paging;
@@ -64,10 +58,6 @@ export function recordKey(paging: PagingModel): KeyFormat | undefined {
  * from records generated from the schema and its examples; the key counts with the index; the
  * watermark field is the collection's modification day; a field named as another collection's
  * key points at one of its records.
- *
- * @example
- * const write = recordWriter(listGradings.paging!, 1, 7, new Map());
- * write(0, 19_358); // '{"gradingId":"GRD-0000001",…,"modifiedDate":"2023-01-01"}'
  */
 export function recordWriter(
   paging: PagingModel,

@@ -33,9 +33,6 @@ export type ErrorCause = ValidationCause;
 
 /**
  * A reply with the common error body (`code`, `message`, `correlationId`, `causes`).
- *
- * @example
- * errorReply(404, 'not_found', 'No quote with id Q-1.');
  */
 export function errorReply(
   status: number,

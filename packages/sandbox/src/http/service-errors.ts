@@ -20,9 +20,6 @@ function oauthErrorFor(causes: readonly ErrorCause[]): string {
 /**
  * An error reply in the service's own style: the common error body, or an RFC 6749 body for
  * the token endpoint.
- *
- * @example
- * serviceError(approvalsService, 404, 'No such path.');
  */
 export function serviceError(
   service: ServiceDefinition | undefined,

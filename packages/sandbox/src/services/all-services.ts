@@ -38,9 +38,6 @@ const SERVICES: readonly ServiceDefinition[] = [
  * Every operation of the services' specs under each service's base path, described by the
  * operation model from the spec with every `$ref` inlined, so each schema stands alone. A spec
  * the model cannot read is a `SandboxConfigError` naming it.
- *
- * @example
- * routesOf([liabilityService]).map((r) => r.id); // ['liability.createSeller', …]
  */
 export function routesOf(
   services: readonly ServiceDefinition[],
@@ -70,9 +67,6 @@ export function routesOf(
 
 /**
  * The services with some of their specs replaced (`startSandbox`'s `specs`).
- *
- * @example
- * servicesWith({ riskEngineering: modifiedDocument }).find((s) => s.name === 'riskEngineering')?.document;
  */
 export function servicesWith(
   documents: Partial<Record<ServiceName, OpenApiDocument>>,

@@ -26,11 +26,6 @@ export interface QuoteFilters {
 
 /**
  * The liability service's state: sellers and quotes.
- *
- * @example
- * const store = new LiabilityStore();
- * const seller = store.addSeller({ name: 'Nordlicht Home GmbH', address: { country: 'DE' } });
- * store.hasSeller(seller.sellerId); // true
  */
 export class LiabilityStore {
   readonly #sellers = new Map<string, StoredSeller>();

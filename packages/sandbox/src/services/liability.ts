@@ -155,9 +155,6 @@ export const liabilityService: ServiceDefinition = {
  * The liability service of another major version, from its bundled spec: served under
  * `/liability/v<major>/sandbox` with the same credentials, sellers and quotes, its requests
  * validated against its own spec, its routes named `liability.v<major>.<operationId>`.
- *
- * @example
- * liabilityServiceOf(v2Document, 2).basePath; // '/liability/v2/sandbox'
  */
 export function liabilityServiceOf(
   document: OpenApiDocument,

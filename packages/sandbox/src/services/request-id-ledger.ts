@@ -4,11 +4,6 @@ const REMEMBERED_REQUEST_IDS = 200_000;
 
 /**
  * The `X-Z-Request-Id` values a service has seen, so a reused one can be refused.
- *
- * @example
- * const ledger = new RequestIdLedger();
- * ledger.use('r-1'); // true
- * ledger.use('r-1'); // false
  */
 export class RequestIdLedger {
   readonly #seen = new Set<string>();

@@ -6,9 +6,6 @@ import type { Handler } from './service.js';
 /**
  * Wraps a handler so a request whose `X-Z-Request-Id` was used before gets a 400: the documents
  * ask for a unique identifier on every request.
- *
- * @example
- * const getApprovals = withFreshRequestId((context) => context.requestIds.approvals, handler);
  */
 export function withFreshRequestId(
   ledgerOf: (context: SandboxContext) => RequestIdLedger,

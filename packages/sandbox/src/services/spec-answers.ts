@@ -22,9 +22,6 @@ const CACHED_BODIES = 1000;
 /**
  * The success body of an operation, generated from its schema and examples: the same for the
  * same seed and key, and a fresh object on every call.
- *
- * @example
- * specBody(getApprovals, seed, hashString('100234'), { minItems: 1, maxItems: 3 });
  */
 export function specBody(
   operation: OperationModel,
@@ -91,10 +88,6 @@ function pagedHandler(
  * pages through a generated collection (its size from `sizeOf`), filtered by its watermark;
  * any other operation answers its success status with a body generated from the schema and
  * its examples, the same for the same path parameters.
- *
- * @example
- * const handlers = specHandlers(routes, 1, () => 5000);
- * handlers.get('riskEngineering.listGradings');
  */
 export function specHandlers(
   routes: readonly Route<ServiceDefinition>[],

@@ -67,9 +67,6 @@ function carries(
  * A service the sandbox serves from its spec alone, under `/<name>`: every operation answered
  * from its schema and examples, and a request admitted when it carries the credentials of one
  * of its security requirements (`credentials` of the running sandbox).
- *
- * @example
- * const museum = specService('museum', document, () => credentials);
  */
 export function specService(
   name: string,

@@ -27,10 +27,6 @@ interface Template<Service> {
 /**
  * Matches method and path to a spec operation. Static paths are one map lookup; templated paths
  * are compared segment by segment.
- *
- * @example
- * const router = new Router([{ id: 'approvals.getApprovals', service: 'approvals', operation, fullPath: '/approvals/v1/approvals' }]);
- * router.match('GET', '/approvals/v1/approvals'); // { kind: 'found', ... }
  */
 export class Router<Service> {
   readonly #static = new Map<string, Route<Service>[]>();

@@ -94,11 +94,6 @@ const compiled = new WeakMap<OperationModel, OperationValidators>();
 /**
  * The validators of an operation, compiled once per process. Its schemas stand alone: the
  * sandbox describes its specs with every `$ref` inlined.
- *
- * @example
- * const validators = validatorsFor(operation);
- * const query = { limit: '2000' };
- * validators.query(query); // [{ code: 'maximum', field: '/limit', message: 'limit must be <= 1024' }]
  */
 export function validatorsFor(operation: OperationModel): OperationValidators {
   const existing = compiled.get(operation);
