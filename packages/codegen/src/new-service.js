@@ -111,6 +111,7 @@ function packageFiles(name, specPath, credentials, title) {
     'codegen.json': `${JSON.stringify({ jobs: [{ spec: specPath, types: generated('openapi.ts'), operations: generated('operations.ts'), resources: generated('resources.ts') }] }, null, 2)}\n`,
     'tsconfig.json': `${JSON.stringify({ extends: '../../tsconfig.base.json', compilerOptions: { noEmit: true }, include: ['src'] }, null, 2)}\n`,
     'tsconfig.build.json': `${JSON.stringify({ extends: './tsconfig.json', compilerOptions: { noEmit: false, rootDir: 'src', outDir: 'dist' }, exclude: ['src/**/*.test.ts'] }, null, 2)}\n`,
+    'typedoc.json': `${JSON.stringify({ $schema: 'https://typedoc.org/schema.json', intentionallyNotExported: [] }, null, 2)}\n`,
     'vitest.config.ts': `import { defineConfig } from 'vitest/config';\n\nexport default defineConfig({ test: { testTimeout: 30_000 } });\n`,
     'src/client.ts': `import { ${credentials.imports} } from '@partner-apis/auth';
 import { createServiceClient, type ClientOptions, type ServiceClient } from '@partner-apis/core';
@@ -159,7 +160,7 @@ export function fromEnv(env: Env = globalThis.process?.env ?? {}): ${pascal}Clie
     'src/index.ts': `export { create${pascal}Client } from './client.js';
 export type { ${pascal}Client, ${pascal}ClientOptions } from './client.js';
 export { fromEnv } from './env.js';
-export type { ApiPromise, CallOptions, WithResponse } from '@partner-apis/core';
+export type { ApiPromise, CallOptions, ClientOptions, WithResponse } from '@partner-apis/core';
 export type { components, operations, paths } from './generated/openapi.js';
 export type * from './generated/resources.js';
 export * from '@partner-apis/errors/classes';
@@ -271,6 +272,11 @@ export async function newService(root, name, specFile) {
     ...manifest,
     dependencies: { ...manifest.dependencies, [`@partner-apis/${name}`]: 'workspace:^' },
   }));
+  // The release checks (hygiene, publish rehearsal) run after every public package is built.
+  await editJson(join(root, 'packages/release/package.json'), (manifest) => ({
+    ...manifest,
+    devDependencies: { ...manifest.devDependencies, [`@partner-apis/${name}`]: 'workspace:*' },
+  }));
   const changeset = join(root, '.changeset', `new-service-${name}.md`);
   await mkdir(join(root, '.changeset'), { recursive: true });
   await writeFile(
@@ -282,6 +288,7 @@ export async function newService(root, name, specFile) {
     'packages/sandbox/codegen.json',
     'apps/cli/services.json',
     'apps/cli/package.json',
+    'packages/release/package.json',
     relative(root, changeset),
   ];
 }

@@ -65,7 +65,7 @@ let result;
 let written;
 
 beforeAll(async () => {
-  workspace = await copyWorkspace(['sandbox'], ['cli']);
+  workspace = await copyWorkspace(['sandbox', 'release'], ['cli']);
   const out = await workspace.run(['packages/codegen/src/new-service-cli.js', 'museum', MUSEUM]);
   written = out
     .split('\n')

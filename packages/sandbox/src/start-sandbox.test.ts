@@ -19,6 +19,7 @@ describe('startSandbox', () => {
         liability: `${origin}/liability/v1/sandbox`,
         liabilityMajors: { 1: `${origin}/liability/v1/sandbox` },
         approvals: `${origin}/approvals/v1`,
+        services: {},
         admin: `${origin}/__sandbox`,
       });
     } finally {

@@ -111,6 +111,23 @@ describe('readServiceEnv', () => {
     );
   });
 
+  it.each([
+    ['token', 'PARTNER_APIS_MUSEUM_TOKEN', { token: 'tok-1' }],
+    ['apiKey', 'PARTNER_APIS_MUSEUM_API_KEY', { apiKey: 'tok-1' }],
+  ] as const)(
+    'reads the %s of a service whose requests carry one',
+    (scheme, variable, credentials) => {
+      const env = { PARTNER_APIS_MUSEUM_BASE_URL: 'https://museum.test', [variable]: ' tok-1 ' };
+      expect(readServiceEnv('MUSEUM', env, scheme)).toEqual({
+        baseUrl: 'https://museum.test',
+        credentials,
+      });
+      expect(() => readServiceEnv('MUSEUM', { PARTNER_APIS_MUSEUM_BASE_URL: 'x' }, scheme)).toThrow(
+        `${variable}: is not set`,
+      );
+    },
+  );
+
   it('refuses an env that is not an object', () => {
     const error = configurationError(() => readServiceEnv('APPROVALS', null as never));
     expect(error.option).toBe('env');
