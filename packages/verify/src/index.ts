@@ -9,6 +9,7 @@
  * await writeSpecEdits('specs', findings);
  */
 export { verifyUpstream } from './verify.js';
+export { exitCodeOf } from './exit-code.js';
 export { formatFindings } from './report.js';
 export type { ReportOptions } from './report.js';
 export { applySpecEdits, writeSpecEdits } from './spec-edits.js';
@@ -16,6 +17,7 @@ export { isTestAddress } from './liability.js';
 export type {
   ApprovalsTarget,
   ClientCredentials,
+  Expectation,
   Finding,
   FindingStatus,
   LiabilityTarget,

@@ -166,7 +166,7 @@ describe('the way to the network', () => {
         },
         userAgent: 'acme-ci/2.1',
       });
-      expect(upstream.rate.arrivals('paced')).toHaveLength(2);
+      expect(upstream.rate.arrivals('paced')).toHaveLength(3);
       expect(upstream.rate.maxInAnyWindow('paced')).toBe(1);
       // The SDK's User-Agent, after the caller's own product.
       expect(upstream.requests[0]!.headers['user-agent']).toMatch(
