@@ -247,7 +247,8 @@ async function checkDataKey(
   if (answer.status === 401 || answer.status === 403) {
     for (const other of KEY_HEADERS.filter((h) => h.toLowerCase() !== specHeader.toLowerCase())) {
       const retry = await probe(other, key, `with the key in ${other}`);
-      if (!('failed' in retry) && retry.status < 300) {
+      // Any answer but a refusal of the key shows the key was read there.
+      if (!('failed' in retry) && retry.status !== 401 && retry.status !== 403) {
         run.add({
           ...base,
           status: 'contradicted',
@@ -333,7 +334,8 @@ async function checkRead(
   let unit: 'record' | 'page' | undefined;
   // A collection of fewer than 4 records cannot show how the position counts.
   const most = Math.max(0, ...[r0, r1, r2].map((records) => records?.length ?? 0));
-  let tooFew = failed === undefined && !everywhere && base === undefined && most < 2;
+  const anyRecords = [r0, r1, r2].some((records) => records !== undefined);
+  let tooFew = anyRecords && failed === undefined && !everywhere && base === undefined && most < 2;
   let pagingEvidence = tooFew
     ? `${what}: the collection holds ${most} record${most === 1 ? '' : 's'}, too few to show how the position counts`
     : everywhere
