@@ -56,5 +56,8 @@ describe('formatFindings', () => {
     // The pointer is one word: it is never cut.
     expect(lines).toContain('  /components/schemas/TokenRequest/properties/scope/x-upstream-gap');
     expect(lines.filter((line) => line.length > 40 && line.includes(' ', 2))).toEqual([]);
+    // Evidence keeps its indent on the first of its lines, and the rest go deeper.
+    expect(lines).toContain('  exposure: the token endpoint grants a');
+    expect(lines).toContain('    token to anything, so the scopes it');
   });
 });
