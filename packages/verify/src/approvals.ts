@@ -209,7 +209,7 @@ function omittedFinding(answer: Answer | Failed, same: boolean): Observed {
     return {
       ...base,
       status: 'contradicted',
-      evidence: `approvals without employeeNumber was answered ${answer.status}, so the parameter is optional`,
+      evidence: `approvals without employeeNumber was answered ${answer.status}, where the spec requires it`,
       edit: [
         { op: 'replace', path: '/paths/~1approvals/get/parameters/0/required', value: false },
         {

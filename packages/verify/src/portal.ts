@@ -339,7 +339,7 @@ async function checkRead(
   let pagingEvidence = tooFew
     ? `${what}: the collection holds ${most} record${most === 1 ? '' : 's'}, too few to show how the position counts`
     : everywhere
-      ? `${what}: ${position.name} 0, 1 and 2 answered the same ${r0.length} records, so the position is not told apart`
+      ? `${what}: ${position.name} 0, 1 and 2 answered the same ${r0.length === 1 ? 'record' : `${r0.length} records`}, so the position is not told apart`
       : failed === undefined
         ? `${what}: pages of 2 at ${position.name} 0, 1 and 2 did not all hold records`
         : `${what}: ${failed.failed}`;
