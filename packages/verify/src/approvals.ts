@@ -17,7 +17,7 @@ const EMPLOYEE_CHECK = {
   toldApart: true,
   expects: {
     confirm: 'approvals without employeeNumber refused with a 4xx',
-    contradict: 'them answered with a 2xx',
+    contradict: 'approvals without it answered with a 2xx',
   },
 } as const;
 /** A client secret no application has: made up, not a secret. */

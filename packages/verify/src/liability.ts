@@ -32,7 +32,7 @@ const UNKNOWN_QUOTE_CHECK = {
   toldApart: true,
   expects: {
     confirm: 'a quote that does not exist refused with a 4xx',
-    contradict: 'it answered with a 2xx',
+    contradict: 'such a quote answered with a 2xx',
   },
 } as const;
 

@@ -41,7 +41,7 @@ const SCOPE_CHECK = {
   toldApart: true,
   expects: {
     confirm: 'the scopes granted joined as the spec encodes them',
-    contradict: 'them refused so (invalid_scope) and granted joined by another separator',
+    contradict: 'the scopes refused so (invalid_scope) and granted joined by another separator',
   },
 } as const;
 const FIELDS_CHECK = {
@@ -65,7 +65,7 @@ const GRANTED_CHECK = {
   pointer: GRANTED_MARKER,
   expects: {
     confirm: "the granted scopes joined by the separator of the spec's example",
-    contradict: 'them joined by another separator',
+    contradict: 'the granted scopes joined by another separator',
   },
 } as const;
 const TOKEN_CHECKS = [KEY_CHECK, SCOPE_CHECK, FIELDS_CHECK, LIFETIME_CHECK, GRANTED_CHECK];
