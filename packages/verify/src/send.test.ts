@@ -105,6 +105,7 @@ describe('the way to the network', () => {
         server.close();
       }
     },
+    30_000,
   );
 
   it.each([

@@ -54,7 +54,7 @@ const failingFetch = (cause: Error) =>
   (() => Promise.reject(new TypeError('fetch failed', { cause }))) as unknown as typeof fetch;
 
 describe('a failure names its cause', () => {
-  it('names a proxy that refuses the connection as the proxy, and says nothing was sent', async () => {
+  it('names a proxy that refuses the connection as the proxy, through an agent of the node:http transport', async () => {
     const dead = new URL(await refusedUrl());
     const target = await startConnectProxy(); // a live host:port for the request itself
     try {
@@ -116,5 +116,6 @@ describe('a failure names its cause', () => {
         server.close();
       }
     },
+    30_000,
   );
 });
