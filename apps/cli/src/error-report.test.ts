@@ -181,26 +181,6 @@ describe('reportError', () => {
     expect(text).toContain('cause: /x: no\\x1b[2J');
   });
 
-  test('a certificate Node does not trust is explained, with the remedy', () => {
-    const tls = Object.assign(new Error('self-signed certificate'), {
-      code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
-    });
-    const error = new ConnectionError({
-      request: { method: 'GET', url: 'https://127.0.0.1:8443/approvals' },
-      reason: 'self-signed certificate',
-      systemCode: 'DEPTH_ZERO_SELF_SIGNED_CERT',
-      requestMayHaveBeenSent: false,
-      cause: tls,
-    });
-    for (const failure of [error, tls]) {
-      const { code, text } = report(failure);
-      expect(code).toBe(ExitCode.failure);
-      expect(text).toMatch(/^error: the server's TLS certificate.* is not trusted: /);
-      expect(text).toContain('(DEPTH_ZERO_SELF_SIGNED_CERT)');
-      expect(text).toContain('NODE_EXTRA_CA_CERTS=/path/to/ca.pem');
-    }
-  });
-
   test("an operation a server names and an argument the client refuses are told in the command line's words", () => {
     let text = '';
     const target = {

@@ -1,7 +1,6 @@
 import {
   ApiError,
   ConfigurationError,
-  ConnectionError,
   InvalidArgumentError,
   PartnerApisError,
   TokenError,
@@ -68,34 +67,6 @@ function isSystemError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }
 
-/** Node's codes for a server certificate it cannot trust. */
-const TLS_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'CERT_UNTRUSTED',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-
-/** The certificate problem behind an error, along its causes, if that is what it is. */
-function certificateProblem(error: unknown): { code: string; message: string } | undefined {
-  // Bounded: a chain of causes longer than this is not one a transport builds.
-  for (let at = error, depth = 0; at instanceof Error && depth < 8; depth += 1) {
-    const { code, systemCode } = at as { code?: unknown; systemCode?: unknown };
-    for (const candidate of [systemCode, code]) {
-      if (typeof candidate === 'string' && TLS_CODES.has(candidate)) {
-        return { code: candidate, message: at.message };
-      }
-    }
-    at = at.cause;
-  }
-  return undefined;
-}
-
 /**
  * A refused argument named as the command line names it (`createdFrom` is the option
  * `--created-from`); the library's `Date` is not a choice at a shell.
@@ -121,19 +92,6 @@ function describe(error: unknown, target: ErrorReportTarget): { lines: string[];
   }
   if (error instanceof ApiError) {
     return { lines: apiErrorLines(error, target), code: ExitCode.failure };
-  }
-  const certificate = certificateProblem(error);
-  if (certificate !== undefined) {
-    const where =
-      error instanceof ConnectionError && error.url !== undefined ? ` of ${error.url}` : '';
-    return {
-      lines: [
-        `error: the server's TLS certificate${where} is not trusted: ${certificate.message} (${certificate.code})`,
-        "  If your company's proxy or certificate authority signs it, give that authority's " +
-          'certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem; otherwise check the base URL.',
-      ],
-      code: ExitCode.failure,
-    };
   }
   if (error instanceof TokenError) {
     return {

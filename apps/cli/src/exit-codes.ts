@@ -6,7 +6,10 @@ export const ExitCode = {
   failure: 1,
   /** The command line or the configuration is wrong; nothing was sent. */
   usage: 2,
-  /** `verify`: nothing was contradicted, but some guesses could not be observed. */
+  /**
+   * `verify`: nothing was contradicted, but a check could not observe its guess (unreachable,
+   * refused credentials, a proxy that does not answer, a service that answers alike).
+   */
   unobserved: 3,
 } as const;
 

@@ -2,12 +2,16 @@ import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer as createTlsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
-import { startConnectProxy, type ConnectProxy } from '@partner-apis/testing';
+import {
+  HAS_OPENSSL,
+  refusedUrl,
+  startConnectProxy,
+  startSelfSignedServer,
+  type ConnectProxy,
+} from '@partner-apis/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BIN, createSeller, runBuiltCli, type Run } from './cli.fixture.js';
 import { sandboxVariables } from './config/sandbox-variables.js';
@@ -336,35 +340,32 @@ describe('8. proxies and TLS', () => {
     expect(proxy.tunnels.slice(tunnelled)).toEqual([]);
   });
 
-  test.runIf(existsSync('/usr/bin/openssl'))(
+  test('a proxy that refuses the connection is named as the proxy', async () => {
+    const dead = await refusedUrl();
+    const result = await run(['approvals', 'approvals', 'list', '--employee-number', '100234'], {
+      ...sandboxEnv,
+      HTTP_PROXY: dead,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `: the proxy 127.0.0.1:${new URL(dead).port}: connection refused (ECONNREFUSED)`,
+    );
+  });
+
+  test.runIf(HAS_OPENSSL)(
     'a self-signed certificate is explained, not an internal error',
     async () => {
-      const keys = await mkdtemp(join(dir, 'tls-'));
-      const made = await shell(
-        'openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -days 1 -subj /CN=127.0.0.1',
-        {},
-        keys,
-      );
-      expect(made.code).toBe(0);
-      const server = createTlsServer(
-        {
-          key: await readFile(join(keys, 'key.pem')),
-          cert: await readFile(join(keys, 'cert.pem')),
-        },
-        (_, answer) => answer.end('{}'),
-      );
-      server.listen(0, '127.0.0.1');
-      await once(server, 'listening');
+      const server = await startSelfSignedServer();
       try {
         const result = await run(
           ['approvals', 'approvals', 'list', '--employee-number', '100234'],
           {
             ...sandboxEnv,
-            PARTNER_APIS_APPROVALS_BASE_URL: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+            PARTNER_APIS_APPROVALS_BASE_URL: server.url,
           },
         );
         expect(result.code).toBe(1);
-        expect(result.stderr).toContain("error: the server's TLS certificate");
+        expect(result.stderr).toContain("the server's TLS certificate is not trusted");
         expect(result.stderr).toContain('(DEPTH_ZERO_SELF_SIGNED_CERT)');
         expect(result.stderr).toContain('NODE_EXTRA_CA_CERTS');
         expect(result.stderr).not.toContain('internal error');

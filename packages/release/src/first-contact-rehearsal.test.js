@@ -1,20 +1,26 @@
 // @ts-check
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import { URLSearchParams } from 'node:url';
+import { verifyUpstream, writeSpecEdits } from '@partner-apis/verify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyWorkspace } from './spec-change-rehearsal.js';
 
 /**
  * What first contact with the real upstreams may correct, and what "new resources arrive without
  * a new version" brings, each a spec edit alone: a new paged read, a new read by id beside a
- * create, another subscription key header, another scope separator, and a one-based page index
- * as the paging position. A strict stand-in upstream refuses anything else.
+ * create, and, found and written by `partner-apis verify` against a stand-in that differs from
+ * every guess at once, another subscription key header, another scope separator, a one-based
+ * page index as the paging position and records in an envelope. The stand-in refuses anything
+ * else; a fixed-answer mock beside it must change no spec.
  */
 const KEY_HEADER = 'X-Api-Key';
 const KEY = 'key-1';
 const SCOPES = 'Portal.Api,Portal.Api.RiskEngineering';
 const INSPECTIONS = 5;
 const GRADINGS = 7;
+/** The envelope the stand-in's records come in. */
+const RECORDS = 'items';
 
 /** The consumer: compiled with `tsc --strict`, so every new name must be typed, then run. */
 const CONSUMER = `
@@ -70,9 +76,19 @@ const server = createServer((request, response) => {
   request.on('data', (chunk) => (body += chunk));
   request.on('end', () => {
     if (url.pathname === '/token') {
-      if (request.headers[KEY_HEADER.toLowerCase()] !== KEY) return reply(401, refused);
-      const scope = new URLSearchParams(body).get('scope');
-      if (scope !== SCOPES) return reply(400, { error: 'invalid_scope' });
+      const form = new URLSearchParams(body);
+      // The common error fields beside RFC 6749's, as a gateway in front of the server writes.
+      const oauth = (/** @type {string} */ error) => ({
+        code: 'data_validation',
+        message: error,
+        correlationId: 'c',
+        error,
+      });
+      if (request.headers[KEY_HEADER.toLowerCase()] !== KEY)
+        return reply(401, oauth('invalid_client'));
+      if (form.get('grant_type') !== 'client_credentials')
+        return reply(400, oauth('unsupported_grant_type'));
+      if (form.get('scope') !== SCOPES) return reply(400, oauth('invalid_scope'));
       return reply(200, { access_token: 'token-1', token_type: 'Bearer', expires_in: 3600 });
     }
     if (url.pathname.startsWith('/open/')) {
@@ -87,7 +103,7 @@ const server = createServer((request, response) => {
       if (records === undefined) {
         return reply(400, { code: 'data_validation', message: 'offset', correlationId: 'c' });
       }
-      return reply(200, records);
+      return reply(200, { [RECORDS]: records, totalCount: total });
     }
     if (url.pathname === '/v1/parties/sellers/SEL%201%2F2') {
       return reply(200, { sellerId: 'SEL 1/2', name: 'Nordlicht', address: { country: 'DE' } });
@@ -96,39 +112,55 @@ const server = createServer((request, response) => {
   });
 });
 
+/** The same answer to anything, no credentials checked: what the upstreams' mocking services do. */
+const mock = createServer((_, response) => {
+  response.setHeader('content-type', 'application/json');
+  response.end(JSON.stringify([{ gradingId: 'G-1' }]));
+});
+
+/** The address a server listens at, once it does. */
+async function listening(/** @type {import('node:http').Server} */ at) {
+  await new Promise((resolve) => at.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const address = at.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
+
+/** verify's options for the risk engineering service at `base`. */
+function riskEngineeringAt(/** @type {string} */ base) {
+  return {
+    riskEngineering: {
+      baseUrl: base,
+      tokenUrl: `${base}/token`,
+      credentials: { clientId: 'c', clientSecret: 's', subscriptionKeys: { primary: KEY } },
+      rateLimit: /** @type {const} */ ('gold'),
+    },
+  };
+}
+
 /** @type {Awaited<ReturnType<typeof copyWorkspace>>} */
 let workspace;
 /** @type {Record<string, any>} */
 let result;
+/** @type {import('@partner-apis/verify').Finding[]} */
+let findings;
+/** @type {string[]} */
+let writtenFromMock;
 
 beforeAll(async () => {
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-  const address = server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const base = await listening(server);
+  const mockBase = await listening(mock);
   workspace = await copyWorkspace(['riskengineering', 'liability']);
+  const specs = join(workspace.root, 'specs');
 
-  await workspace.editSpec('common', (doc) => {
-    doc.setIn(['components', 'securitySchemes', 'SubscriptionKey', 'name'], KEY_HEADER);
-    // The position is a one-based page index, not a zero-based record index.
-    doc.setIn(['components', 'parameters', 'Offset', 'x-paging'], 'page');
-    doc.setIn(['components', 'parameters', 'Offset', 'schema', 'minimum'], 1);
-    doc.setIn(['components', 'parameters', 'Offset', 'schema', 'default'], 1);
-  });
-  await workspace.editSpec('auth', (doc) => {
-    doc.setIn(['components', 'securitySchemes', 'subscriptionKey', 'name'], KEY_HEADER);
-    const scope = [
-      'paths',
-      '/login/connect/token',
-      'post',
-      'requestBody',
-      'content',
-      'application/x-www-form-urlencoded',
-      'encoding',
-      'scope',
-    ];
-    doc.setIn([...scope, 'style'], 'form');
-    doc.setIn([...scope, 'explode'], false);
-  });
+  // First contact with a mock: nothing it answers may reach a spec.
+  const fromMock = await verifyUpstream(riskEngineeringAt(mockBase));
+  writtenFromMock = await writeSpecEdits(specs, fromMock.findings);
+  // First contact with the stand-in: verify finds what differs and writes the spec edits.
+  ({ findings } = await verifyUpstream(riskEngineeringAt(base)));
+  await writeSpecEdits(specs, findings);
+  // What the clients send is asserted below, not what verify sent.
+  seen.length = 0;
+
   await workspace.editSpec('riskengineering', (doc) => {
     // A new collection beside the gradings, read like them.
     const gradings = doc.getIn(['paths', '/open/portal-api/riskengineering/Gradings', 'get']);
@@ -162,7 +194,27 @@ beforeAll(async () => {
 
 afterAll(async () => {
   server.close();
+  mock.close();
   await workspace?.remove();
+});
+
+describe('first contact finds what differs, and writes nothing from a mock', () => {
+  it('contradicts every guess the stand-in differs from, each with its edit', () => {
+    const contradicted = findings.filter((f) => f.status === 'contradicted' && f.edit);
+    expect(contradicted.map((f) => `${f.spec} ${f.pointer}`)).toEqual(
+      expect.arrayContaining([
+        'auth /components/securitySchemes/subscriptionKey/x-upstream-gap',
+        'auth /components/schemas/TokenRequest/properties/scope/x-upstream-gap',
+        'common /components/securitySchemes/SubscriptionKey/name',
+        'common /components/parameters/Offset/x-upstream-gap',
+        'riskengineering /paths/~1open~1portal-api~1riskengineering~1Gradings/get/responses/200/x-upstream-gap',
+      ]),
+    );
+  });
+
+  it('writes no spec from a service that answers the same whatever it is sent', () => {
+    expect(writtenFromMock).toEqual([]);
+  });
 });
 
 describe('what first contact may correct reaches users with a spec edit alone', () => {

@@ -43,3 +43,5 @@ export {
 export type { PrismJudged, PrismProxy, PrismSpec, PrismableSandbox, SandboxUrls } from './prism.js';
 export * from './changing-upstream.js';
 export * from './strict-upstream.js';
+export { HAS_OPENSSL, startSelfSignedServer } from './self-signed-server.js';
+export type { SelfSignedServer } from './self-signed-server.js';

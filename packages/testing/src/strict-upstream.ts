@@ -33,7 +33,10 @@ export interface StrictUpstream {
 
 /** How the strict upstream differs from the specs' guesses; each is a fact it keeps to. */
 export const STRICT_UPSTREAM_FACTS = {
-  /** The token request's scopes must be joined by a comma; a space is `invalid_scope`. */
+  /**
+   * The token request's scopes must be joined by a comma; a space is `invalid_scope`, in a body
+   * that carries the common error fields (`code`, `message`, `correlationId`) beside RFC 6749's.
+   */
   scopeSeparator: ',',
   /** A read's answer is `{ items: [...], totalCount }`. */
   recordsProperty: 'items',
@@ -116,16 +119,24 @@ function refused(response: ServerResponse, message: string): void {
   );
 }
 
+/** An OAuth 2.0 error answer whose body carries the common error fields beside RFC 6749's. */
 function oauthError(
   response: ServerResponse,
   status: number,
   error: string,
   description: string,
 ): void {
+  const code = status === 401 ? 'authentication_error' : 'data_validation';
   send(
     response,
     status,
-    { error, error_description: description },
+    {
+      code,
+      message: description,
+      correlationId: randomUUID(),
+      error,
+      error_description: description,
+    },
     { 'cache-control': 'no-store' },
   );
 }

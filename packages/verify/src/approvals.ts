@@ -1,6 +1,6 @@
 import { at, mediaSchema, modelOf, validate } from './documents.js';
-import { recordFieldsFinding } from './records.js';
-import type { Run } from './run.js';
+import { FIELDS, recordFieldsFinding } from './records.js';
+import type { Observed, Run } from './run.js';
 import type { Answer, Failed } from './send.js';
 import type { ApprovalsTarget, Finding } from './types.js';
 
@@ -11,6 +11,17 @@ const OPERATION = { spec: 'approvals', path: PATH, method: 'get' } as const;
 const EMPLOYEE_MARKER = '/paths/~1approvals/get/parameters/0/x-upstream-gap';
 const RESULT = '/components/schemas/ApprovalsResult';
 const ITEM = '/components/schemas/ApprovalItem';
+const EMPLOYEE_CHECK = {
+  spec: 'approvals',
+  pointer: EMPLOYEE_MARKER,
+  toldApart: true,
+  expects: {
+    confirm: 'approvals without employeeNumber refused with a 4xx',
+    contradict: 'approvals without it answered with a 2xx',
+  },
+} as const;
+/** A client secret no application has: made up, not a secret. */
+const WRONG_SECRET = 'not-a-client-secret';
 const LISTS = [
   'requisitionApprovals',
   'invoiceApprovals',
@@ -43,7 +54,12 @@ export async function checkApprovals(
   const idHeader = header('clientId', 'client_id');
   const secretHeader = header('clientSecret', 'client_secret');
   const baseUrl = target.baseUrl.replace(/\/+$/, '');
-  const get = (query: string, why: string, judged?: (status: number) => boolean) =>
+  const get = (
+    query: string,
+    why: string,
+    judged?: (status: number) => boolean,
+    secret = target.credentials.clientSecret,
+  ) =>
     run.call(
       sender,
       OPERATION,
@@ -52,7 +68,7 @@ export async function checkApprovals(
         url: `${baseUrl}${PATH}${query}`,
         headers: {
           [idHeader]: target.credentials.clientId,
-          [secretHeader]: target.credentials.clientSecret,
+          [secretHeader]: secret,
           accept: 'application/json',
         },
       },
@@ -60,12 +76,22 @@ export async function checkApprovals(
       (a) => judged?.(a.status) ?? false,
     );
 
+  run.begin('approvals');
   run.progress('approvals: an omitted employeeNumber, and the approvals of an employee');
   const omitted = await get(
     '',
     'approvals without employeeNumber (deliberately incomplete)',
     (s) => s < 300,
   );
+  // A service that answers a wrong secret as the right one tells no request from another.
+  const control = await get(
+    '',
+    'approvals with a wrong client secret (deliberately refused)',
+    (s) => s < 300,
+    WRONG_SECRET,
+  );
+  if (!('failed' in control) && control.status < 300)
+    run.indiscriminate('approvals', ['a wrong client secret']);
   if (target.employeeNumber === undefined) {
     run.add(omittedFinding(omitted, false));
     const evidence = 'approvals: no employeeNumber given, so no approvals were read';
@@ -73,6 +99,7 @@ export async function checkApprovals(
       run.add({
         spec: 'approvals',
         pointer: `${marker}/x-upstream-gap`,
+        expects: FIELDS,
         status: 'skipped',
         evidence,
       });
@@ -93,6 +120,7 @@ export async function checkApprovals(
       run.add({
         spec: 'approvals',
         pointer: `${marker}/x-upstream-gap`,
+        expects: FIELDS,
         status: 'unobserved',
         evidence: `approvals of the given employee${seen}`,
       });
@@ -112,6 +140,7 @@ export async function checkApprovals(
     findings.push({
       spec: 'approvals',
       pointer: `${RESULT}/x-upstream-gap`,
+      expects: FIELDS,
       status: 'contradicted',
       evidence: `approvals: ${problems.join('; ')}`,
     });
@@ -123,6 +152,7 @@ export async function checkApprovals(
         schema,
         [top],
         'approvals answer',
+        true,
       ),
     );
   }
@@ -141,13 +171,14 @@ export async function checkApprovals(
       { $ref: `#${ITEM}` },
       bare,
       'approval items',
+      true,
     ),
   );
   for (const finding of findings) run.add(finding);
 }
 
-function omittedFinding(answer: Answer | Failed, same: boolean): Finding {
-  const base = { spec: 'approvals' as const, pointer: EMPLOYEE_MARKER };
+function omittedFinding(answer: Answer | Failed, same: boolean): Observed {
+  const base = EMPLOYEE_CHECK;
   if ('failed' in answer) {
     return {
       ...base,
@@ -178,7 +209,7 @@ function omittedFinding(answer: Answer | Failed, same: boolean): Finding {
     return {
       ...base,
       status: 'contradicted',
-      evidence: `approvals without employeeNumber was answered ${answer.status}, so the parameter is optional`,
+      evidence: `approvals without employeeNumber was answered ${answer.status}, where the spec requires it`,
       edit: [
         { op: 'replace', path: '/paths/~1approvals/get/parameters/0/required', value: false },
         {

@@ -9,13 +9,18 @@
  * await writeSpecEdits('specs', findings);
  */
 export { verifyUpstream } from './verify.js';
+export { exitCodeOf } from './exit-code.js';
 export { formatFindings } from './report.js';
+export { formatJunit } from './junit.js';
+export { formatSarif } from './sarif.js';
+export type { SpecFile } from './sarif.js';
 export type { ReportOptions } from './report.js';
 export { applySpecEdits, writeSpecEdits } from './spec-edits.js';
 export { isTestAddress } from './liability.js';
 export type {
   ApprovalsTarget,
   ClientCredentials,
+  Expectation,
   Finding,
   FindingStatus,
   LiabilityTarget,

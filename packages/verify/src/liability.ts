@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { basicAuthorization } from '@partner-apis/auth';
 import { at, mediaSchema, pointer, validate } from './documents.js';
 import { recordFieldsFinding, recordsPlaceFinding, specPlace } from './records.js';
-import type { Run } from './run.js';
 import type { Answer, Failed } from './send.js';
-import type { Finding, LiabilityTarget } from './types.js';
+import type { Observed, Run } from './run.js';
+import type { Expectation, LiabilityTarget } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -20,6 +20,24 @@ const READ_QUOTE = pointer(
   'x-upstream-gap',
 );
 const UNKNOWN_QUOTE = pointer('paths', '/quotes/{quoteId}', 'get', 'x-upstream-gap');
+
+/** What the checks of a write's answer expect. */
+const ANSWER: Expectation = {
+  confirm: "a 2xx answer that meets the spec's schema",
+  contradict: 'one that breaks it',
+};
+const UNKNOWN_QUOTE_CHECK = {
+  spec: 'liability',
+  pointer: UNKNOWN_QUOTE,
+  toldApart: true,
+  expects: {
+    confirm: 'a quote that does not exist refused with a 4xx',
+    contradict: 'such a quote answered with a 2xx',
+  },
+} as const;
+
+/** How far back the read-only quote search looks: small by construction, yet not empty. */
+const SEARCH_DAYS = 1;
 
 /** Host labels and path segments that name an environment where test writes belong. */
 const TEST_ENVIRONMENTS = new Set([
@@ -107,7 +125,7 @@ export async function checkLiability(
     method: 'get' | 'post',
     answer: Answer | Failed,
   ): Json | undefined => {
-    const base = { spec: 'liability' as const, pointer: marker };
+    const base = { spec: 'liability' as const, pointer: marker, expects: ANSWER };
     if ('failed' in answer || answer.status >= 300) {
       const seen = 'failed' in answer ? answer.failed : `answered ${answer.status}`;
       run.add({ ...base, status: 'unobserved', evidence: `${what}: ${seen}` });
@@ -136,6 +154,7 @@ export async function checkLiability(
   };
 
   let sellerId: string | undefined;
+  run.begin('liability');
   run.progress('liability: quote search, an unknown quote, and writes when allowed');
   if (target.allowWrites === true && isTestAddress(baseUrl)) {
     const example = (name: string) => at(document, 'components', 'examples', name).value;
@@ -155,7 +174,13 @@ export async function checkLiability(
     if (typeof seller?.sellerId !== 'string') {
       const evidence = 'not tried, as no seller was created';
       for (const marker of [CREATE_QUOTE, READ_QUOTE])
-        run.add({ spec: 'liability', pointer: marker, status: 'unobserved', evidence });
+        run.add({
+          spec: 'liability',
+          pointer: marker,
+          expects: ANSWER,
+          status: 'unobserved',
+          evidence,
+        });
     } else {
       sellerId = seller.sellerId;
       // The spec's example quote request, for the new seller.
@@ -172,7 +197,13 @@ export async function checkLiability(
       );
       if (typeof quote?.quoteId !== 'string') {
         const evidence = 'a read of that quote: not tried, as no quote was created';
-        run.add({ spec: 'liability', pointer: READ_QUOTE, status: 'unobserved', evidence });
+        run.add({
+          spec: 'liability',
+          pointer: READ_QUOTE,
+          expects: ANSWER,
+          status: 'unobserved',
+          evidence,
+        });
       } else {
         judge(
           READ_QUOTE,
@@ -194,12 +225,19 @@ export async function checkLiability(
         ? `${baseUrl} names no test environment, so nothing was written`
         : 'writes are not allowed (allowWrites), so no seller was created';
     for (const marker of [SELLER_CREATED, CREATE_QUOTE, READ_QUOTE])
-      run.add({ spec: 'liability', pointer: marker, status: 'skipped', evidence: why });
+      run.add({
+        spec: 'liability',
+        pointer: marker,
+        expects: ANSWER,
+        status: 'skipped',
+        evidence: why,
+      });
   }
 
-  // A search small by construction: one new seller's quotes, or quotes created from now on.
+  // A search small by construction: one new seller's quotes, or the quotes of the last day.
+  const since = new Date(Date.now() - SEARCH_DAYS * 86_400_000);
   const filter: Record<string, string> =
-    sellerId === undefined ? { createdFrom: new Date().toISOString() } : { sellerId };
+    sellerId === undefined ? { createdFrom: since.toISOString() } : { sellerId };
   const search = await send(
     '/quotes',
     'get',
@@ -255,6 +293,7 @@ export async function checkLiability(
       expected.items,
       records,
       'liability searchQuotes',
+      bodies.length > 0,
     ),
   );
 
@@ -273,8 +312,8 @@ export async function checkLiability(
   if (fixed) run.indiscriminate('liability', ['any quote id']);
 }
 
-function unknownQuoteFinding(answer: Answer | Failed, fixed: boolean): Finding {
-  const base = { spec: 'liability' as const, pointer: UNKNOWN_QUOTE };
+function unknownQuoteFinding(answer: Answer | Failed, fixed: boolean): Observed {
+  const base = UNKNOWN_QUOTE_CHECK;
   if ('failed' in answer) {
     return {
       ...base,

@@ -88,11 +88,73 @@ describe('against a stand-in that answers the same whatever it is sent', () => {
       /^exposure answered a wrong key, grant_type password, a wrong key on reads, any offset as it answered the real requests, as a mocking service does/,
     );
     expect(result.notes[1]).toMatch(/^liability answered any quote id as/);
-    expect(result.notes[2]).toMatch(/^approvals answered no employeeNumber as/);
+    expect(result.notes[2]).toMatch(
+      /^approvals answered a wrong client secret, no employeeNumber as/,
+    );
   });
 
   it('gives one finding per pointer', () => {
     const keys = result.findings.map((f) => `${f.spec} ${f.pointer}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe('a mocking service, with no employee to compare with', () => {
+  it('judges nothing it cannot tell apart, and gives no edit', async () => {
+    const { findings, notes } = await verifyUpstream({
+      approvals: {
+        baseUrl: upstream.url,
+        credentials: { clientId: 'anyone', clientSecret: 'anything' },
+        tier: 'gold',
+      },
+    });
+    expect(findings).toContainEqual(
+      expect.objectContaining({
+        pointer: '/paths/~1approvals/get/parameters/0/x-upstream-gap',
+        status: 'unobserved',
+        evidence: expect.stringMatching(/\nnot judged: approvals answered a wrong client secret/),
+      }),
+    );
+    expect(findings.filter((f) => f.edit !== undefined)).toEqual([]);
+    expect(notes).toEqual([expect.stringMatching(/^approvals answered a wrong client secret as/)]);
+  });
+});
+
+describe('mock: the environment is said to be a mocking service', () => {
+  it('requests no token, and judges nothing that needs requests told apart', async () => {
+    const before = upstream.requests.length;
+    const { findings, notes } = await verifyUpstream({
+      exposure: {
+        baseUrl: upstream.url,
+        tokenUrl: `${upstream.url}/login/connect/token`,
+        credentials: {
+          clientId: 'anyone',
+          clientSecret: 'anything',
+          subscriptionKeys: { primary: 'k' },
+        },
+        rateLimit: 'gold',
+      },
+      mock: true,
+    });
+    const sent = upstream.requests.slice(before).map((r) => r.path);
+    expect(sent).not.toContain('/login/connect/token');
+    expect(sent).toContain('/open/portal-api/exposure/locations');
+    for (const pointer of [
+      '/components/securitySchemes/subscriptionKey/x-upstream-gap',
+      '/components/schemas/TokenResponse/x-upstream-gap',
+    ]) {
+      expect(findings).toContainEqual(
+        expect.objectContaining({
+          pointer,
+          status: 'unobserved',
+          evidence: 'exposure: no token is requested of a mocking service',
+        }),
+      );
+    }
+    expect(findings.filter((f) => f.status === 'confirmed').map((f) => f.pointer)).toEqual([
+      '/paths/~1open~1portal-api~1exposure~1locations/get/responses/200/x-upstream-gap',
+      '/components/schemas/Location/x-upstream-gap',
+    ]);
+    expect(notes).toEqual([expect.stringMatching(/^exposure is a mocking service \(mock\)/)]);
   });
 });

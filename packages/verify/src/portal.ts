@@ -1,14 +1,16 @@
 import { at, modelOf, pointer } from './documents.js';
 import {
+  FIELDS,
+  PLACE,
   observedPlace,
   recordFieldsFinding,
   recordsPlaceFinding,
   type RecordsPlace,
 } from './records.js';
-import type { Run } from './run.js';
+import type { Observed, Run } from './run.js';
 import type { Answer, Failed } from './send.js';
-import { KEY_HEADERS, WRONG_KEY, checkToken } from './token.js';
-import type { Finding, PortalTarget } from './types.js';
+import { KEY_HEADERS, WRONG_KEY, checkToken, unreachable } from './token.js';
+import type { PortalTarget } from './types.js';
 
 type Json = Record<string, unknown>;
 type PortalSpec = 'exposure' | 'riskengineering';
@@ -16,6 +18,40 @@ type PortalSpec = 'exposure' | 'riskengineering';
 const OFFSET = '/components/parameters/Offset';
 const LIMIT = '/components/parameters/Limit';
 const KEY_NAME = '/components/securitySchemes/SubscriptionKey/name';
+
+/** The checks of the common guesses of paged reads: what would confirm or contradict each. */
+const KEY_CHECK = {
+  spec: 'common',
+  pointer: KEY_NAME,
+  toldApart: true,
+  expects: {
+    confirm: "a read with the key in the spec's header answered, and one with a wrong key refused",
+    contradict:
+      'a read refused with the key there (401, 403) and answered with it in another header',
+  },
+} as const;
+const OFFSET_CHECK = {
+  spec: 'common',
+  pointer: `${OFFSET}/x-upstream-gap`,
+  toldApart: true,
+  expects: {
+    confirm:
+      'pages of 2 at successive positions line up with a page of 4 as x-paging and minimum say',
+    contradict: 'they line up as another unit (record or page index) or base',
+  },
+} as const;
+const CAP_CHECK = {
+  spec: 'common',
+  pointer: `${LIMIT}/schema/maximum`,
+  toldApart: true,
+  expects: {
+    confirm: 'the largest limit answered with that many records, or all there are',
+    contradict: 'fewer records while more follow',
+  },
+} as const;
+
+/** A stand-in for the token a mocking service never asks for. */
+const MOCK_TOKEN = 'not-checked-by-the-mocking-service';
 
 /** A paged read of a spec: its path, the parameters that page it, and where its records are. */
 interface PagedRead {
@@ -107,13 +143,19 @@ export async function checkPortal(
   secrets.add(credentials.subscriptionKeys.primary);
   if (credentials.subscriptionKeys.secondary) secrets.add(credentials.subscriptionKeys.secondary);
   const { oauth2Scopes: scopes } = modelOf(document);
+  run.begin(service);
   run.progress(`${service}: the token endpoint (key header, scopes, token response)`);
-  const { token, why, accepted } = await checkToken(run, sender, service, target, scopes, secrets);
+  const { token, why, accepted } = run.mock
+    ? {
+        ...unreachable(run, service, 'no token is requested of a mocking service'),
+        token: MOCK_TOKEN,
+      }
+    : await checkToken(run, sender, service, target, scopes, secrets);
   const reads = pagedReads(document);
   if (token === undefined) {
     for (const read of reads)
       for (const finding of unobservedRead(document, spec, read, why)) run.add(finding);
-    run.indiscriminate(service, accepted);
+    noteAlike(run, service, accepted);
     return;
   }
   let keyHeader = reads[0]?.keyHeader ?? KEY_HEADERS[0]!;
@@ -151,7 +193,15 @@ export async function checkPortal(
     }
     if (await checkRead(run, spec, read, what, get)) accepted.push(`any ${read.position.name}`);
   }
-  run.indiscriminate(service, accepted);
+  noteAlike(run, service, accepted);
+}
+
+/**
+ * Names a service that answered what it must refuse: a token endpoint may ignore the key, but
+ * one that grants anything else, or reads that take a wrong key or any offset, tell nothing apart.
+ */
+function noteAlike(run: Run, service: string, accepted: readonly string[]): void {
+  if (accepted.some((sign) => sign !== 'a wrong key')) run.indiscriminate(service, accepted);
 }
 
 /**
@@ -165,7 +215,7 @@ async function checkDataKey(
   key: string,
   probe: (header: string, key: string, why: string) => Promise<Answer | Failed>,
 ): Promise<{ header: string; wrongKeyAccepted: boolean }> {
-  const base = { spec: 'common' as const, pointer: KEY_NAME };
+  const base = KEY_CHECK;
   const kept = { header: specHeader, wrongKeyAccepted: false };
   const answer = await probe(specHeader, key, `with the key in ${specHeader}`);
   if ('failed' in answer) {
@@ -197,7 +247,8 @@ async function checkDataKey(
   if (answer.status === 401 || answer.status === 403) {
     for (const other of KEY_HEADERS.filter((h) => h.toLowerCase() !== specHeader.toLowerCase())) {
       const retry = await probe(other, key, `with the key in ${other}`);
-      if (!('failed' in retry) && retry.status < 300) {
+      // Any answer but a refusal of the key shows the key was read there.
+      if (!('failed' in retry) && retry.status !== 401 && retry.status !== 403) {
         run.add({
           ...base,
           status: 'contradicted',
@@ -224,22 +275,21 @@ async function checkDataKey(
 }
 
 /** Every finding of a read, unobserved for the one reason it was not read. */
-function unobservedRead(document: Json, spec: PortalSpec, read: PagedRead, why: string): Finding[] {
+function unobservedRead(
+  document: Json,
+  spec: PortalSpec,
+  read: PagedRead,
+  why: string,
+): Observed[] {
   const evidence = `${read.operationId}: not read, as ${why}`;
   const { responsePointer, itemRef } = readPointers(document, read);
-  const pointers: [PortalSpec | 'common', string][] = [
-    [spec, `${responsePointer}/x-upstream-gap`],
-    [spec, `${itemRef}/x-upstream-gap`],
-    ['common', `${OFFSET}/x-upstream-gap`],
-    ['common', `${LIMIT}/schema/maximum`],
-    ['common', KEY_NAME],
-  ];
-  return pointers.map(([where, pointer]) => ({
-    spec: where,
-    pointer,
-    status: 'unobserved',
-    evidence,
-  }));
+  return [
+    { spec, pointer: `${responsePointer}/x-upstream-gap`, expects: PLACE },
+    { spec, pointer: `${itemRef}/x-upstream-gap`, expects: FIELDS },
+    OFFSET_CHECK,
+    CAP_CHECK,
+    KEY_CHECK,
+  ].map((check) => ({ ...check, status: 'unobserved', evidence }));
 }
 
 /**
@@ -282,11 +332,17 @@ async function checkRead(
         ? 1
         : undefined;
   let unit: 'record' | 'page' | undefined;
-  let pagingEvidence = everywhere
-    ? `${what}: ${position.name} 0, 1 and 2 answered the same ${r0.length} records, so the position is not told apart`
-    : failed === undefined
-      ? `${what}: pages of 2 at ${position.name} 0, 1 and 2 did not all hold records`
-      : `${what}: ${failed.failed}`;
+  // A collection of fewer than 4 records cannot show how the position counts.
+  const most = Math.max(0, ...[r0, r1, r2].map((records) => records?.length ?? 0));
+  const anyRecords = [r0, r1, r2].some((records) => records !== undefined);
+  let tooFew = anyRecords && failed === undefined && !everywhere && base === undefined && most < 2;
+  let pagingEvidence = tooFew
+    ? `${what}: the collection holds ${most} record${most === 1 ? '' : 's'}, too few to show how the position counts`
+    : everywhere
+      ? `${what}: ${position.name} 0, 1 and 2 answered the same ${r0.length === 1 ? 'record' : `${r0.length} records`}, so the position is not told apart`
+      : failed === undefined
+        ? `${what}: pages of 2 at ${position.name} 0, 1 and 2 did not all hold records`
+        : `${what}: ${failed.failed}`;
   if (base !== undefined) {
     const wide = recordsOf(keep(await page(base, 4)));
     const next = base === 0 ? r1 : r2;
@@ -294,25 +350,27 @@ async function checkRead(
       if (same(next, wide.slice(1, 3))) unit = 'record';
       else if (same(next, wide.slice(2, 4))) unit = 'page';
     }
+    tooFew = wide !== undefined && wide.length < 4;
     const atZero =
       base === 0
         ? 'held the first records'
         : r0 === undefined
           ? 'was refused'
           : 'repeated position 1';
-    pagingEvidence =
-      unit === undefined
+    pagingEvidence = tooFew
+      ? `${what}: ${limit.name}=4 at ${position.name}=${base} answered ${wide!.length} records, too few to show how the position counts`
+      : unit === undefined
         ? `${what}: pages at ${position.name} ${base} and ${base + 1} do not line up with 4 records from ${base}, so the data may have changed between calls`
         : `${what}: ${position.name}=0 ${atZero}; ${position.name}=${base + 1} with ${limit.name}=2 answered records ${unit === 'record' ? '2–3' : '3–4'} of ${position.name}=${base} with ${limit.name}=4: ${describePaging(unit, base)}`;
   }
-  run.add(pagingFinding(position, unit, base, pagingEvidence));
+  const paging = pagingFinding(position, unit, base, pagingEvidence, tooFew);
+  run.add(paging);
 
   // A page cap below the largest limit: fewer records than asked while more exist.
   if (unit === undefined || base === undefined) {
     run.add({
-      spec: 'common',
-      pointer: `${LIMIT}/schema/maximum`,
-      status: 'unobserved',
+      ...CAP_CHECK,
+      status: paging.status === 'skipped' ? 'skipped' : 'unobserved',
       evidence: `${what}: not judged, as the position was not`,
     });
   } else {
@@ -325,9 +383,8 @@ async function checkRead(
       run.add(capFinding(what, limit, count, more !== undefined && more.length > 0));
     } else {
       run.add({
-        spec: 'common',
-        pointer: `${LIMIT}/schema/maximum`,
-        status: count === limit.maximum ? 'confirmed' : 'unobserved',
+        ...CAP_CHECK,
+        status: count === limit.maximum ? 'confirmed' : count === 0 ? 'skipped' : 'unobserved',
         evidence: `${what}: ${limit.name}=${limit.maximum} answered ${count ?? 'no'} records`,
       });
     }
@@ -365,6 +422,7 @@ async function checkRead(
       expected.items,
       records,
       what,
+      answers.length > 0,
     ),
   );
   return everywhere;
@@ -397,9 +455,11 @@ function pagingFinding(
   unit: 'record' | 'page' | undefined,
   base: number | undefined,
   evidence: string,
-): Finding {
-  const where = { spec: 'common' as const, pointer: `${OFFSET}/x-upstream-gap` };
-  if (unit === undefined || base === undefined) return { ...where, status: 'unobserved', evidence };
+  tooFew: boolean,
+): Observed {
+  const where = OFFSET_CHECK;
+  if (unit === undefined || base === undefined)
+    return { ...where, status: tooFew ? 'skipped' : 'unobserved', evidence };
   if (unit === position.unit && base === position.base)
     return { ...where, status: 'confirmed', evidence };
   return {
@@ -424,8 +484,8 @@ function capFinding(
   limit: PagedRead['limit'],
   count: number,
   more: boolean,
-): Finding {
-  const where = { spec: 'common' as const, pointer: `${LIMIT}/schema/maximum` };
+): Observed {
+  const where = CAP_CHECK;
   if (!more) {
     return {
       ...where,

@@ -1,7 +1,13 @@
 // #region readme-example
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '@partner-apis/sandbox';
-import { formatFindings, verifyUpstream } from '@partner-apis/verify';
+import {
+  exitCodeOf,
+  formatFindings,
+  formatJunit,
+  formatSarif,
+  verifyUpstream,
+} from '@partner-apis/verify';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -34,6 +40,12 @@ test('which guesses of the specs hold in an environment', async () => {
       status: 'confirmed',
     }),
   );
+
+  // For CI: the exit code a scheduler acts on, a JUnit report for the test view and a SARIF
+  // log for code scanning (one result per contradicted guess, at its line of specs/).
+  expect(exitCodeOf(findings)).toBe(0);
+  expect(formatJunit(findings)).toContain('<testsuite name="specs/auth/openapi.yaml"');
+  expect(JSON.parse(formatSarif(findings)).runs[0].results).toEqual([]);
 });
 // #endregion readme-example
 

@@ -1,6 +1,18 @@
 import { at, resolve, validate } from './documents.js';
 import { inferSchema } from './infer.js';
-import type { Finding, SpecEdit, SpecName } from './types.js';
+import type { Expectation, Finding, SpecEdit, SpecName } from './types.js';
+
+/** What the check of where a read's records are expects. */
+export const PLACE: Expectation = {
+  confirm: 'every answer holds its records where the spec says: a bare array, or its x-records',
+  contradict: 'they are somewhere else',
+};
+
+/** What the check of the fields of records expects. */
+export const FIELDS: Expectation = {
+  confirm: 'every record meets its schema and carries only fields a schema that names any names',
+  contradict: 'a record that breaks it, or a field it does not name',
+};
 
 type Json = Record<string, unknown>;
 
@@ -113,6 +125,7 @@ export function recordsPlaceFinding(
       finding: {
         spec: statement.spec,
         pointer: statement.marker,
+        expects: PLACE,
         status: observed.length === 0 ? 'unobserved' : 'contradicted',
         evidence:
           observed.length === 0
@@ -130,6 +143,7 @@ export function recordsPlaceFinding(
       finding: {
         spec: statement.spec,
         pointer: statement.marker,
+        expects: PLACE,
         status: 'confirmed',
         evidence: `${what}: ${count(bodies.length, 'answer')}, each ${describePlace(place)}, as the spec says`,
       },
@@ -191,6 +205,7 @@ export function recordsPlaceFinding(
     finding: {
       spec: statement.spec,
       pointer: statement.marker,
+      expects: PLACE,
       status: 'contradicted',
       evidence: `${what}: the spec says ${describePlace(expected.place)}; ${count(bodies.length, 'answer')}, each ${describePlace(place)}`,
       edit,
@@ -225,10 +240,11 @@ function fieldList(records: readonly Json[], names: readonly string[]): string {
 /**
  * The finding on the fields records carry: each record is checked against `items`; a record
  * schema that names no field is open, and the fields seen are listed; one that names fields is
- * contradicted by any other field, with the edit that names it.
+ * contradicted by any other field, with the edit that names it. Without records it is skipped
+ * when the answers held none (`answered`), and unobserved when there was no answer.
  *
  * @example
- * recordFieldsFinding(document, { spec: 'approvals', marker, schema: '/components/schemas/ApprovalItem' }, items, records, 'approval items');
+ * recordFieldsFinding(document, { spec: 'approvals', marker, schema: '/components/schemas/ApprovalItem' }, items, records, 'approval items', true);
  */
 export function recordFieldsFinding(
   document: Json,
@@ -236,10 +252,14 @@ export function recordFieldsFinding(
   items: unknown,
   records: readonly unknown[],
   what: string,
+  answered: boolean,
 ): Finding {
-  const base = { spec: statement.spec, pointer: statement.marker };
-  if (records.length === 0)
-    return { ...base, status: 'unobserved', evidence: `${what}: no record to look at` };
+  const base = { spec: statement.spec, pointer: statement.marker, expects: FIELDS };
+  if (records.length === 0) {
+    return answered
+      ? { ...base, status: 'skipped', evidence: `${what}: the answers held no record to look at` }
+      : { ...base, status: 'unobserved', evidence: `${what}: no answer held records` };
+  }
   const objects = records.filter(isRecord);
   const problems = [...new Set(records.flatMap((record) => validate(document, items, record)))];
   const names = [...new Set(objects.flatMap((r) => Object.keys(r)))];

@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { formatFindings } from './report.js';
 
+const expects = { confirm: 'an answer that confirms', contradict: 'one that contradicts' };
+
 describe('formatFindings', () => {
   it('lists contradicted findings first, each with its spec, pointer, evidence and edit', () => {
     const report = formatFindings([
-      { spec: 'auth', pointer: '/a', status: 'confirmed', evidence: 'held' },
+      { spec: 'auth', pointer: '/a', status: 'confirmed', expects, evidence: 'held' },
       {
         spec: 'common',
         pointer: '/components/parameters/Offset/x-upstream-gap',
         status: 'contradicted',
+        expects,
         evidence: 'exposure: a page index\nrisk engineering: a page index',
         edit: [{ op: 'replace', path: '/components/parameters/Offset/x-paging', value: 'page' }],
       },
@@ -36,6 +39,7 @@ describe('formatFindings', () => {
           spec: 'auth',
           pointer: '/components/schemas/TokenRequest/properties/scope/x-upstream-gap',
           status: 'unobserved',
+          expects,
           evidence:
             'exposure: the token endpoint grants a token to anything, so the scopes it takes cannot be told',
         },
@@ -52,5 +56,8 @@ describe('formatFindings', () => {
     // The pointer is one word: it is never cut.
     expect(lines).toContain('  /components/schemas/TokenRequest/properties/scope/x-upstream-gap');
     expect(lines.filter((line) => line.length > 40 && line.includes(' ', 2))).toEqual([]);
+    // Evidence keeps its indent on the first of its lines, and the rest go deeper.
+    expect(lines).toContain('  exposure: the token endpoint grants a');
+    expect(lines).toContain('    token to anything, so the scopes it');
   });
 });

@@ -13,14 +13,16 @@ export interface ReportOptions {
 /** `text` wrapped at spaces to `width` columns, each line after the first indented by `indent`. */
 function wrap(text: string, width: number | undefined, indent: string): string[] {
   if (width === undefined || text.length <= width) return [text];
+  // The text's own indent starts its first line.
+  const lead = /^ */.exec(text)![0];
   const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
+  let line = lead;
+  for (const word of text.slice(lead.length).split(' ')) {
+    if (line.trim() !== '' && line.length + 1 + word.length > width) {
       lines.push(line);
       line = `${indent}${word}`;
     } else {
-      line = line === '' ? word : `${line} ${word}`;
+      line = line.trim() === '' ? `${line}${word}` : `${line} ${word}`;
     }
   }
   return [...lines, line];

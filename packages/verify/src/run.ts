@@ -9,13 +9,26 @@ import {
   type Transport,
 } from './send.js';
 import { inferSchema } from './infer.js';
-import type { Finding, Pace, SpecEdit, SpecName, VerifyOptions } from './types.js';
+import type { Expectation, Finding, Pace, SpecEdit, SpecName, VerifyOptions } from './types.js';
 
 type Json = Record<string, unknown>;
 type OperationSpec = Exclude<SpecName, 'common'>;
 
+/**
+ * What a check found, and whether it needs the environment to tell requests apart (a wrong key
+ * from the right one, one offset from another): such a finding is judged only where it does.
+ */
+export type Observed = Finding & { toldApart?: boolean };
+
+/** A finding with the service whose answers it rests on. */
+interface Kept {
+  finding: Observed;
+  service: string;
+}
+
 /** One answer of an operation that no dedicated check judged: checked against its response. */
 interface Observation {
+  service: string;
   spec: OperationSpec;
   path: string;
   method: string;
@@ -29,23 +42,47 @@ interface Observation {
  * @example
  * const run = new Run(DOCUMENTS, { signal });
  * const answer = await run.call(sender, { spec: 'exposure', path, method: 'get' }, request, 'a page');
- * const findings = [...run.findings, ...run.answerFindings()];
+ * const findings = run.results();
  */
 export class Run {
-  readonly findings: Finding[] = [];
-  /** What the answers say of the environment as a whole, one line each. */
-  readonly notes: string[] = [];
+  readonly #kept: Kept[] = [];
   readonly #observations: Observation[] = [];
-  readonly #options: Pick<VerifyOptions, 'signal' | 'onProgress'> & Transport;
+  /** Why each service that answers the same whatever it is sent cannot tell requests apart. */
+  readonly #alike = new Map<string, string>();
+  /** What each service answered as it answered the real requests: a wrong key, any offset, … */
+  readonly #signs = new Map<string, string[]>();
+  #service = '';
+  readonly #options: Pick<VerifyOptions, 'signal' | 'onProgress' | 'mock'> & Transport;
   /** The specs the answers are checked against. */
   readonly documents: SpecDocuments;
 
   constructor(
     documents: SpecDocuments,
-    options: Pick<VerifyOptions, 'signal' | 'onProgress'> & Transport,
+    options: Pick<VerifyOptions, 'signal' | 'onProgress' | 'mock'> & Transport,
   ) {
     this.documents = documents;
     this.#options = options;
+  }
+
+  /** The checks of `service` begin: what they find and send from now on is its. */
+  begin(service: string): void {
+    this.#service = service;
+    if (this.#options.mock === true) {
+      this.#alike.set(
+        service,
+        `${service} is a mocking service (mock), which answers the same whatever it is sent`,
+      );
+    }
+  }
+
+  /** Whether the environment is a mocking service (`mock`), which is asked for no token. */
+  get mock(): boolean {
+    return this.#options.mock === true;
+  }
+
+  /** Why the service being checked cannot tell requests apart, if it cannot. */
+  get answersAlike(): string | undefined {
+    return this.#alike.get(this.#service);
   }
 
   /**
@@ -71,14 +108,51 @@ export class Run {
    * key, any offset, …) as it answered the real ones.
    */
   indiscriminate(service: string, signs: readonly string[]): void {
-    if (signs.length === 0) return;
-    this.notes.push(
-      `${service} answered ${signs.join(', ')} as it answered the real requests, as a mocking service does: nothing it could not tell apart is confirmed`,
+    // A service said to be a mocking service is named so already.
+    if (signs.length === 0 || this.mock) return;
+    const all = [...(this.#signs.get(service) ?? []), ...signs];
+    this.#signs.set(service, all);
+    this.#alike.set(
+      service,
+      `${service} answered ${all.join(', ')} as it answered the real requests, as a mocking service does`,
     );
   }
 
-  add(finding: Finding): void {
-    this.findings.push(finding);
+  /** What the answers say of the environment as a whole, one line each. */
+  get notes(): string[] {
+    return [...this.#alike.values()].map(
+      (alike) =>
+        `${alike}: nothing it could not tell apart is judged, and nothing it answered is written to a spec`,
+    );
+  }
+
+  add(finding: Observed): void {
+    this.#kept.push({ finding, service: this.#service });
+  }
+
+  /**
+   * Every finding, those of the answers kept by `call` among them: of a service that answers
+   * the same whatever it is sent, one that needs requests told apart is unobserved, and none
+   * carries an edit.
+   */
+  results(): Finding[] {
+    return [...this.#kept, ...this.#answerFindings()].map(({ finding, service }) => {
+      const { toldApart, edit, ...rest } = finding;
+      const alike = this.#alike.get(service);
+      if (alike === undefined) return edit === undefined ? rest : { ...rest, edit };
+      if (toldApart === true && (rest.status === 'confirmed' || rest.status === 'contradicted')) {
+        return {
+          ...rest,
+          status: 'unobserved',
+          evidence: `${rest.evidence}\nnot judged: ${alike}`,
+        };
+      }
+      if (edit === undefined) return rest;
+      return {
+        ...rest,
+        evidence: `${rest.evidence}\nno edit: ${alike}, so nothing it answered is written to a spec`,
+      };
+    });
   }
 
   /**
@@ -95,12 +169,12 @@ export class Run {
   ): Promise<Answer | Failed> {
     const answer = await sender.send(request);
     if (!('failed' in answer) && !judged(answer))
-      this.#observations.push({ ...operation, why, answer });
+      this.#observations.push({ service: this.#service, ...operation, why, answer });
     return answer;
   }
 
   /** Every answer kept by `call`, checked against the response the spec documents for it. */
-  answerFindings(): Finding[] {
+  #answerFindings(): Kept[] {
     const groups = new Map<string, Observation[]>();
     for (const observation of this.#observations) {
       const operation = at(
@@ -114,10 +188,13 @@ export class Run {
         key === undefined
           ? pointer('paths', observation.path, observation.method, 'responses')
           : pointer('paths', observation.path, observation.method, 'responses', key);
-      const id = `${observation.spec} ${where}`;
+      const id = `${observation.service} ${observation.spec} ${where}`;
       groups.set(id, [...(groups.get(id) ?? []), observation]);
     }
-    return [...groups.values()].map((group) => judgeAnswers(this.documents, group));
+    return [...groups.values()].map((group) => ({
+      finding: judgeAnswers(this.documents, group),
+      service: group[0]!.service,
+    }));
   }
 }
 
@@ -176,6 +253,12 @@ function responseEdit(group: readonly Observation[], replace: boolean): SpecEdit
   return edits;
 }
 
+/** What the check of a response expects. */
+const ANSWERS: Expectation = {
+  confirm: 'each answer meets the response its status matches',
+  contradict: 'an answer that breaks it, or a status the spec documents no response for',
+};
+
 function judgeAnswers(documents: SpecDocuments, group: readonly Observation[]): Finding {
   const [first] = group as [Observation];
   const document = documents[first.spec] as Json;
@@ -187,6 +270,7 @@ function judgeAnswers(documents: SpecDocuments, group: readonly Observation[]): 
       spec: first.spec,
       pointer: pointer('paths', first.path, first.method, 'responses'),
       status: 'contradicted',
+      expects: ANSWERS,
       evidence: `${first.method.toUpperCase()} ${first.path} answered ${seen(group)}; the spec documents no response for ${statuses.join(', ')}`,
       edit: statuses.length === 1 ? responseEdit(group, false) : undefined,
     };
@@ -208,6 +292,7 @@ function judgeAnswers(documents: SpecDocuments, group: readonly Observation[]): 
       spec: first.spec,
       pointer: where,
       status: 'confirmed',
+      expects: ANSWERS,
       evidence: `${first.method.toUpperCase()} ${first.path} answered ${seen(group)}, as response ${key} documents`,
     };
   }
@@ -217,6 +302,7 @@ function judgeAnswers(documents: SpecDocuments, group: readonly Observation[]): 
     spec: first.spec,
     pointer: where,
     status: 'contradicted',
+    expects: ANSWERS,
     evidence: `${first.method.toUpperCase()} ${first.path} answered ${seen(group)}; against response ${key}: ${problems.slice(0, 6).join('; ')}`,
     edit: isError ? responseEdit(group, key === String(first.answer.status)) : undefined,
   };

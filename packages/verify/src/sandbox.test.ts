@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SPECS_DIR } from './spec-documents.fixture.js';
 import type { Finding } from './types.js';
+import { exitCodeOf } from './exit-code.js';
 import { verifyUpstream } from './verify.js';
 
 let sb: Sandbox;
@@ -105,6 +106,35 @@ describe('against the sandbox', () => {
         readFileSync(join(SPECS_DIR, finding.spec, 'openapi.yaml'), 'utf8'),
       ) as unknown;
       expect(at(spec, finding.pointer), `${finding.spec} ${finding.pointer}`).toBeDefined();
+    }
+  });
+});
+
+describe('a read-only run of the sandbox', () => {
+  it('exits 0: every check observed, or skipped for a stated reason', async () => {
+    const { findings } = await verifyUpstream({
+      liability: { baseUrl: sb.urls.liability, credentials: sb.credentials.liability },
+      approvals: {
+        baseUrl: sb.urls.approvals,
+        credentials: sb.credentials.approvals,
+        tier: sb.credentials.approvals.tier,
+        employeeNumber: sb.fixtures.employeeWithApprovals,
+      },
+    });
+    expect(findings.filter((f) => f.status === 'unobserved')).toEqual([]);
+    expect(exitCodeOf(findings)).toBe(0);
+    expect(findings).toContainEqual(
+      expect.objectContaining({
+        pointer: '/components/schemas/Quote/x-upstream-gap',
+        status: expect.stringMatching(/^(confirmed|skipped)$/),
+      }),
+    );
+  });
+
+  it('states for every check what would confirm its guess and what would contradict it', () => {
+    for (const { expects } of findings) {
+      expect(expects.confirm).not.toBe('');
+      expect(expects.contradict).not.toBe('');
     }
   });
 });

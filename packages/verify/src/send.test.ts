@@ -1,16 +1,15 @@
-import { execFile } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Agent, type ClientRequestArgs } from 'node:http';
-import { createServer as createTlsServer } from 'node:https';
-import { connect, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { promisify } from 'node:util';
 import { startSandbox } from '@partner-apis/sandbox';
-import { refusedUrl, startConnectProxy, startHostileUpstream } from '@partner-apis/testing';
+import {
+  HAS_OPENSSL,
+  refusedUrl,
+  startConnectProxy,
+  startHostileUpstream,
+  startSelfSignedServer,
+} from '@partner-apis/testing';
+import { createSender } from './send.js';
 import { describe, expect, it } from 'vitest';
 import { verifyUpstream } from './verify.js';
 
@@ -83,39 +82,12 @@ describe('the way to the network', () => {
     );
   });
 
-  it.runIf(existsSync('/usr/bin/openssl'))(
-    'names the TLS error of a certificate it does not trust, and the request',
+  it.runIf(HAS_OPENSSL)(
+    'names the certificate problem of a server it does not trust, and the request',
     async () => {
-      const keys = await mkdtemp(join(tmpdir(), 'verify-tls-'));
-      const server = createTlsServer();
+      const server = await startSelfSignedServer();
       try {
-        await promisify(execFile)(
-          '/usr/bin/openssl',
-          [
-            'req',
-            '-x509',
-            '-newkey',
-            'rsa:2048',
-            '-nodes',
-            '-keyout',
-            'key.pem',
-            '-out',
-            'cert.pem',
-            '-days',
-            '1',
-            '-subj',
-            '/CN=127.0.0.1',
-          ],
-          { cwd: keys },
-        );
-        server.setSecureContext({
-          key: await readFile(join(keys, 'key.pem')),
-          cert: await readFile(join(keys, 'cert.pem')),
-        });
-        server.on('request', (_, answer) => answer.end('{}'));
-        server.listen(0, '127.0.0.1');
-        await once(server, 'listening');
-        const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+        const url = `${server.url}/v1`;
         const { findings } = await verifyUpstream({
           approvals: {
             baseUrl: url,
@@ -126,15 +98,49 @@ describe('the way to the network', () => {
         expect(findings[0]).toMatchObject({ status: 'unobserved' });
         expect(findings[0]!.evidence).toMatch(
           new RegExp(
-            `^approvals without employeeNumber: no answer: GET ${url}/approvals: .*self[- ]signed certificate`,
+            `^approvals without employeeNumber: no answer: GET ${url}/approvals: the server's TLS certificate is not trusted: self[- ]signed certificate; .*NODE_EXTRA_CA_CERTS`,
           ),
         );
       } finally {
         server.close();
-        await rm(keys, { recursive: true, force: true });
       }
     },
+    30_000,
   );
+
+  it.each([
+    ['the default transport', {}],
+    ['a fetch of the caller', { fetch: (url: string, init: RequestInit) => fetch(url, init) }],
+  ])('hands on an error answer as the server sent it, through %s', async (_, transport) => {
+    const body = JSON.stringify({
+      code: 'data_validation',
+      message: 'The scope is invalid.',
+      correlationId: 'c-1',
+      error: 'invalid_scope',
+    });
+    const upstream = await startHostileUpstream({
+      '/token': (_request, response) => {
+        response.writeHead(400, { 'content-type': 'application/json', 'x-trace': 't-1' }).end(body);
+      },
+    });
+    try {
+      const sender = createSender(
+        upstream.url,
+        'gold',
+        transport as { fetch?: typeof fetch },
+        undefined,
+      );
+      const answer = await sender.send({
+        method: 'POST',
+        url: `${upstream.url}/token`,
+        headers: {},
+      });
+      expect(answer).toMatchObject({ status: 400, text: body, isJson: true });
+      expect(answer).toHaveProperty('headers.x-trace', 't-1');
+    } finally {
+      await upstream.close();
+    }
+  });
 
   it('keeps to the tier: at bronze never two calls of a client in one second', async () => {
     const upstream = await startHostileUpstream({
@@ -161,7 +167,7 @@ describe('the way to the network', () => {
         },
         userAgent: 'acme-ci/2.1',
       });
-      expect(upstream.rate.arrivals('paced')).toHaveLength(2);
+      expect(upstream.rate.arrivals('paced')).toHaveLength(3);
       expect(upstream.rate.maxInAnyWindow('paced')).toBe(1);
       // The SDK's User-Agent, after the caller's own product.
       expect(upstream.requests[0]!.headers['user-agent']).toMatch(

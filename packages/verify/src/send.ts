@@ -1,4 +1,11 @@
 import { createClientPipeline, type ClientPipeline, type HttpAgentLike } from '@partner-apis/core';
+import { createDefaultSend } from '@partner-apis/core/default-send';
+import {
+  SEND_KEY,
+  type DirectSendOffer,
+  type Send,
+  type SendKit,
+} from '@partner-apis/core/internal';
 import { ApiError, ConfigurationError, ConnectionError, TimeoutError } from '@partner-apis/errors';
 import type { Pace } from './types.js';
 
@@ -24,9 +31,11 @@ export interface Sent {
   body?: string | undefined;
 }
 
-/** One answer, read whole. */
+/** One answer, read whole, as the server sent it (the pipeline's errors do not change it). */
 export interface Answer {
   status: number;
+  /** The headers, by lower-case name. */
+  headers: Record<string, string>;
   text: string;
   /** The parsed body when it is JSON; `undefined` otherwise. */
   json: unknown;
@@ -56,13 +65,46 @@ function parsed(text: string): Pick<Answer, 'json' | 'isJson'> {
   }
 }
 
+/** What the server sent, before any step of the pipeline read it. */
+type Wire = Pick<Answer, 'status' | 'headers' | 'text'>;
+
+function wireOf(status: number, headers: Headers, text: string): Wire {
+  const names: Record<string, string> = {};
+  headers.forEach((value, name) => (names[name.toLowerCase()] = value));
+  return { status, headers: names, text };
+}
+
 /**
- * The body of an answer the pipeline turned into an `ApiError`: the start of any body that is
- * not the common error body, else the common error body as the service sent it.
+ * The `fetch` a sender's pipeline sends with: the caller's (or the default transport, over
+ * `agent`), keeping each answer as the server sent it, since the pipeline turns one with an
+ * error status into an `ApiError` whose body is no longer the server's.
  */
-function bodyOf(error: ApiError): string {
-  if (error.rawBody !== undefined) return error.rawBody;
-  return error.body === undefined ? '' : JSON.stringify(error.body);
+function keepingAnswers(
+  transport: Transport,
+  keep: (wire: Promise<Wire>) => void,
+): typeof globalThis.fetch {
+  const given = transport.fetch;
+  const offer = (given as Partial<DirectSendOffer> | undefined)?.[SEND_KEY];
+  if (given !== undefined && typeof offer !== 'function') {
+    return async (input, init) => {
+      const response = await given(input, init);
+      const copy = response.clone();
+      keep(copy.text().then((text) => wireOf(copy.status, copy.headers, text)));
+      return response;
+    };
+  }
+  const direct = (kit: SendKit): Send => {
+    const send = offer?.(kit) ?? createDefaultSend(transport.agent);
+    return async (exchange) => {
+      const answer = await send(exchange);
+      const text = new TextDecoder().decode(answer.bytes);
+      keep(Promise.resolve(wireOf(answer.status, answer.headers, text)));
+      return answer;
+    };
+  };
+  return Object.assign((() => Promise.reject(new Error('sent directly'))) as typeof fetch, {
+    [SEND_KEY]: direct,
+  });
 }
 
 /**
@@ -108,11 +150,13 @@ export function createSender(
   transport: Transport,
   signal: AbortSignal | undefined,
 ): Sender {
+  let kept: Promise<Wire> | undefined;
   const pipeline: ClientPipeline = createClientPipeline({
     baseUrl,
     rateLimit: pace,
-    agent: transport.agent,
-    fetch: transport.fetch,
+    // Given with a `fetch` only for the pipeline to refuse the pair; alone, it is the transport's.
+    agent: transport.fetch === undefined ? undefined : transport.agent,
+    fetch: keepingAnswers(transport, (wire) => (kept = wire)),
     tracingHeaders: transport.tracingHeaders,
   });
   const agent = userAgent(transport.userAgent);
@@ -121,29 +165,33 @@ export function createSender(
     async send(request) {
       signal?.throwIfAborted();
       if (unreachable !== undefined) return { failed: `not sent, as ${unreachable}` };
+      kept = undefined;
       try {
-        const reply = await pipeline.execute({
+        await pipeline.execute({
           method: request.method,
           url: request.url,
           headers: new Headers({ ...request.headers, 'user-agent': agent }),
           body: request.body,
           signal,
         });
-        const text = new TextDecoder().decode(reply.answer.bytes);
-        return { status: reply.status, text, ...parsed(text) };
       } catch (error) {
         signal?.throwIfAborted();
-        if (error instanceof ApiError) {
-          const text = bodyOf(error);
-          return { status: error.status, text, ...parsed(text) };
-        }
         if (error instanceof ConfigurationError) throw error;
-        const typed = error instanceof ConnectionError || error instanceof TimeoutError;
-        // The pipeline's errors name the request; a TLS error, say, does not.
-        const where = typed ? '' : `${request.method} ${request.url.split('?')[0]}: `;
-        unreachable = `no answer: ${where}${describeFailure(error)}`;
-        return { failed: unreachable };
+        // An answer the pipeline made an error of is an answer like any other; one too large
+        // to read whole is none.
+        if (!(error instanceof ApiError && kept !== undefined)) return failure(error, request);
       }
+      const wire = await kept!;
+      return { ...wire, ...parsed(wire.text) };
     },
   };
+
+  function failure(error: unknown, request: Sent): Failed {
+    if (error instanceof ApiError) return { failed: `no answer read: ${error.message}` };
+    const typed = error instanceof ConnectionError || error instanceof TimeoutError;
+    // The pipeline's errors name the request; an error of another kind may not.
+    const where = typed ? '' : `${request.method} ${request.url.split('?')[0]}: `;
+    unreachable = `no answer: ${where}${describeFailure(error)}`;
+    return { failed: unreachable };
+  }
 }

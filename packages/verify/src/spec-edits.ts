@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import {
   Document,
+  LineCounter,
   isMap,
   isPair,
   isScalar,
@@ -38,6 +39,29 @@ function nodeAt(root: unknown, tokens: readonly string[]): Node | undefined {
     else return undefined;
   }
   return current as Node | undefined;
+}
+
+/**
+ * Where the member at `path` is written in the text of a spec (its key, or the item), or its
+ * nearest ancestor that is: a line and a column, both from 1.
+ *
+ * @example
+ * locate(text, '/components/parameters/Offset/x-upstream-gap'); // { line: 140, column: 7 }
+ */
+export function locate(text: string, path: string): { line: number; column: number } {
+  const lines = new LineCounter();
+  let current: unknown = parseDocument(text, { lineCounter: lines }).contents;
+  let offset = 0;
+  for (const token of tokensOf(path)) {
+    const pair = isMap(current) ? current.items.find((p) => keyOf(p) === token) : undefined;
+    const item = isSeq(current) ? (current.items[Number(token)] as Node | undefined) : undefined;
+    const at = pair === undefined ? item : (pair.key as Node | null);
+    if (at?.range == null) break;
+    offset = at.range[0];
+    current = pair === undefined ? item : pair.value;
+  }
+  const { line, col } = lines.linePos(offset);
+  return { line, column: col };
 }
 
 function column(text: string, offset: number): number {

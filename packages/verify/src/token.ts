@@ -1,8 +1,8 @@
 import { basicAuthorization, parseTokenErrorBody } from '@partner-apis/auth';
 import { at, mediaSchema, modelOf, pointer, validate } from './documents.js';
-import type { Run } from './run.js';
+import type { Observed, Run } from './run.js';
 import type { Answer, Failed, Sender } from './send.js';
-import type { Finding, PortalCredentials } from './types.js';
+import type { PortalCredentials } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -24,6 +24,51 @@ const KEY_MARKER = '/paths/~1login~1connect~1token/post/x-upstream-gap';
 const FIELDS_MARKER = '/components/schemas/TokenResponse/x-upstream-gap';
 const LIFETIME_MARKER = '/components/schemas/TokenResponse/properties/expires_in/x-upstream-gap';
 const GRANTED_MARKER = '/components/schemas/TokenResponse/properties/scope/x-upstream-gap';
+
+/** The checks of the token endpoint's guesses: where each is, what would confirm or contradict it. */
+const KEY_CHECK = {
+  spec: 'auth',
+  pointer: KEY_MARKER,
+  toldApart: true,
+  expects: {
+    confirm: "a token granted with the key in the spec's header, and a wrong key there refused",
+    contradict: "the key refused in the spec's header (401) and accepted in another",
+  },
+} as const;
+const SCOPE_CHECK = {
+  spec: 'auth',
+  pointer: SCOPE_MARKER,
+  toldApart: true,
+  expects: {
+    confirm: 'the scopes granted joined as the spec encodes them',
+    contradict: 'the scopes refused so (invalid_scope) and granted joined by another separator',
+  },
+} as const;
+const FIELDS_CHECK = {
+  spec: 'auth',
+  pointer: FIELDS_MARKER,
+  expects: {
+    confirm: 'a token response that TokenResponse describes',
+    contradict: 'one that breaks it',
+  },
+} as const;
+const LIFETIME_CHECK = {
+  spec: 'auth',
+  pointer: LIFETIME_MARKER,
+  expects: {
+    confirm: 'expires_in a whole number of seconds, or absent',
+    contradict: 'expires_in anything else',
+  },
+} as const;
+const GRANTED_CHECK = {
+  spec: 'auth',
+  pointer: GRANTED_MARKER,
+  expects: {
+    confirm: "the granted scopes joined by the separator of the spec's example",
+    contradict: 'the granted scopes joined by another separator',
+  },
+} as const;
+const TOKEN_CHECKS = [KEY_CHECK, SCOPE_CHECK, FIELDS_CHECK, LIFETIME_CHECK, GRANTED_CHECK];
 
 /** The OpenAPI encodings of a list in one form field, and the separator each joins with. */
 const SCOPE_ENCODINGS = [
@@ -198,16 +243,9 @@ export async function checkToken(
 }
 
 /** Every guess of the token endpoint, unobserved for the one reason there was no answer. */
-function unreachable(run: Run, service: string, why: string): TokenOutcome {
-  for (const pointer of [
-    KEY_MARKER,
-    SCOPE_MARKER,
-    FIELDS_MARKER,
-    LIFETIME_MARKER,
-    GRANTED_MARKER,
-  ]) {
-    run.add({ spec: 'auth', pointer, status: 'unobserved', evidence: `${service}: ${why}` });
-  }
+export function unreachable(run: Run, service: string, why: string): TokenOutcome {
+  for (const check of TOKEN_CHECKS)
+    run.add({ ...check, status: 'unobserved', evidence: `${service}: ${why}` });
   return { token: undefined, why, accepted: [] };
 }
 
@@ -217,8 +255,8 @@ function keyHeaderFinding(
   header: string,
   answer: Answer,
   wrongKey: Answer | Failed | undefined,
-): Finding {
-  const base = { spec: 'auth' as const, pointer: KEY_MARKER };
+): Observed {
+  const base = KEY_CHECK;
   if (answer.status === 401) {
     return {
       ...base,
@@ -273,8 +311,8 @@ function scopeFinding(
   refused: boolean,
   answer: Answer,
   indiscriminate: boolean,
-): Finding {
-  const base = { spec: 'auth' as const, pointer: SCOPE_MARKER };
+): Observed {
+  const base = SCOPE_CHECK;
   if (found === undefined) {
     return {
       ...base,
@@ -328,10 +366,10 @@ function tokenResponseFindings(
   service: string,
   body: Json | undefined,
   scopes: readonly string[],
-): Finding[] {
-  const fields = { spec: 'auth' as const, pointer: FIELDS_MARKER };
-  const lifetime = { spec: 'auth' as const, pointer: LIFETIME_MARKER };
-  const granted = { spec: 'auth' as const, pointer: GRANTED_MARKER };
+): Observed[] {
+  const fields = FIELDS_CHECK;
+  const lifetime = LIFETIME_CHECK;
+  const granted = GRANTED_CHECK;
   if (body === undefined) {
     const evidence = `${service}: no token was granted`;
     return [
@@ -346,7 +384,7 @@ function tokenResponseFindings(
     Object.keys(at(auth, 'components', 'schemas', 'TokenResponse', 'properties')),
   );
   const extra = Object.keys(body).filter((name) => !named.has(name));
-  const findings: Finding[] = [
+  const findings: Observed[] = [
     problems.length === 0
       ? {
           ...fields,
@@ -396,13 +434,14 @@ function tokenResponseFindings(
       ? SCOPE_ENCODINGS.find((e) => scopes.every((s) => scope.split(e.separator).includes(s)))
       : undefined;
   if (observed === undefined) {
+    // RFC 6749 leaves the scope out of an answer that grants what was asked for.
     findings.push({
       ...granted,
-      status: 'unobserved',
+      status: 'skipped',
       evidence:
         typeof scope === 'string'
-          ? `${service}: the granted scopes are not the requested ones joined by a space, a comma or a pipe`
-          : `${service}: the token response names no granted scopes`,
+          ? `${service}: the granted scopes are not the requested ones joined by a space, a comma or a pipe, so their separator cannot be seen`
+          : `${service}: the token response names no granted scopes (RFC 6749 leaves them out when they are the ones asked for), so their separator cannot be seen`,
     });
   } else if (observed === expected) {
     findings.push({

@@ -5,9 +5,11 @@ export type SpecName =
   'auth' | 'common' | 'exposure' | 'riskengineering' | 'liability' | 'approvals';
 
 /**
- * What the answers say about one guess or statement of a spec: `confirmed`, `contradicted`,
- * `unobserved` (the check ran, and its evidence says why it could not tell), or `skipped` (not
- * asked for: writes not allowed, no employee given).
+ * What the answers say about one guess or statement of a spec: `confirmed` or `contradicted`
+ * (only when either answer was possible and one was seen), `unobserved` (the check ran and
+ * could not tell, and its evidence says why: no answer, refused credentials, an environment
+ * that answers the same whatever it is sent), or `skipped` (not run, for a reason that is no
+ * fault of the environment: writes not allowed, no employee given, nothing to read).
  */
 export type FindingStatus = 'confirmed' | 'contradicted' | 'unobserved' | 'skipped';
 
@@ -22,6 +24,14 @@ export interface SpecEdit {
   value: unknown;
 }
 
+/** What a check would take for an answer either way: both must be possible for it to judge. */
+export interface Expectation {
+  /** The answer that confirms the guess. */
+  confirm: string;
+  /** The answer that contradicts it. */
+  contradict: string;
+}
+
 /** What one check found. */
 export interface Finding {
   /** The spec the pointer and the edit refer to, e.g. `common` or `exposure`. */
@@ -32,6 +42,8 @@ export interface Finding {
    */
   pointer: string;
   status: FindingStatus;
+  /** What would confirm the guess and what would contradict it. */
+  expects: Expectation;
   /** What was sent and seen, in words; never a credential. */
   evidence: string;
   /** The spec change that would make the spec true; only for `contradicted`, and only when known. */
@@ -117,6 +129,12 @@ export interface VerifyOptions {
   userAgent?: string | undefined;
   /** Told as each check begins, e.g. `exposure listLocations: records, paging, page cap`. */
   onProgress?: ((check: string) => void) | undefined;
+  /**
+   * The environment is an upstream's mocking service, which answers the same fixed data
+   * whatever it is sent and checks no credentials: no token is requested, every guess that
+   * needs requests told apart is unobserved, and no finding carries an edit.
+   */
+  mock?: boolean | undefined;
 }
 
 /** What `verifyUpstream` found. */

@@ -19,13 +19,15 @@ describe('what cannot be observed', () => {
       },
     });
     expect(findings.filter((f) => f.status === 'contradicted')).toEqual([]);
-    expect(findings).toContainEqual({
-      spec: 'common',
-      pointer: '/components/parameters/Offset/x-upstream-gap',
-      status: 'unobserved',
-      evidence:
-        "listLocations: not read, as the token endpoint answered 401 to exposure's token request",
-    });
+    expect(findings).toContainEqual(
+      expect.objectContaining({
+        spec: 'common',
+        pointer: '/components/parameters/Offset/x-upstream-gap',
+        status: 'unobserved',
+        evidence:
+          "listLocations: not read, as the token endpoint answered 401 to exposure's token request",
+      }),
+    );
     expect(findings).toContainEqual(
       expect.objectContaining({
         pointer: '/paths/~1login~1connect~1token/post/x-upstream-gap',

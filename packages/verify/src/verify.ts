@@ -25,10 +25,10 @@ function merge(findings: readonly Finding[]): Finding[] {
     const edits = new Map<string, SpecEdit>();
     for (const edit of group.filter((f) => f.status === status).flatMap((f) => f.edit ?? []))
       if (!edits.has(edit.path)) edits.set(edit.path, edit);
-    const [{ spec, pointer }] = group as [Finding];
+    const [{ spec, pointer, expects }] = group as [Finding];
     return edits.size === 0
-      ? { spec, pointer, status, evidence }
-      : { spec, pointer, status, evidence, edit: [...edits.values()] };
+      ? { spec, pointer, status, expects, evidence }
+      : { spec, pointer, status, expects, evidence, edit: [...edits.values()] };
   });
 }
 
@@ -59,8 +59,6 @@ export async function verifyUpstream(options: VerifyOptions): Promise<VerifyResu
   if (options.liability) await checkLiability(run, options.liability, secrets);
   if (options.approvals) await checkApprovals(run, options.approvals, secrets);
   const redact = createRedactor(secrets);
-  const findings = merge([...run.findings, ...run.answerFindings()]).map(
-    (finding) => redactValue(finding, redact) as Finding,
-  );
+  const findings = merge(run.results()).map((finding) => redactValue(finding, redact) as Finding);
   return { findings, notes: run.notes.map(redact) };
 }

@@ -181,11 +181,13 @@ describe('partner-apis verify', () => {
     expect(stdout.split('\n').filter((line) => line.length > 80 && / \S+ /.test(line))).toEqual([]);
   });
 
-  it('against --env mock, asks no credentials, says the service answers alike whatever it is sent, and confirms nothing it cannot tell apart', async () => {
+  it('against --env mock, asks for no token, judges nothing it cannot tell apart and writes nothing to a spec', async () => {
     // A stand-in of the mocking services: the same answer to anything, no credentials checked.
-    const server = createServer((_, response) => {
+    const paths: string[] = [];
+    const server = createServer((request, response) => {
+      paths.push(new URL(request.url ?? '/', 'http://x').pathname);
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ employeeNumber: '1', requisitionApprovals: [] }));
+      response.end(JSON.stringify([{ employeeNumber: '1', requisitionApprovals: [] }]));
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -194,32 +196,101 @@ describe('partner-apis verify', () => {
       const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       writeFileSync(
         join(dir, 'partner-apis.config.json'),
-        JSON.stringify({ environments: { mock: { approvals: { baseUrl: `${origin}/v1` } } } }),
+        JSON.stringify({
+          environments: {
+            mock: {
+              exposure: { baseUrl: `${origin}/portal` },
+              approvals: { baseUrl: `${origin}/v1` },
+            },
+          },
+        }),
       );
+      cpSync(SPECS, join(dir, 'specs'), { recursive: true });
       const stdout = new PassThrough();
       let out = '';
       stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      const code = await runCli(['--env', 'mock', 'verify', '--employee', '1', '-o', 'json'], {
-        stdout,
-        stderr: new PassThrough(),
-        env: { XDG_CONFIG_HOME: dir },
-        cwd: dir,
-      });
+      const code = await runCli(
+        ['--env', 'mock', 'verify', '--pace', 'gold', '-o', 'json', '--write-specs'],
+        { stdout, stderr: new PassThrough(), env: { XDG_CONFIG_HOME: dir }, cwd: dir },
+      );
       const { findings, notes } = JSON.parse(out) as {
-        findings: { pointer: string; status: string }[];
+        findings: { pointer: string; status: string; edit?: unknown }[];
         notes: string[];
       };
-      expect(notes).toEqual([expect.stringMatching(/^approvals answered no employeeNumber as/)]);
+      expect(paths.filter((path) => path.endsWith('/token'))).toEqual([]);
+      expect(paths).toContain('/portal/open/portal-api/exposure/locations');
+      expect(notes).toEqual([
+        expect.stringMatching(/^exposure is a mocking service \(mock\)/),
+        expect.stringMatching(/^approvals is a mocking service \(mock\)/),
+      ]);
       expect(findings).toContainEqual(
         expect.objectContaining({
           pointer: '/paths/~1approvals/get/parameters/0/x-upstream-gap',
           status: 'unobserved',
         }),
       );
+      expect(findings.filter((finding) => finding.edit !== undefined)).toEqual([]);
+      for (const spec of ['approvals', 'common', 'auth', 'exposure']) {
+        expect(readFileSync(join(dir, 'specs', spec, 'openapi.yaml'), 'utf8')).toBe(
+          readFileSync(join(SPECS, spec, 'openapi.yaml'), 'utf8'),
+        );
+      }
       expect(code).toBe(3);
     } finally {
       server.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('exits 0 for a read-only run of the embedded sandbox', async () => {
+    const { code, stdout } = await run([], { XDG_CONFIG_HOME: cwd });
+    expect(stdout).toMatch(
+      /^\d+ findings: 0 contradicted, 0 unobserved, \d+ confirmed, \d+ skipped$/m,
+    );
+    expect(stdout).toMatch(
+      /^skipped +liability +\/components\/schemas\/Quote\/x-upstream-gap\n {2}liability searchQuotes: the answers held no record to look at$/m,
+    );
+    expect(code).toBe(0);
+  });
+
+  it('exits 3 when the proxy does not answer, naming the proxy', async () => {
+    const dead = await refusedUrl();
+    const { code, stdout } = await run(['--employee', '100234'], {
+      XDG_CONFIG_HOME: cwd,
+      HTTP_PROXY: dead,
+      PARTNER_APIS_APPROVALS_BASE_URL: `${upstream.urls.approvals}`,
+      PARTNER_APIS_APPROVALS_CLIENT_ID: 'app',
+      PARTNER_APIS_APPROVALS_CLIENT_SECRET: 'secret-of-app',
+    });
+    expect(code).toBe(3);
+    expect(stdout.replace(/\s+/g, ' ')).toContain(
+      `the proxy 127.0.0.1:${new URL(dead).port}: connection refused (ECONNREFUSED)`,
+    );
+  });
+
+  it('reports in JUnit XML and in SARIF located in ./specs', async () => {
+    const specs = join(cwd, 'specs');
+    cpSync(SPECS, specs, { recursive: true });
+    const junit = await run(['--employee', upstream.fixtures.employeeNumber, '-o', 'junit']);
+    expect(junit.code).toBe(1);
+    expect(junit.stdout).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="partner-apis verify" tests="\d+" failures="[1-9]\d*"/,
+    );
+    const sarif = await run(['--employee', upstream.fixtures.employeeNumber, '-o', 'sarif']);
+    expect(sarif.code).toBe(1);
+    const log = JSON.parse(sarif.stdout) as {
+      runs: {
+        results: {
+          locations: {
+            physicalLocation: { artifactLocation: { uri: string }; region?: unknown };
+          }[];
+        }[];
+      }[];
+    };
+    const located = log.runs[0]!.results.map((r) => r.locations[0]!.physicalLocation);
+    expect(located).toContainEqual({
+      artifactLocation: { uri: 'specs/common/openapi.yaml' },
+      region: expect.objectContaining({ startLine: expect.any(Number) }),
+    });
   });
 });

@@ -1,12 +1,6 @@
 import type { AuthScheme } from '@partner-apis/auth';
-import {
-  ApiError,
-  apiErrorFromResponse,
-  parseRetryAfter,
-  redactUrl,
-  type FailedRequest,
-} from '@partner-apis/errors';
-import { effectNote, isWrite, parseJsonBody } from '../transport/buffered-response.js';
+import { apiErrorFromResponse, parseRetryAfter, type ApiError } from '@partner-apis/errors';
+import { parseJsonBody, unusableAnswer } from '../transport/buffered-response.js';
 import type { Answer, RequestBody } from '../transport/exchange.js';
 import { attemptFailed, type InFlight, type Step } from './call.js';
 
@@ -58,17 +52,6 @@ export function errorContext(s: ErrorSettings, call: InFlight) {
     ],
     now: s.clock(),
   };
-}
-
-/** An `ApiError` the pipeline builds itself about an answer it cannot use. */
-function unusableAnswer(status: number, why: string, request: FailedRequest): ApiError {
-  return new ApiError({
-    status,
-    code: 'malformed_response',
-    message: `${request.method} ${redactUrl(request.url)} ${why}${effectNote(request.method)}`,
-    request,
-    mayHaveTakenEffect: isWrite(request.method),
-  });
 }
 
 /** The typed error of a non-2xx answer, scrubbed of the secrets the request carried. */

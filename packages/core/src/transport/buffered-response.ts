@@ -31,23 +31,22 @@ export function isWrite(method: string): boolean {
   return WRITE_METHODS.has(method);
 }
 
-/** The sentence an error about a write's answer ends with. */
-export function effectNote(method: string): string {
-  return isWrite(method) ? '; the server received the request, so it may have taken effect' : '';
-}
-
-/** The body `json()` could not parse, as the `ApiError` the caller gets instead of a `SyntaxError`. */
-function notJsonError(answer: Answer, text: string, request: FailedRequest): ApiError {
-  const type = answer.headers.get('content-type') ?? 'no content type';
+/** An `ApiError` about an answer the pipeline cannot use: `why`, after the request it names. */
+export function unusableAnswer(
+  status: number,
+  why: string,
+  request: FailedRequest,
+  rawBody?: string,
+): ApiError {
+  const write = isWrite(request.method);
+  const effect = write ? '; the server received the request, so it may have taken effect' : '';
   return new ApiError({
-    status: answer.status,
+    status,
     code: 'malformed_response',
-    message:
-      `${request.method} ${redactUrl(request.url)} answered ${answer.status} with a body that ` +
-      `is not JSON (${type}, ${answer.bytes.byteLength} bytes)${effectNote(request.method)}`,
+    message: `${request.method} ${redactUrl(request.url)} ${why}${effect}`,
     request,
-    rawBody: text.slice(0, MAX_RAW_BODY_LENGTH),
-    mayHaveTakenEffect: isWrite(request.method),
+    rawBody,
+    mayHaveTakenEffect: write,
   });
 }
 
@@ -106,7 +105,9 @@ function defineBufferedResponse(Base: ResponseBase) {
       try {
         return JSON.parse(text);
       } catch {
-        throw notJsonError(answer, text, request);
+        const type = answer.headers.get('content-type') ?? 'no content type';
+        const why = `answered ${answer.status} with a body that is not JSON (${type}, ${answer.bytes.byteLength} bytes)`;
+        throw unusableAnswer(answer.status, why, request, text.slice(0, MAX_RAW_BODY_LENGTH));
       }
     }
 
