@@ -203,7 +203,7 @@ describe('first contact finds what differs, and writes nothing from a mock', () 
     const contradicted = findings.filter((f) => f.status === 'contradicted' && f.edit);
     expect(contradicted.map((f) => `${f.spec} ${f.pointer}`)).toEqual(
       expect.arrayContaining([
-        'auth /components/securitySchemes/subscriptionKey/x-upstream-gap',
+        'auth /paths/~1login~1connect~1token/post/x-upstream-gap',
         'auth /components/schemas/TokenRequest/properties/scope/x-upstream-gap',
         'common /components/securitySchemes/SubscriptionKey/name',
         'common /components/parameters/Offset/x-upstream-gap',

@@ -140,7 +140,7 @@ describe('mock: the environment is said to be a mocking service', () => {
     expect(sent).not.toContain('/login/connect/token');
     expect(sent).toContain('/open/portal-api/exposure/locations');
     for (const pointer of [
-      '/components/securitySchemes/subscriptionKey/x-upstream-gap',
+      '/paths/~1login~1connect~1token/post/x-upstream-gap',
       '/components/schemas/TokenResponse/x-upstream-gap',
     ]) {
       expect(findings).toContainEqual(
