@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { basicAuthorization } from '@partner-apis/auth';
-import { at, mediaSchema, pointer, validate } from './documents.js';
-import { recordFieldsFinding, recordsPlaceFinding, specPlace } from './records.js';
+import { at, mediaSchema, modelOf, pointer, resolve, validate } from './documents.js';
+import { recordFieldsFinding, recordsPlaceFinding } from './records.js';
 import type { Answer, Failed } from './send.js';
 import type { Observed, Run } from './run.js';
 import type { Expectation, LiabilityTarget } from './types.js';
@@ -255,7 +255,10 @@ export async function checkLiability(
     'content',
     'application/json',
   );
-  const expected = specPlace(document, media.schema);
+  // A search answers a bare array of quotes: what the model reads of its answer.
+  const read = modelOf(document).operations.find((o) => o.operationId === 'searchQuotes');
+  const promised = read?.success?.type === 'array' ? resolve(document, read.success.schema) : {};
+  const expected = { place: { kind: 'array' } as const, items: (promised as Json).items };
   const { finding, records } = recordsPlaceFinding(
     {
       spec: 'liability',

@@ -1,4 +1,4 @@
-import { at, resolve, validate } from './documents.js';
+import { resolve, validate } from './documents.js';
 import { inferSchema } from './infer.js';
 import type { Expectation, Finding, SpecEdit, SpecName } from './types.js';
 
@@ -27,26 +27,6 @@ function describePlace(place: RecordsPlace): string {
   return place.kind === 'array'
     ? 'a bare JSON array'
     : `an object whose "${place.property}" holds them`;
-}
-
-/**
- * Where the spec says the records of `schema` are, and the schema of one record.
- *
- * @example
- * specPlace(document, { type: 'array', items: { $ref: '#/components/schemas/Location' } }).place; // { kind: 'array' }
- */
-export function specPlace(
-  document: Json,
-  schema: unknown,
-): { place: RecordsPlace; items: unknown } {
-  const resolved = resolve(document, schema);
-  if (isRecord(resolved) && resolved.type === 'array')
-    return { place: { kind: 'array' }, items: resolved.items };
-  const properties = isRecord(resolved) && isRecord(resolved.properties) ? resolved.properties : {};
-  const arrays = Object.keys(properties).filter((name) => at(properties, name).type === 'array');
-  const named = isRecord(resolved) ? resolved['x-records'] : undefined;
-  const property = typeof named === 'string' ? named : (arrays[0] ?? '');
-  return { place: { kind: 'envelope', property }, items: at(properties, property).items };
 }
 
 /**
