@@ -50,7 +50,7 @@ const IMPORT_TARGET = 2.0;
 const FIRST_REQUEST_TARGET = 1.25;
 /**
  * `node -e 0` takes about 40 ms on the bench machine; beyond this it is in a slow phase, when a
- * cold import, a difference of 10–25 ms, moves by more than its goal's margin between runs.
+ * cold import, a difference of tens of milliseconds, moves by more than its goal's margin.
  */
 const SLOW_PHASE_MS = 100;
 
