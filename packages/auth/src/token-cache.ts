@@ -57,12 +57,5 @@ export function createTokenCache(): TokenCache {
   return new TokenCache();
 }
 
-const SHARED = Symbol.for('partner-apis.sharedTokenCache');
-
-/**
- * The cache every `oauth2ClientCredentials` scheme uses unless given another. It is one per
- * process even where this package is loaded twice (a service package's Node file carries its
- * own copy), so it is kept under a `Symbol.for` key of `globalThis`.
- */
-export const sharedTokenCache: TokenCache = ((globalThis as { [SHARED]?: TokenCache })[SHARED] ??=
-  new TokenCache());
+/** The cache every `oauth2ClientCredentials` scheme uses unless given another. */
+export const sharedTokenCache: TokenCache = new TokenCache();

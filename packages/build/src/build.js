@@ -1,13 +1,12 @@
 // @ts-check
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { isBuiltin } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
 import ts from 'typescript';
-import { buildPlan, importRule, packageName } from './entries.js';
+import { buildPlan, importRule } from './entries.js';
 
 export { buildPlan, importRule } from './entries.js';
 
@@ -21,10 +20,7 @@ export { buildPlan, importRule } from './entries.js';
  * Builds a package into `dist/`: one ESM file per script that its package.json `exports` and
  * `bin` name (code two entries share goes to one chunk beside them, so a class exists once), and
  * one declaration file per `types` condition. Dependencies stay imports; the package's own
- * sources are bundled; a package it imports without declaring it fails the build. A
- * `dist/standalone/` file is the exception: it carries the package's dependencies inside (their
- * built files, resolved for Node), so that Node loads one module where it would load a dozen,
- * and only peer dependencies and built-ins stay imports. The
+ * sources are bundled; a package it imports without declaring it fails the build. The
  * sources read the package's own name and version as `__PACKAGE_NAME__` and
  * `__PACKAGE_VERSION__`, which the build replaces with those of package.json (see
  * `packageDefines`).
@@ -42,9 +38,6 @@ export async function buildPackage(packageDir) {
   const dist = join(packageDir, 'dist');
   await rm(dist, { recursive: true, force: true });
   await bundleScripts(packageDir, plan.scripts, rule, manifest);
-  if (plan.standalone.length > 0) {
-    await bundleStandalone(packageDir, plan.standalone, rule, manifest);
-  }
   if (plan.declarations.length > 0) await bundleDeclarations(packageDir, plan.declarations, rule);
   return listBuilt(packageDir);
 }
@@ -89,82 +82,21 @@ async function bundleScripts(packageDir, entries, rule, manifest) {
     },
   };
   await esbuild.build({
-    ...esbuildOptions(packageDir, entries, manifest, dependencyImports),
-    chunkNames: '[name]-[hash]',
-    splitting: true,
-  });
-}
-
-/**
- * What every bundle of a package shares: ESM for Node 20.19 from `src/`, into `dist/`, with a
- * linked source map and the package's defines.
- * @param {string} packageDir
- * @param {import('./entries.js').BuildEntry[]} entries
- * @param {{ name?: unknown, version?: unknown }} manifest
- * @param {esbuild.Plugin} imports decides what stays an import
- * @returns {esbuild.BuildOptions}
- */
-function esbuildOptions(packageDir, entries, manifest, imports) {
-  return {
     absWorkingDir: packageDir,
     entryPoints: entries.map((e) => ({ in: e.source, out: e.out })),
     outdir: 'dist',
+    chunkNames: '[name]-[hash]',
     bundle: true,
+    splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20.19',
     tsconfig: 'tsconfig.build.json',
     sourcemap: 'linked',
     define: packageDefines(manifest),
-    plugins: [imports],
+    plugins: [dependencyImports],
     logLevel: 'warning',
-  };
-}
-
-/**
- * Builds each entry into one file with every package it imports inside, the package's own
- * dependencies and theirs alike, except built-ins and what a package declares as a peer (the
- * user installs those once, e.g. `@opentelemetry/api`). No code is shared between entries:
- * each file is whole.
- * @param {string} packageDir
- * @param {import('./entries.js').BuildEntry[]} entries
- * @param {(specifier: string) => 'external' | 'undeclared'} rule
- * @param {{ name?: unknown, version?: unknown }} manifest
- */
-async function bundleStandalone(packageDir, entries, rule, manifest) {
-  const ownSources = join(packageDir, 'src');
-  /** @type {esbuild.Plugin} */
-  const carriedImports = {
-    name: 'carried-imports',
-    setup(build) {
-      build.onResolve({ filter: /^[^./]/ }, async (args) => {
-        if (isBuiltin(args.path)) return { path: args.path, external: true };
-        if (args.importer.startsWith(ownSources) && rule(args.path) === 'undeclared') {
-          return { errors: [{ text: undeclaredMessage(args.path) }] };
-        }
-        const importer = await nearestManifest(dirname(args.importer));
-        const peers = { ...importer.peerDependencies, ...importer.optionalDependencies };
-        if (Object.hasOwn(peers, packageName(args.path)))
-          return { path: args.path, external: true };
-        return undefined;
-      });
-    },
-  };
-  await esbuild.build(esbuildOptions(packageDir, entries, manifest, carriedImports));
-}
-
-/**
- * The package.json of the package a file belongs to: the first one with a name, from `dir` up.
- * @param {string} dir
- * @returns {Promise<{ peerDependencies?: object, optionalDependencies?: object }>}
- */
-async function nearestManifest(dir) {
-  for (let current = dir; ; current = dirname(current)) {
-    const text = await readFile(join(current, 'package.json'), 'utf8').catch(() => undefined);
-    const found = text === undefined ? undefined : JSON.parse(text);
-    if (typeof found?.name === 'string') return found;
-    if (dirname(current) === current) return {};
-  }
+  });
 }
 
 /**

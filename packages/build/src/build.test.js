@@ -96,59 +96,6 @@ describe('buildPackage', { timeout: 120_000 }, () => {
     expect(paths.filter((p) => /^dist\/shared-.+\.d\.ts$/.test(p))).toHaveLength(1);
   });
 
-  it('carries dependencies, and theirs, inside a standalone file; peers and built-ins stay imports', async () => {
-    const dir = await fixturePackage({
-      'package.json': JSON.stringify({
-        ...manifest,
-        exports: {
-          '.': {
-            types: './dist/index.d.ts',
-            node: './dist/standalone/index.js',
-            default: './dist/index.js',
-          },
-        },
-      }),
-      'tsconfig.build.json': tsconfig,
-      'src/index.ts': `import { make } from 'fixture-dependency';\nexport const made: number = make();\n`,
-      'node_modules/fixture-dependency/package.json': JSON.stringify({
-        ...dependencyManifest,
-        dependencies: { 'fixture-inner': '^1.0.0' },
-        peerDependencies: { 'fixture-peer': '^1.0.0' },
-      }),
-      'node_modules/fixture-dependency/index.js': [
-        "import { platform } from 'node:os';",
-        "import { inner } from 'fixture-inner';",
-        "import { peer } from 'fixture-peer';",
-        'export const make = () => inner + peer + (platform() ? 0 : 1);',
-        '',
-      ].join('\n'),
-      'node_modules/fixture-dependency/index.d.ts': 'export declare const make: () => number;\n',
-      'node_modules/fixture-inner/package.json': JSON.stringify({
-        name: 'fixture-inner',
-        type: 'module',
-        exports: './index.js',
-      }),
-      'node_modules/fixture-inner/index.js': 'export const inner = 40;\n',
-      'node_modules/fixture-peer/package.json': JSON.stringify({
-        name: 'fixture-peer',
-        type: 'module',
-        exports: './index.js',
-      }),
-      'node_modules/fixture-peer/index.js': 'export const peer = 2;\n',
-    });
-
-    await buildPackage(dir);
-
-    const standalone = await readFile(join(dir, 'dist/standalone/index.js'), 'utf8');
-    expect(standalone).not.toMatch(/from "fixture-(dependency|inner)"/);
-    expect(standalone).toMatch(/inner = 40/);
-    expect(standalone).toMatch(/from "fixture-peer"/);
-    expect(standalone).toMatch(/from "node:os"/);
-    expect(await readFile(join(dir, 'dist/index.js'), 'utf8')).toMatch(/from "fixture-dependency"/);
-    const built = await import(join(dir, 'dist/standalone/index.js'));
-    expect(built.made).toBe(42);
-  });
-
   it('refuses a package the manifest does not declare, naming it', async () => {
     const dir = await fixturePackage({
       'package.json': JSON.stringify({ ...manifest, exports: { '.': './dist/index.js' } }),

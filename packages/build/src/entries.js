@@ -13,24 +13,20 @@ import { builtinModules } from 'node:module';
  * that `exports` and `bin` name, each with the source it comes from.
  * @typedef {object} BuildPlan
  * @property {BuildEntry[]} scripts one ESM file each
- * @property {BuildEntry[]} standalone one ESM file each that carries its dependencies inside
  * @property {BuildEntry[]} declarations one `.d.ts` file each
  */
 
 const DIST_SCRIPT = /^\.\/dist\/(.+)\.js$/;
-const STANDALONE = /^standalone\/(.+)$/;
 const DIST_DECLARATIONS = /^\.\/dist\/(.+)\.d\.ts$/;
 
 /**
  * Reads the build entries from a package.json: every `./dist/*.js` and `./dist/*.d.ts` that
  * `exports` (any subpath, any condition), `imports` or `bin` names is built from `src/` with the same path,
- * so adding an entry point or an export condition is an edit of package.json only. A
- * `./dist/standalone/<name>.js` is built from `src/<name>.ts` into one file that carries the
- * package's dependencies (see `buildPackage`).
+ * so adding an entry point or an export condition is an edit of package.json only.
  *
  * @example
  * buildPlan({ exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } });
- * // { scripts: [{ out: 'index', source: 'src/index.ts' }], standalone: [],
+ * // { scripts: [{ out: 'index', source: 'src/index.ts' }],
  * //   declarations: [{ out: 'index', source: 'src/index.ts' }] }
  * @param {{ exports?: unknown, imports?: unknown, bin?: unknown }} manifest
  * @returns {BuildPlan}
@@ -38,8 +34,6 @@ const DIST_DECLARATIONS = /^\.\/dist\/(.+)\.d\.ts$/;
 export function buildPlan(manifest) {
   /** @type {Map<string, BuildEntry>} */
   const scripts = new Map();
-  /** @type {Map<string, BuildEntry>} */
-  const standalone = new Map();
   /** @type {Map<string, BuildEntry>} */
   const declarations = new Map();
   const targets = [
@@ -57,17 +51,12 @@ export function buildPlan(manifest) {
         `${path} points at ${target}: a built file must be ./dist/<name>.js or ./dist/<name>.d.ts`,
       );
     }
-    const carried = declaration ? null : STANDALONE.exec(out);
-    const entry = { out, source: `src/${carried?.[1] ?? out}.ts` };
-    (declaration ? declarations : carried ? standalone : scripts).set(out, entry);
+    const entry = { out, source: `src/${out}.ts` };
+    (declaration ? declarations : scripts).set(out, entry);
   }
   if (scripts.size === 0)
     throw new Error('package.json names no ./dist/*.js in "exports" or "bin"');
-  return {
-    scripts: [...scripts.values()],
-    standalone: [...standalone.values()],
-    declarations: [...declarations.values()],
-  };
+  return { scripts: [...scripts.values()], declarations: [...declarations.values()] };
 }
 
 /**
@@ -118,14 +107,10 @@ export function importRule(manifest) {
 }
 
 /**
- * The package a bare import names.
- *
- * @example
- * packageName('@partner-apis/core/internal'); // '@partner-apis/core'
  * @param {string} specifier a bare import such as `@scope/name/sub` or `name/sub`
  * @returns {string} the package name
  */
-export function packageName(specifier) {
+function packageName(specifier) {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
 }

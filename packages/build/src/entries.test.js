@@ -8,8 +8,7 @@ describe('buildPlan', () => {
       exports: {
         '.': {
           types: './dist/index.d.ts',
-          module: './dist/index.js',
-          node: './dist/standalone/index.js',
+          node: './dist/index.node.js',
           default: './dist/index.js',
         },
         './statement-of-values': {
@@ -21,11 +20,11 @@ describe('buildPlan', () => {
       bin: { tool: './dist/cli.js' },
     });
     expect(plan.scripts).toEqual([
+      { out: 'index.node', source: 'src/index.node.ts' },
       { out: 'index', source: 'src/index.ts' },
       { out: 'statement-of-values', source: 'src/statement-of-values.ts' },
       { out: 'cli', source: 'src/cli.ts' },
     ]);
-    expect(plan.standalone).toEqual([{ out: 'standalone/index', source: 'src/index.ts' }]);
     expect(plan.declarations).toEqual([
       { out: 'index', source: 'src/index.ts' },
       { out: 'statement-of-values', source: 'src/statement-of-values.ts' },

@@ -1,10 +1,8 @@
 // @ts-check
 // Measures what ARCHITECTURE.md states: run with `node --enable-source-maps`, so stack frames
 // name the TypeScript sources of the built packages. Prints one JSON object on stdout.
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { Session } from 'node:inspector/promises';
-import { findSourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { createExposureClient } from '@partner-apis/exposure';
 import { createLiabilityClient } from '@partner-apis/liability';
@@ -51,34 +49,13 @@ async function factoriesOf(/** @type {() => unknown} */ build) {
   const names = new Set();
   for (const script of result) {
     if (!script.url.includes('/packages/') || script.url.includes('/node_modules/')) continue;
-    const fromDependency = carriedDependency(script.url);
     for (const fn of script.functions) {
-      const range = fn.ranges[0];
-      if (!/^create[A-Z]/.test(fn.functionName) || (range?.count ?? 0) === 0) continue;
-      if (!fromDependency(range?.startOffset ?? 0)) names.add(fn.functionName);
+      if (/^create[A-Z]/.test(fn.functionName) && (fn.ranges[0]?.count ?? 0) > 0) {
+        names.add(fn.functionName);
+      }
     }
   }
   return [...names].sort();
-}
-
-/**
- * Whether the code at a character offset of a built file came from a dependency the file
- * carries (a service's Node file has openapi-fetch inside), by the file's source map.
- * @param {string} url
- * @returns {(offset: number) => boolean}
- */
-function carriedDependency(url) {
-  const map = findSourceMap(url);
-  if (map === undefined) return () => false;
-  const lineStarts = [0];
-  const text = readFileSync(fileURLToPath(url), 'utf8');
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  return (offset) => {
-    let line = lineStarts.length - 1;
-    while ((lineStarts[line] ?? 0) > offset) line -= 1;
-    const entry = map.findEntry(line, offset - (lineStarts[line] ?? 0));
-    return 'originalSource' in entry && entry.originalSource.includes('/node_modules/');
-  };
 }
 
 Error.stackTraceLimit = 200;

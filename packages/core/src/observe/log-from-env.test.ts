@@ -64,16 +64,6 @@ describe('loggerFromEnv', () => {
     expect(write).not.toHaveBeenCalled();
   });
 
-  it('warns once per value even where this package is loaded twice', async () => {
-    vi.resetModules();
-    const copy = await import('./log-from-env.js');
-    const warn = vi.fn();
-    expect(copy.loggerFromEnv).not.toBe(loggerFromEnv);
-    copy.loggerFromEnv({ env: { [LOG_ENV]: 'chatty' }, warn });
-    loggerFromEnv({ env: { [LOG_ENV]: 'chatty' }, warn });
-    expect(warn).toHaveBeenCalledTimes(1);
-  });
-
   it('reads process.env and writes to standard error by default', () => {
     vi.stubEnv(LOG_ENV, 'warn');
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

@@ -19,13 +19,8 @@ export interface LogFromEnvSources {
   warn?: ((message: string) => void) | undefined;
 }
 
-const WARNED = Symbol.for('partner-apis.logLevelWarnings');
-
-/**
- * The bad values already warned about: one warning each per process, however many clients and
- * copies of this package (a service package's Node file carries its own), hence `globalThis`.
- */
-const warnedAbout: Set<string> = ((globalThis as { [WARNED]?: Set<string> })[WARNED] ??= new Set());
+/** The bad values already warned about: one warning each per process, however many clients. */
+const warnedAbout = new Set<string>();
 
 function processEnv(): Env | undefined {
   try {
