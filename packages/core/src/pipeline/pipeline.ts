@@ -65,7 +65,7 @@ export function createPipeline(s: PipelineSettings, steps: readonly Step[], send
       attempt: 1,
       request: { method, url, requestId: undefined, conversationId },
       sendUrl: undefined,
-      onWritten: undefined,
+      slot: undefined,
       authContext: undefined,
       shownUrl: () => (shown ??= redactUrl(url)),
     };

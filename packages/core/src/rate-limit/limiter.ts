@@ -20,6 +20,12 @@ export interface RateSlot {
    * was written (or failed, or its response began); until then it counts as just sent.
    */
   sent(): void;
+  /**
+   * Asked by the sender right before it writes the request, once its connection is ready:
+   * `undefined` when the request may go now; when the slot was missed meanwhile (the process
+   * stalled), a promise that settles once a new slot is due, and the sender asks again.
+   */
+  beforeWrite?(): Promise<void> | undefined;
 }
 
 /** Hands out send slots; every attempt of every call of one client takes one. */
@@ -31,6 +37,11 @@ export interface RateLimiter {
    * `Retry-After`): no slot is handed out before then, to any caller sharing this limiter.
    */
   pause?(ms: number): void;
+  /**
+   * Paces the calls from now on at `rate`; the calls already admitted keep counting in its
+   * window. A limiter without it is replaced by one at the new rate.
+   */
+  setRate?(rate: CustomRateLimit): void;
 }
 
 /**
@@ -60,10 +71,10 @@ export function createRateLimiter(
 }
 
 class WindowRateLimiter implements RateLimiter {
-  readonly #interval: number;
-  readonly #tolerance: number;
-  readonly #perWindow: number;
-  readonly #windowMs: number;
+  #interval = 0;
+  #tolerance = 0;
+  #perWindow = 1;
+  #windowMs = 0;
   #theoreticalArrival = Number.NEGATIVE_INFINITY;
   #pausedUntil = Number.NEGATIVE_INFINITY;
   #log: Entry[] = [];
@@ -76,11 +87,19 @@ class WindowRateLimiter implements RateLimiter {
     private readonly clock: () => number,
     private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>,
   ) {
-    this.#interval = 1000 / rate.requestsPerSecond;
-    this.#tolerance = ((rate.burst ?? 1) - 1) * this.#interval;
+    this.setRate(rate);
+  }
+
+  setRate(rate: CustomRateLimit): void {
+    const interval = 1000 / rate.requestsPerSecond;
+    // The next request keeps the new spacing from the last one; the log keeps every request
+    // made, so the window of the new rate counts them.
+    this.#theoreticalArrival += interval - this.#interval;
+    this.#interval = interval;
+    this.#tolerance = ((rate.burst ?? 1) - 1) * interval;
     // Fractional rates become whole requests over a longer window: 2.5/s is 2 per 800 ms.
     this.#perWindow = Math.max(1, Math.floor(rate.requestsPerSecond));
-    this.#windowMs = this.#perWindow * this.#interval + RATE_SAFETY_MARGIN_MS;
+    this.#windowMs = this.#perWindow * interval + RATE_SAFETY_MARGIN_MS;
   }
 
   pause(ms: number): void {
@@ -100,16 +119,7 @@ class WindowRateLimiter implements RateLimiter {
     return new Promise<RateSlot>((resolve, reject) => {
       const onAbort = () => reject(signal.reason as Error);
       signal.addEventListener('abort', onAbort, { once: true });
-      turn.then(
-        (slot) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(slot);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error as Error);
-        },
-      );
+      turn.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });
   }
 
@@ -141,15 +151,12 @@ class WindowRateLimiter implements RateLimiter {
     return entry;
   }
 
-  #nextSent(signal: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const onAbort = () => reject(signal.reason as Error);
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#onSent.push(() => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      });
-    });
+  /**
+   * Only the first caller in line waits here, and those behind it would wait for the same
+   * `sent()`: one that gives up meanwhile is answered by `take` and leaves at the next one.
+   */
+  #nextSent(): Promise<void> {
+    return new Promise((resolve) => this.#onSent.push(resolve));
   }
 
   async #acquire(signal: AbortSignal): Promise<RateSlot> {
@@ -158,7 +165,7 @@ class WindowRateLimiter implements RateLimiter {
       signal.throwIfAborted();
       const ms = this.#wait(now);
       if (ms === 0) return this.#grant(now);
-      await (ms === undefined ? this.#nextSent(signal) : this.sleep(ms, signal));
+      await (ms === undefined ? this.#nextSent() : this.sleep(ms, signal));
       // After a sleep of `ms`, at least `ms` has passed, whatever the clock says.
       now = Math.max(this.clock(), now + (ms ?? 0));
     }

@@ -66,13 +66,8 @@ export function pipelineRateLimiter(
     fleet === undefined ? scope.localLimiter(rate) : fleet.rateLimiter({ ...scope, rate });
   if (scope.clientId === undefined) return create(scope.rate);
   const byClock = child(registry, fleet ?? IN_PROCESS, () => new WeakMap());
-  const limiters = child(
-    child(byClock, scope.clock, () => new WeakMap()),
-    scope.sleep,
-    () => {
-      return new Map<string, Shared>();
-    },
-  );
+  const byTime = child(byClock, scope.clock, () => new WeakMap<object, Map<string, Shared>>());
+  const limiters = child(byTime, scope.sleep, () => new Map<string, Shared>());
   const key = JSON.stringify([scope.baseUrl, scope.clientId]);
   const known = limiters.get(key);
   if (known === undefined) {
@@ -91,7 +86,8 @@ export function pipelineRateLimiter(
     const declared = `${describeRate(known.rate)} and ${describeRate(scope.rate)}`;
     if (isStricter(scope.rate, known.rate)) {
       known.rate = scope.rate;
-      known.current = create(scope.rate);
+      if (known.current.setRate === undefined) known.current = create(scope.rate);
+      else known.current.setRate(scope.rate);
     }
     warn(
       `Two clients of one client ID for ${redactUrl(scope.baseUrl)} declare ${declared}: ` +

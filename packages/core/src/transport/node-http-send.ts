@@ -11,9 +11,9 @@ import {
   headOf,
   type Answer,
   type Exchange,
+  type RequestBody,
   type Send,
 } from './exchange.js';
-import type { RequestBody } from './exchange.js';
 import { HeaderMap } from './header-map.js';
 
 /** What `http.request` accepts as `agent`: Node's agents and proxy agents built on them. */
@@ -310,7 +310,26 @@ export function createNodeHttpSend(agent: NodeAgent | undefined): Send {
       request.once('response', (response) => {
         if (!settled) readResponse(response, exchange, zlib, settle);
       });
-      request.end(body);
+      const { beforeWrite } = exchange;
+      if (beforeWrite === undefined) {
+        request.end(body);
+        return;
+      }
+      // Written once the connection is up and the limiter agrees: a connection being made, or
+      // a process that stalled, must not carry the request past its slot.
+      const write = (): void => {
+        const due = beforeWrite();
+        if (due === undefined) request.end(body);
+        else
+          due.then(write, (error: unknown) => {
+            request.destroy();
+            settle(error);
+          });
+      };
+      request.once('socket', (socket) => {
+        if (socket.connecting) socket.once(secure ? 'secureConnect' : 'connect', write);
+        else write();
+      });
     });
   };
 }
