@@ -27,10 +27,8 @@ const ROSTER_DELAY_MS = 10_000;
 const ROSTER_SPACING_MS = 1000;
 /** How often a process with no cell of its own soon looks whether Redis is back. */
 const PROBE_MS = 250;
-/** How long the offset from Redis's clock of one sharp answer is trusted over blurrier ones. */
-const OFFSET_TTL_MS = 60_000;
-/** How often one call gives up a slot it missed before it goes anyway. */
-const MAX_RETAKES = 3;
+/** How fast two clocks may drift apart: NTP slews a clock by at most 500 ppm. */
+const MAX_DRIFT = 0.0005;
 /** How many cells one take looks through for a free one. */
 const MAX_CELLS = 256;
 
@@ -54,9 +52,10 @@ local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
  * and an interval) may have lost Redis alone and be using its cells, so no other process is
  * granted a slot within an interval of them until it is `ttl` ms quiet; it may take them itself.
  *
- * KEYS: `tat`; the processes by when they were last seen; the rosters (`from|id,id,…`, by
- * `from`); the end of a 429's pause; the end of a hand-back (the first slot is an interval after
- * it). ARGV: interval, process id, ttl, horizon, delay, quiet, max cells, spacing.
+ * KEYS: `tat` and the interval of the last grant; the processes by when they were last seen;
+ * the rosters (`from|id,id,…`, by `from`); the end of a 429's pause; the end of a hand-back (the
+ * first slot is an interval after it). ARGV: interval, process id, ttl, horizon (also the window), delay, quiet, max cells,
+ * spacing.
  * Answers { granted (0 or 1), slot, now, then for each roster: from (-1: none), size, this
  * process's rank in it (-1: none) }.
  */
@@ -117,7 +116,12 @@ local function other(k)
 end
 local base = math.max(now, tonumber(redis.call('GET', KEYS[4]) or '0'),
   tonumber(redis.call('GET', KEYS[5]) or '0') + interval)
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+local state = redis.call('HMGET', KEYS[1], 'tat', 'interval')
+local tat = tonumber(state[1] or '0')
+local last = tonumber(state[2] or ARGV[1])
+-- A stricter rate than the last grant's (a client declared a stricter tier): the calls granted
+-- before count in its window, so its first slot comes a window of it after the last of them.
+if interval > last then tat = tat - last + tonumber(ARGV[4]) end
 local slot = math.max(base, tat)
 local k = math.floor(slot / interval)
 if other(k) or (slot > k * interval and other(k + 1)) then
@@ -139,7 +143,8 @@ local granted = 0
 if slot - now <= tonumber(ARGV[4]) then
   granted = 1
   tat = math.max(tat, slot + interval)
-  redis.call('SET', KEYS[1], string.format('%.3f', tat), 'PX', math.ceil(tat - now) + 1000)
+  redis.call('HSET', KEYS[1], 'tat', string.format('%.3f', tat), 'interval', ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], math.ceil(tat - now) + 1000)
 end
 local answer = { granted, string.format('%.3f', slot), string.format('%.3f', now) }
 for _, roster in ipairs(rosters) do
@@ -156,21 +161,23 @@ return answer
 
 /**
  * When sharing resumes after this process was away (ARGV: the hand-back's length, the process
- * id, the start of its last own cell, whether any process may hold cells now, the peer ttl).
- * When Redis saw the process within the ttl, it kept the cells of every process away free:
- * sharing resumes at once, an interval after the last own cell. When Redis lost it (a restart), the first process
- * back sets the end of a hand-back, ARGV[1] ms on: until then every process keeps to its own
- * cells and no shared slot is granted, since processes still away cannot see the shared ones.
+ * id, the start of its last own cell, whether any process may hold cells now, the peer ttl, the
+ * horizon). When Redis saw the process within the ttl, it kept its data and the cells of every
+ * process away free: sharing resumes at once, an interval after the last own cell. When Redis
+ * lost them (a restart), the slots it granted before may still be ahead, up to a horizon: the
+ * first process back sets the end of a hand-back a horizon on, or ARGV[1] ms when processes may
+ * hold cells: until then every process keeps to its own cells and no shared slot is granted,
+ * since processes still away cannot see the shared ones.
  * KEYS: the hand-back's end, the peers. Answers { hand-back end, now }.
  */
 const HAND_BACK = `${NOW}
 local ends = tonumber(redis.call('GET', KEYS[1]) or '0')
 if ends <= now then
   local seen = tonumber(redis.call('ZSCORE', KEYS[2], ARGV[2]) or '-1')
-  if ARGV[4] == '0' or seen > now - tonumber(ARGV[5]) then
+  if seen > now - tonumber(ARGV[5]) then
     ends = math.max(ends, tonumber(ARGV[3]))
   else
-    ends = now + tonumber(ARGV[1])
+    ends = now + math.max(tonumber(ARGV[6]), ARGV[4] == '1' and tonumber(ARGV[1]) or 0)
   end
   redis.call('SET', KEYS[1], string.format('%.3f', ends), 'PX', math.ceil(math.max(ends - now, 0)) + 1000)
 end
@@ -185,9 +192,6 @@ if ends > tonumber(redis.call('GET', KEYS[1]) or '0') then
 end
 return 1
 `;
-
-/** The shared window books a call when its slot is reserved, so sending changes nothing. */
-const BOOKED: RateSlot = { sent: () => undefined };
 
 /** How the limiter hands out slots now. */
 type Mode =
@@ -208,7 +212,12 @@ interface Roster {
 /**
  * The limiter of one scope (client ID, service address, rate) shared through Redis. Calls of
  * every process go one interval apart, `(1000 + margin) / rate` ms, so no second as the server
- * sees it holds more than the rate.
+ * sees it holds more than the rate. A call goes no sooner than its slot by Redis's clock, and
+ * no later than half a margin after it, checked again right before its request is written: a
+ * process that cannot be sure of that (it stalled, or its last answers came too slowly to tell
+ * Redis's clock) takes a new slot. Processes of one client ID and service address share one
+ * window whatever rate they declare; a stricter rate than the last grant's counts the calls
+ * granted before.
  *
  * While Redis cannot be used, a process keeps to cells of its own: time (Redis's clock, as last
  * seen) is cut into cells one interval long, and cell `k` belongs to the process of rank `k mod n`
@@ -235,7 +244,7 @@ export function createFleetRateLimiter(
   /** After this long without an answer, a process may be using its own cells. */
   const quietMs = horizonMs + intervalMs;
   const id = createHash('sha256')
-    .update(JSON.stringify([scope.baseUrl, scope.clientId ?? '', rate, s.marginMs]))
+    .update(JSON.stringify([scope.baseUrl, scope.clientId ?? '', s.marginMs]))
     .digest('base64url');
   const takeKeys = ['rate', 'rate-peers', 'rate-rosters', 'rate-pause', 'rate-handback'].map(
     (name) => `${s.keyPrefix}${name}:${id}`,
@@ -247,10 +256,11 @@ export function createFleetRateLimiter(
     string,
     string,
   ];
-  /** Redis's clock minus ours, from the answer of the shortest round trip lately. */
-  let offset = 0;
-  let offsetRoundTrip = Number.POSITIVE_INFINITY;
-  let offsetLearnedAt = Number.NEGATIVE_INFINITY;
+  /**
+   * Redis's clock minus ours lies within `[lo, hi]` as of `at` (our clock): an answer's time
+   * was read by Redis between our asking and its answer. None before the first answer.
+   */
+  let offset: { lo: number; hi: number; at: number } | undefined;
   /** The rosters of the last answer, by when they take effect; none before any answer. */
   let rosters: Roster[] = [];
   /** When Redis last answered this process, by Redis's clock. */
@@ -268,24 +278,50 @@ export function createFleetRateLimiter(
   /** Once the fleet is closed, the process paces its calls alone at the whole rate. */
   let closedLimiter: RateLimiter | undefined;
 
-  const redisNow = () => Date.now() + offset;
+  /** The clocks may have drifted apart since the offset was learned, by at most this much. */
+  const drift = (now: number) => (offset === undefined ? 0 : MAX_DRIFT * (now - offset.at));
+  /** The latest Redis's clock may read now: what a slot is checked against and pauses end by. */
+  const redisNow = () => Date.now() + (offset?.hi ?? 0) + drift(Date.now());
+  /** The earliest Redis's clock may read now: no call goes before its slot by it. */
+  const redisEarliest = () => Date.now() + (offset?.lo ?? 0) - drift(Date.now());
 
   function learnOffset(now: number, asked: number, answered: number): void {
-    // An answer blurs the offset by up to half its round trip, and a busy process's answers
-    // come late: the processes' own cells line up only on their sharpest estimates.
-    const roundTrip = answered - asked;
-    if (roundTrip > offsetRoundTrip && answered - offsetLearnedAt < OFFSET_TTL_MS) return;
-    offset = now - (asked + answered) / 2;
-    offsetRoundTrip = roundTrip;
-    offsetLearnedAt = answered;
+    // The narrowest range both this answer and the earlier ones allow; a range they do not
+    // share means a clock jumped, and this answer alone is right.
+    const aged = drift(answered);
+    const lo = Math.max(now - answered, (offset?.lo ?? -Infinity) - aged);
+    const hi = Math.min(now - asked, (offset?.hi ?? Infinity) + aged);
+    offset =
+      lo <= hi ? { lo, hi, at: answered } : { lo: now - answered, hi: now - asked, at: answered };
   }
 
-  /** Waits until `at` (Redis's clock); false when it got there more than half a margin late. */
+  /** Whether a call may still go at a slot at `at` (Redis's clock): at most half a margin late. */
+  const onTime = (at: number) => redisNow() - at <= s.marginMs / 2;
+
+  /** Waits until `at` (Redis's clock) is sure to have come; then whether it is not long gone. */
   async function waitUntil(at: number, signal: AbortSignal): Promise<boolean> {
-    const ms = at - redisNow();
+    const ms = at - redisEarliest();
     if (ms > 0) await scope.sleep(ms, signal);
-    // Later than that, the call could reach the server bunched with the next cell's.
-    return redisNow() - at <= s.marginMs / 2;
+    // Later than that, the call could reach the server bunched with the next slot's.
+    return onTime(at);
+  }
+
+  /**
+   * The slot at `at` (Redis's clock), asked again right before the request is written: when
+   * the process stalled past it meanwhile, a new one is taken and waited for.
+   */
+  function booked(at: number, signal: AbortSignal): RateSlot {
+    let replacement: RateSlot | undefined;
+    return {
+      sent: () => replacement?.sent(),
+      beforeWrite: () => {
+        if (replacement !== undefined) return replacement.beforeWrite?.();
+        if (onTime(at)) return undefined;
+        return take(signal).then((slot) => {
+          replacement = slot;
+        });
+      },
+    };
   }
 
   /**
@@ -316,7 +352,7 @@ export function createFleetRateLimiter(
 
   /** A slot by the mode of the moment: shared, or an own cell while Redis is away or hands back. */
   async function take(signal: AbortSignal): Promise<RateSlot> {
-    for (let retakes = 0; ;) {
+    for (;;) {
       if (s.connection.closed) {
         closedLimiter ??= scope.localLimiter(scope.rate);
         return closedLimiter.take(signal);
@@ -340,12 +376,11 @@ export function createFleetRateLimiter(
       // Reserved for this call before any wait, so that no other call of the process takes it.
       nextOwnCell = Math.round(at / intervalMs) + 1;
       lastOwn = Math.max(lastOwn, at);
-      const onTime = await waitUntil(at, signal);
+      const missed = !(await waitUntil(at, signal));
       // Redis went away again meanwhile, or came back with a hand-back that ends before the
       // cell: the cell no longer belongs to this process alone.
-      if (mode !== current && (mode.kind === 'alone' || at >= handBackEnd)) continue;
-      if (onTime || retakes === MAX_RETAKES) return BOOKED;
-      retakes += 1;
+      if (missed || (mode !== current && (mode.kind === 'alone' || at >= handBackEnd))) continue;
+      return booked(at, signal);
     }
   }
 
@@ -359,7 +394,7 @@ export function createFleetRateLimiter(
         s.connection.script(
           HAND_BACK,
           [handBackKey, peersKey],
-          [s.handBackMs, s.processId, lastOwn.toFixed(3), mayHold, PEER_TTL_MS],
+          [s.handBackMs, s.processId, lastOwn.toFixed(3), mayHold, PEER_TTL_MS, horizonMs],
         ),
       );
       if (answer === UNAVAILABLE) return;
@@ -376,13 +411,13 @@ export function createFleetRateLimiter(
     // A command whose answer was lost may have reached Redis until the fleet saw it fail, so
     // Redis keeps this process's cells free from then on, and for the peer ttl after its
     // last answer only.
-    const lostAt = s.connection.degradedAt + offset;
+    const lostAt = s.connection.degradedAt + (offset?.hi ?? 0) + drift(s.connection.degradedAt);
     const from = lostAt < lastAnswer + PEER_TTL_MS ? lostAt + quietMs : Infinity;
     mode = { kind: 'alone', from };
   }
 
   async function takeShared(signal: AbortSignal): Promise<RateSlot> {
-    for (let retakes = 0; ;) {
+    for (;;) {
       const asked = Date.now();
       const answer = await s.connection.run(
         () =>
@@ -417,9 +452,9 @@ export function createFleetRateLimiter(
         continue;
       }
       // A slot missed by more than half the margin (the process was short of CPU, or Redis
-      // answered late) would reach the server bunched with the calls after it: take a new one.
-      if ((await waitUntil(slot, signal)) || retakes === MAX_RETAKES) return BOOKED;
-      retakes += 1;
+      // answered too late to tell its clock) would reach the server bunched with the calls
+      // after it: take a new one, however often it takes.
+      if (await waitUntil(slot, signal)) return booked(slot, signal);
     }
   }
 
