@@ -147,8 +147,7 @@ export function createFleetConnection(s: ConnectionSettings): FleetConnection {
   };
   // Without a listener, a connection error would be an unhandled 'error' event.
   s.client.on('error', onError);
-  // Any lost connection, even one made again at once: Redis may have restarted without its data.
-  s.client.on('close', () => degrade('unreachable', 'the connection to Redis closed'));
+  s.client.on('end', () => degrade('unreachable', 'the connection to Redis closed'));
   s.client.once('ready', () => (connected = true));
 
   async function run<T>(

@@ -39,6 +39,16 @@ local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 `;
 
 /**
+ * `epoch`: when Redis's data for the scope were made (in `key`), kept for a day after the last
+ * call. An answer that tells of another epoch than the last one comes from a Redis that lost
+ * them meanwhile (a restart, a flush), whatever the connection saw.
+ */
+const EPOCH = (key: string) => `
+local epoch = redis.call('GET', ${key}) or string.format('%.3f', now)
+redis.call('SET', ${key}, epoch, 'PX', 86400000)
+`;
+
+/**
  * The generic cell rate algorithm with no burst, in one atomic step: a call takes the slot
  * `max(now, tat)` (by Redis's clock) and moves the theoretical arrival time `tat` one interval,
  * `(1000 + margin) / rate` ms, past it. So any `rate + 1` calls span at least `rate` intervals:
@@ -54,12 +64,12 @@ local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
  *
  * KEYS: `tat` and the interval of the last grant; the processes by when they were last seen;
  * the rosters (`from|id,id,…`, by `from`); the end of a 429's pause; the end of a hand-back (the
- * first slot is an interval after it). ARGV: interval, process id, ttl, horizon (also the window), delay, quiet, max cells,
- * spacing.
- * Answers { granted (0 or 1), slot, now, then for each roster: from (-1: none), size, this
- * process's rank in it (-1: none) }.
+ * first slot is an interval after it); the epoch. ARGV: interval, process id, ttl, horizon (also
+ * the window), delay, quiet, max cells, spacing.
+ * Answers { granted (0 or 1), slot, now, epoch, then for each roster: from (-1: none), size,
+ * this process's rank in it (-1: none) }.
  */
-const TAKE = `${NOW}
+const TAKE = `${NOW}${EPOCH('KEYS[6]')}
 local interval = tonumber(ARGV[1])
 local id = ARGV[2]
 local ttl = tonumber(ARGV[3])
@@ -146,7 +156,7 @@ if slot - now <= tonumber(ARGV[4]) then
   redis.call('HSET', KEYS[1], 'tat', string.format('%.3f', tat), 'interval', ARGV[1])
   redis.call('PEXPIRE', KEYS[1], math.ceil(tat - now) + 1000)
 end
-local answer = { granted, string.format('%.3f', slot), string.format('%.3f', now) }
+local answer = { granted, string.format('%.3f', slot), string.format('%.3f', now), epoch }
 for _, roster in ipairs(rosters) do
   local rank = -1
   for i, member in ipairs(roster.list) do
@@ -162,26 +172,26 @@ return answer
 /**
  * When sharing resumes after this process was away (ARGV: the hand-back's length, the process
  * id, the start of its last own cell, whether any process may hold cells now, the peer ttl, the
- * horizon). When Redis saw the process within the ttl, it kept its data and the cells of every
- * process away free: sharing resumes at once, an interval after the last own cell. When Redis
- * lost them (a restart), the slots it granted before may still be ahead, up to a horizon: the
- * first process back sets the end of a hand-back a horizon on, or ARGV[1] ms when processes may
- * hold cells: until then every process keeps to its own cells and no shared slot is granted,
- * since processes still away cannot see the shared ones.
- * KEYS: the hand-back's end, the peers. Answers { hand-back end, now }.
+ * horizon, the epoch of its last answer). When Redis kept its data and saw the process within
+ * the ttl, it kept the cells of every process away free: sharing resumes at once, an interval
+ * after the last own cell. When Redis lost them (a restart), the slots it granted before may
+ * still be ahead, up to a horizon: the first process back sets the end of a hand-back a horizon
+ * on, or ARGV[1] ms when processes may hold cells: until then every process keeps to its own
+ * cells and no shared slot is granted, since processes still away cannot see the shared ones.
+ * KEYS: the hand-back's end, the peers, the epoch. Answers { hand-back end, now, epoch }.
  */
-const HAND_BACK = `${NOW}
+const HAND_BACK = `${NOW}${EPOCH('KEYS[3]')}
 local ends = tonumber(redis.call('GET', KEYS[1]) or '0')
 if ends <= now then
   local seen = tonumber(redis.call('ZSCORE', KEYS[2], ARGV[2]) or '-1')
-  if seen > now - tonumber(ARGV[5]) then
+  if epoch == ARGV[7] and seen > now - tonumber(ARGV[5]) then
     ends = math.max(ends, tonumber(ARGV[3]))
   else
     ends = now + math.max(tonumber(ARGV[6]), ARGV[4] == '1' and tonumber(ARGV[1]) or 0)
   end
   redis.call('SET', KEYS[1], string.format('%.3f', ends), 'PX', math.ceil(math.max(ends - now, 0)) + 1000)
 end
-return { string.format('%.3f', ends), string.format('%.3f', now) }
+return { string.format('%.3f', ends), string.format('%.3f', now), epoch }
 `;
 
 /** A 429's pause for the whole fleet: KEYS[1] holds its end, moved ARGV[1] ms on at least. */
@@ -198,8 +208,8 @@ type Mode =
   | { kind: 'shared' }
   /** Redis is away: own cells only, from `from` (Redis's clock) on. */
   | { kind: 'alone'; from: number }
-  /** Redis is back: own cells until `until` (Redis's clock), shared slots from then on. */
-  | { kind: 'handing-back'; until: number };
+  /** Redis is back: own cells from `from` until `until` (Redis's clock), then shared slots. */
+  | { kind: 'handing-back'; from: number; until: number };
 
 /** A roster as one answer told it: when it takes effect, its size, this process's rank. */
 interface Roster {
@@ -246,10 +256,16 @@ export function createFleetRateLimiter(
   const id = createHash('sha256')
     .update(JSON.stringify([scope.baseUrl, scope.clientId ?? '', s.marginMs]))
     .digest('base64url');
-  const takeKeys = ['rate', 'rate-peers', 'rate-rosters', 'rate-pause', 'rate-handback'].map(
-    (name) => `${s.keyPrefix}${name}:${id}`,
-  );
-  const [, peersKey, , pauseKey, handBackKey] = takeKeys as [
+  const takeKeys = [
+    'rate',
+    'rate-peers',
+    'rate-rosters',
+    'rate-pause',
+    'rate-handback',
+    'rate-epoch',
+  ].map((name) => `${s.keyPrefix}${name}:${id}`);
+  const [, peersKey, , pauseKey, handBackKey, epochKey] = takeKeys as [
+    string,
     string,
     string,
     string,
@@ -265,6 +281,8 @@ export function createFleetRateLimiter(
   let rosters: Roster[] = [];
   /** When Redis last answered this process, by Redis's clock. */
   let lastAnswer = Number.NEGATIVE_INFINITY;
+  /** The epoch of Redis's data as its last answer told it; none before any answer. */
+  let epoch = '';
   let mode: Mode = { kind: 'shared' };
   /** The next own cell this process may use (its index on the grid). */
   let nextOwnCell = Number.NEGATIVE_INFINITY;
@@ -300,8 +318,10 @@ export function createFleetRateLimiter(
 
   /** Waits until `at` (Redis's clock) is sure to have come; then whether it is not long gone. */
   async function waitUntil(at: number, signal: AbortSignal): Promise<boolean> {
-    const ms = at - redisEarliest();
-    if (ms > 0) await scope.sleep(ms, signal);
+    // Twice at most: a timer may fire a millisecond early.
+    for (let sleeps = 0; sleeps < 2 && redisEarliest() < at; sleeps += 1) {
+      await scope.sleep(at - redisEarliest(), signal);
+    }
     // Later than that, the call could reach the server bunched with the next slot's.
     return onTime(at);
   }
@@ -361,7 +381,7 @@ export function createFleetRateLimiter(
       else if (mode.kind === 'alone') await handBack();
       const current = mode;
       if (current.kind === 'shared') return takeShared(signal);
-      const from = Math.max(redisNow(), pausedUntil, current.kind === 'alone' ? current.from : 0);
+      const from = Math.max(redisNow(), pausedUntil, current.from);
       const at = ownCell(from);
       if (current.kind === 'handing-back' && (at === undefined || at >= current.until)) {
         // Past the hand-back every slot comes from Redis again; it grants none before the end.
@@ -388,20 +408,23 @@ export function createFleetRateLimiter(
   function handBack(): Promise<void> {
     handingBack ??= (async () => {
       const asked = Date.now();
+      // Own cells keep their bound from while Redis was away: slots granted before lie below it.
+      const from = mode.kind === 'alone' ? mode.from : Infinity;
       const mayHold = cellsMayBeHeld(redisNow() + s.handBackMs) ? 1 : 0;
       // Without the caller's signal: the answer serves every call waiting for it.
       const answer = await s.connection.run(() =>
         s.connection.script(
           HAND_BACK,
-          [handBackKey, peersKey],
-          [s.handBackMs, s.processId, lastOwn.toFixed(3), mayHold, PEER_TTL_MS, horizonMs],
+          [handBackKey, peersKey, epochKey],
+          [s.handBackMs, s.processId, lastOwn.toFixed(3), mayHold, PEER_TTL_MS, horizonMs, epoch],
         ),
       );
       if (answer === UNAVAILABLE) return;
-      const [until, now] = (answer as [string, string]).map(Number) as [number, number];
+      const [until, now] = (answer as [string, string, string]).map(Number) as [number, number];
       learnOffset(now, asked, Date.now());
+      epoch = (answer as string[])[2]!;
       handBackEnd = until;
-      mode = { kind: 'handing-back', until };
+      mode = { kind: 'handing-back', from, until };
     })().finally(() => (handingBack = undefined));
     return handingBack;
   }
@@ -434,13 +457,23 @@ export function createFleetRateLimiter(
         signal,
       );
       if (answer === UNAVAILABLE) return take(signal);
-      const [granted, slot, now, ...roster] = (answer as (number | string)[]).map(Number) as [
+      const [granted, slot, now, , ...roster] = (answer as (number | string)[]).map(Number) as [
+        number,
         number,
         number,
         number,
         ...number[],
       ];
       learnOffset(now, asked, Date.now());
+      const answered = String((answer as unknown[])[3]);
+      if (epoch !== '' && answered !== epoch) {
+        // Redis lost its data since its last answer (a restart, a flush): the slots it granted
+        // before may lie up to a horizon ahead, and this one could meet them. Sharing resumes
+        // as after an outage.
+        mode = { kind: 'alone', from: redisNow() + quietMs };
+        return take(signal);
+      }
+      epoch = answered;
       lastAnswer = now;
       rosters = [];
       for (let i = 0; i + 2 < roster.length; i += 3) {
