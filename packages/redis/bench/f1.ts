@@ -106,7 +106,6 @@ async function main(): Promise<void> {
   try {
     // Warm the sandbox's validators and every process.
     await run({ processes: pool.workers.length, calls: 1 });
-    await run({ kind: 'exposure', processes: pool.workers.length });
 
     console.log(`machine: load average ${load()} on ${availableParallelism()} cores`);
     console.log(
@@ -137,8 +136,17 @@ async function main(): Promise<void> {
         `${switched.warnings} stricter-tier warnings`,
     );
 
-    const coldAlone = await run({ kind: 'exposure', processes: 8, concurrency: 1 });
-    const coldFleet = await run({ kind: 'exposure', redis, processes: 8, concurrency: 1 });
+    // Processes of their own, which hold no token yet.
+    const cold = async (options: Omit<FleetRunOptions, 'processes'>) => {
+      const fresh = await startFleetWorkers(8);
+      try {
+        return await runFleet(sb, fresh, { kind: 'exposure', processes: 8, ...options });
+      } finally {
+        fresh.close();
+      }
+    };
+    const coldAlone = await cold({});
+    const coldFleet = await cold({ redis });
     console.log('F1 8 cold exposure processes');
     console.log(`  alone (no fleet):  ${coldAlone.tokenIssues} token requests`);
     console.log(
