@@ -21,9 +21,8 @@ export interface RateSlot {
    */
   sent(): void;
   /**
-   * Asked by the sender right before it writes the request, once its connection is ready:
-   * `undefined` when the request may go now; when the slot was missed meanwhile (the process
-   * stalled), a promise that settles once a new slot is due, and the sender asks again.
+   * Asked by the sender right before it writes, its connection up: `undefined` to go now, or,
+   * when the slot was missed (the process stalled), a promise settled once a new one is due.
    */
   beforeWrite?(): Promise<void> | undefined;
 }
@@ -37,16 +36,11 @@ export interface RateLimiter {
    * `Retry-After`): no slot is handed out before then, to any caller sharing this limiter.
    */
   pause?(ms: number): void;
-  /**
-   * Paces the calls from now on at `rate`; the calls already admitted keep counting in its
-   * window. A limiter without it is replaced by one at the new rate.
-   */
+  /** Paces calls at `rate` from now on, those admitted before counting in its window. */
   setRate?(rate: CustomRateLimit): void;
 }
 
-/**
- * Added to the window: the server's clock and the way to it may differ from ours by this much.
- */
+/** Added to the window: the server's clock and the way to it may differ from ours this much. */
 const RATE_SAFETY_MARGIN_MS = 20;
 
 interface Entry extends RateSlot {

@@ -21,11 +21,8 @@ const IN_PROCESS = {};
 const registry = new WeakMap<object, WeakMap<object, WeakMap<object, Map<string, Shared>>>>();
 
 function child<V>(map: WeakMap<object, V>, key: object, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    map.set(key, value);
-  }
+  const value = map.get(key) ?? make();
+  map.set(key, value);
   return value;
 }
 

@@ -18,9 +18,8 @@ export interface Exchange {
   /** Called by the sender once the request is on the wire (or, if it cannot tell, answered). */
   readonly onWritten: (() => void) | undefined;
   /**
-   * Asked right before the request is written (the rate limiter's last word): `undefined` to
-   * write now, or a promise to wait for before asking again. A sender that cannot tell when it
-   * writes (one over `fetch`) does not ask: the slot was checked when it was handed out.
+   * Asked right before the request is written (the rate limiter's slot): `undefined` to write
+   * now, or a promise to wait for before asking again. Senders over `fetch` cannot ask.
    */
   readonly beforeWrite?: (() => Promise<void> | undefined) | undefined;
 }

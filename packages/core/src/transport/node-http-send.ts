@@ -310,26 +310,25 @@ export function createNodeHttpSend(agent: NodeAgent | undefined): Send {
       request.once('response', (response) => {
         if (!settled) readResponse(response, exchange, zlib, settle);
       });
-      const { beforeWrite } = exchange;
-      if (beforeWrite === undefined) {
-        request.end(body);
-        return;
-      }
-      // Written once the connection is up and the limiter agrees: a connection being made, or
-      // a process that stalled, must not carry the request past its slot.
+      // With a rate slot, written once the connection is up and the slot still holds: a
+      // connection being made, or a process that stalled, must not carry it past its slot.
       const write = (): void => {
-        const due = beforeWrite();
-        if (due === undefined) request.end(body);
-        else
-          due.then(write, (error: unknown) => {
-            request.destroy();
-            settle(error);
-          });
+        const due = exchange.beforeWrite?.();
+        if (due === undefined) {
+          request.end(body);
+          return;
+        }
+        due.then(write, (error: unknown) => {
+          request.destroy();
+          settle(error);
+        });
       };
-      request.once('socket', (socket) => {
-        if (socket.connecting) socket.once(secure ? 'secureConnect' : 'connect', write);
-        else write();
-      });
+      if (exchange.beforeWrite === undefined) write();
+      else
+        request.once('socket', (socket) => {
+          if (socket.connecting) socket.once(secure ? 'secureConnect' : 'connect', write);
+          else write();
+        });
     });
   };
 }
