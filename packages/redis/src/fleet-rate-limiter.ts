@@ -29,6 +29,8 @@ const ROSTER_SPACING_MS = 1000;
 const PROBE_MS = 250;
 /** How fast two clocks may drift apart: NTP slews a clock by at most 500 ppm. */
 const MAX_DRIFT = 0.0005;
+/** `Date.now()` counts whole milliseconds: the moment it reads lies within the next one. */
+const TICK_MS = 1;
 /** How many cells one take looks through for a free one. */
 const MAX_CELLS = 256;
 
@@ -299,7 +301,7 @@ export function createFleetRateLimiter(
   /** The clocks may have drifted apart since the offset was learned, by at most this much. */
   const drift = (now: number) => (offset === undefined ? 0 : MAX_DRIFT * (now - offset.at));
   /** The latest Redis's clock may read now: what a slot is checked against and pauses end by. */
-  const redisNow = () => Date.now() + (offset?.hi ?? 0) + drift(Date.now());
+  const redisNow = () => Date.now() + TICK_MS + (offset?.hi ?? 0) + drift(Date.now());
   /** The earliest Redis's clock may read now: no call goes before its slot by it. */
   const redisEarliest = () => Date.now() + (offset?.lo ?? 0) - drift(Date.now());
 
@@ -307,10 +309,12 @@ export function createFleetRateLimiter(
     // The narrowest range both this answer and the earlier ones allow; a range they do not
     // share means a clock jumped, and this answer alone is right.
     const aged = drift(answered);
-    const lo = Math.max(now - answered, (offset?.lo ?? -Infinity) - aged);
+    const lo = Math.max(now - answered - TICK_MS, (offset?.lo ?? -Infinity) - aged);
     const hi = Math.min(now - asked, (offset?.hi ?? Infinity) + aged);
     offset =
-      lo <= hi ? { lo, hi, at: answered } : { lo: now - answered, hi: now - asked, at: answered };
+      lo <= hi
+        ? { lo, hi, at: answered }
+        : { lo: now - answered - TICK_MS, hi: now - asked, at: answered };
   }
 
   /** Whether a call may still go at a slot at `at` (Redis's clock): at most half a margin late. */
