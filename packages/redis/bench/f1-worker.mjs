@@ -43,7 +43,6 @@ async function run(task) {
     records: 0,
     failed: 0,
     failures: {},
-    lastEndedAt: 0,
     degraded: 0,
     restored: 0,
     written: [],
@@ -112,7 +111,6 @@ async function run(task) {
         const name = error instanceof Error ? error.name : 'unknown';
         report.failures[name] = (report.failures[name] ?? 0) + 1;
       }
-      report.lastEndedAt = Date.now();
     }
   }
   await Promise.all(Array.from({ length: task.concurrency }, lane));

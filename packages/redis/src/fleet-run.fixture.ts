@@ -38,7 +38,6 @@ export interface WorkerReport {
   records: number;
   failed: number;
   failures: Record<string, number>;
-  lastEndedAt: number;
   degraded: number;
   restored: number;
   /** When each approvals request was handed to its socket (ms since the epoch). */
@@ -87,8 +86,6 @@ export interface FleetRun {
    */
   tooManyRequests: number;
   tokenIssues: number;
-  /** Calls answered per second, from the common start to the last answer. */
-  perSecond: number;
   /** Approvals calls written per second, from the first to the last. */
   writtenPerSecond: number;
   warnings: number;
@@ -270,7 +267,6 @@ export async function runFleet(
         failures[name] = (failures[name] ?? 0) + count;
       }
     }
-    const endedAt = Math.max(...reports.map((report) => report.lastEndedAt));
     const written = reports.flatMap((report) => report.written);
     const spanMs = Math.max(...written) - Math.min(...written);
     return {
@@ -280,7 +276,6 @@ export async function runFleet(
       failures,
       tooManyRequests: refusedByStrictServer(written, SILVER),
       tokenIssues: stats.routes['auth.requestToken']?.tokenIssues ?? 0,
-      perSecond: sum((report) => report.ok) / ((endedAt - startAt) / 1000),
       writtenPerSecond: written.length > 1 ? ((written.length - 1) * 1000) / spanMs : 0,
       warnings: sum((report) => report.warnings),
       degraded: reports.filter((report) => report.degraded > 0).length,
