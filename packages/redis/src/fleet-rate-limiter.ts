@@ -27,10 +27,10 @@ const ROSTER_DELAY_MS = 10_000;
 const ROSTER_SPACING_MS = 1000;
 /** How often a process with no cell of its own soon looks whether Redis is back. */
 const PROBE_MS = 250;
-/** How long the offset from Redis's clock of one sharp answer is trusted over blurrier ones. */
-const OFFSET_TTL_MS = 60_000;
-/** How often one call gives up a slot it missed before it goes anyway. */
-const MAX_RETAKES = 3;
+/** How fast two clocks may drift apart: NTP slews a clock by at most 500 ppm. */
+const MAX_DRIFT = 0.0005;
+/** `Date.now()` counts whole milliseconds: the moment it reads lies within the next one. */
+const TICK_MS = 1;
 /** How many cells one take looks through for a free one. */
 const MAX_CELLS = 256;
 
@@ -38,6 +38,16 @@ const MAX_CELLS = 256;
 const NOW = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+`;
+
+/**
+ * `epoch`: when Redis's data for the scope were made (in `key`), kept for a day after the last
+ * call. An answer that tells of another epoch than the last one comes from a Redis that lost
+ * them meanwhile (a restart, a flush), whatever the connection saw.
+ */
+const EPOCH = (key: string) => `
+local epoch = redis.call('GET', ${key}) or string.format('%.3f', now)
+redis.call('SET', ${key}, epoch, 'PX', 86400000)
 `;
 
 /**
@@ -54,13 +64,14 @@ local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
  * and an interval) may have lost Redis alone and be using its cells, so no other process is
  * granted a slot within an interval of them until it is `ttl` ms quiet; it may take them itself.
  *
- * KEYS: `tat`; the processes by when they were last seen; the rosters (`from|id,id,…`, by
- * `from`); the end of a 429's pause; the end of a hand-back (the first slot is an interval after
- * it). ARGV: interval, process id, ttl, horizon, delay, quiet, max cells, spacing.
- * Answers { granted (0 or 1), slot, now, then for each roster: from (-1: none), size, this
- * process's rank in it (-1: none) }.
+ * KEYS: `tat` and the interval of the last grant; the processes by when they were last seen;
+ * the rosters (`from|id,id,…`, by `from`); the end of a 429's pause; the end of a hand-back (the
+ * first slot is an interval after it); the epoch. ARGV: interval, process id, ttl, horizon (also
+ * the window), delay, quiet, max cells, spacing.
+ * Answers { granted (0 or 1), slot, now, epoch, then for each roster: from (-1: none), size,
+ * this process's rank in it (-1: none) }.
  */
-const TAKE = `${NOW}
+const TAKE = `${NOW}${EPOCH('KEYS[6]')}
 local interval = tonumber(ARGV[1])
 local id = ARGV[2]
 local ttl = tonumber(ARGV[3])
@@ -117,7 +128,12 @@ local function other(k)
 end
 local base = math.max(now, tonumber(redis.call('GET', KEYS[4]) or '0'),
   tonumber(redis.call('GET', KEYS[5]) or '0') + interval)
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+local state = redis.call('HMGET', KEYS[1], 'tat', 'interval')
+local tat = tonumber(state[1] or '0')
+local last = tonumber(state[2] or ARGV[1])
+-- A stricter rate than the last grant's (a client declared a stricter tier): the calls granted
+-- before count in its window, so its first slot comes a window of it after the last of them.
+if interval > last then tat = tat - last + tonumber(ARGV[4]) end
 local slot = math.max(base, tat)
 local k = math.floor(slot / interval)
 if other(k) or (slot > k * interval and other(k + 1)) then
@@ -139,9 +155,10 @@ local granted = 0
 if slot - now <= tonumber(ARGV[4]) then
   granted = 1
   tat = math.max(tat, slot + interval)
-  redis.call('SET', KEYS[1], string.format('%.3f', tat), 'PX', math.ceil(tat - now) + 1000)
+  redis.call('HSET', KEYS[1], 'tat', string.format('%.3f', tat), 'interval', ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], math.ceil(tat - now) + 1000)
 end
-local answer = { granted, string.format('%.3f', slot), string.format('%.3f', now) }
+local answer = { granted, string.format('%.3f', slot), string.format('%.3f', now), epoch }
 for _, roster in ipairs(rosters) do
   local rank = -1
   for i, member in ipairs(roster.list) do
@@ -156,25 +173,27 @@ return answer
 
 /**
  * When sharing resumes after this process was away (ARGV: the hand-back's length, the process
- * id, the start of its last own cell, whether any process may hold cells now, the peer ttl).
- * When Redis saw the process within the ttl, it kept the cells of every process away free:
- * sharing resumes at once, an interval after the last own cell. When Redis lost it (a restart), the first process
- * back sets the end of a hand-back, ARGV[1] ms on: until then every process keeps to its own
+ * id, the start of its last own cell, whether any process may hold cells now, the peer ttl, the
+ * horizon, the epoch of its last answer). When Redis kept its data and saw the process within
+ * the ttl, it kept the cells of every process away free: sharing resumes at once, an interval
+ * after the last own cell. When Redis lost them (a restart), the slots it granted before may
+ * still be ahead, up to a horizon: the first process back sets the end of a hand-back a horizon
+ * on, or ARGV[1] ms when processes may hold cells: until then every process keeps to its own
  * cells and no shared slot is granted, since processes still away cannot see the shared ones.
- * KEYS: the hand-back's end, the peers. Answers { hand-back end, now }.
+ * KEYS: the hand-back's end, the peers, the epoch. Answers { hand-back end, now, epoch }.
  */
-const HAND_BACK = `${NOW}
+const HAND_BACK = `${NOW}${EPOCH('KEYS[3]')}
 local ends = tonumber(redis.call('GET', KEYS[1]) or '0')
 if ends <= now then
   local seen = tonumber(redis.call('ZSCORE', KEYS[2], ARGV[2]) or '-1')
-  if ARGV[4] == '0' or seen > now - tonumber(ARGV[5]) then
+  if epoch == ARGV[7] and seen > now - tonumber(ARGV[5]) then
     ends = math.max(ends, tonumber(ARGV[3]))
   else
-    ends = now + tonumber(ARGV[1])
+    ends = now + math.max(tonumber(ARGV[6]), ARGV[4] == '1' and tonumber(ARGV[1]) or 0)
   end
   redis.call('SET', KEYS[1], string.format('%.3f', ends), 'PX', math.ceil(math.max(ends - now, 0)) + 1000)
 end
-return { string.format('%.3f', ends), string.format('%.3f', now) }
+return { string.format('%.3f', ends), string.format('%.3f', now), epoch }
 `;
 
 /** A 429's pause for the whole fleet: KEYS[1] holds its end, moved ARGV[1] ms on at least. */
@@ -186,16 +205,13 @@ end
 return 1
 `;
 
-/** The shared window books a call when its slot is reserved, so sending changes nothing. */
-const BOOKED: RateSlot = { sent: () => undefined };
-
 /** How the limiter hands out slots now. */
 type Mode =
   | { kind: 'shared' }
   /** Redis is away: own cells only, from `from` (Redis's clock) on. */
   | { kind: 'alone'; from: number }
-  /** Redis is back: own cells until `until` (Redis's clock), shared slots from then on. */
-  | { kind: 'handing-back'; until: number };
+  /** Redis is back: own cells from `from` until `until` (Redis's clock), then shared slots. */
+  | { kind: 'handing-back'; from: number; until: number };
 
 /** A roster as one answer told it: when it takes effect, its size, this process's rank. */
 interface Roster {
@@ -208,7 +224,12 @@ interface Roster {
 /**
  * The limiter of one scope (client ID, service address, rate) shared through Redis. Calls of
  * every process go one interval apart, `(1000 + margin) / rate` ms, so no second as the server
- * sees it holds more than the rate.
+ * sees it holds more than the rate. A call goes no sooner than its slot by Redis's clock, and
+ * no later than half a margin after it, checked again right before its request is written: a
+ * process that cannot be sure of that (it stalled, or its last answers came too slowly to tell
+ * Redis's clock) takes a new slot. Processes of one client ID and service address share one
+ * window whatever rate they declare; a stricter rate than the last grant's counts the calls
+ * granted before.
  *
  * While Redis cannot be used, a process keeps to cells of its own: time (Redis's clock, as last
  * seen) is cut into cells one interval long, and cell `k` belongs to the process of rank `k mod n`
@@ -235,26 +256,35 @@ export function createFleetRateLimiter(
   /** After this long without an answer, a process may be using its own cells. */
   const quietMs = horizonMs + intervalMs;
   const id = createHash('sha256')
-    .update(JSON.stringify([scope.baseUrl, scope.clientId ?? '', rate, s.marginMs]))
+    .update(JSON.stringify([scope.baseUrl, scope.clientId ?? '', s.marginMs]))
     .digest('base64url');
-  const takeKeys = ['rate', 'rate-peers', 'rate-rosters', 'rate-pause', 'rate-handback'].map(
-    (name) => `${s.keyPrefix}${name}:${id}`,
-  );
-  const [, peersKey, , pauseKey, handBackKey] = takeKeys as [
+  const takeKeys = [
+    'rate',
+    'rate-peers',
+    'rate-rosters',
+    'rate-pause',
+    'rate-handback',
+    'rate-epoch',
+  ].map((name) => `${s.keyPrefix}${name}:${id}`);
+  const [, peersKey, , pauseKey, handBackKey, epochKey] = takeKeys as [
+    string,
     string,
     string,
     string,
     string,
     string,
   ];
-  /** Redis's clock minus ours, from the answer of the shortest round trip lately. */
-  let offset = 0;
-  let offsetRoundTrip = Number.POSITIVE_INFINITY;
-  let offsetLearnedAt = Number.NEGATIVE_INFINITY;
+  /**
+   * Redis's clock minus ours lies within `[lo, hi]` as of `at` (our clock): an answer's time
+   * was read by Redis between our asking and its answer. None before the first answer.
+   */
+  let offset: { lo: number; hi: number; at: number } | undefined;
   /** The rosters of the last answer, by when they take effect; none before any answer. */
   let rosters: Roster[] = [];
   /** When Redis last answered this process, by Redis's clock. */
   let lastAnswer = Number.NEGATIVE_INFINITY;
+  /** The epoch of Redis's data as its last answer told it; none before any answer. */
+  let epoch = '';
   let mode: Mode = { kind: 'shared' };
   /** The next own cell this process may use (its index on the grid). */
   let nextOwnCell = Number.NEGATIVE_INFINITY;
@@ -268,24 +298,54 @@ export function createFleetRateLimiter(
   /** Once the fleet is closed, the process paces its calls alone at the whole rate. */
   let closedLimiter: RateLimiter | undefined;
 
-  const redisNow = () => Date.now() + offset;
+  /** The clocks may have drifted apart since the offset was learned, by at most this much. */
+  const drift = (now: number) => (offset === undefined ? 0 : MAX_DRIFT * (now - offset.at));
+  /** The latest Redis's clock may read now: what a slot is checked against and pauses end by. */
+  const redisNow = () => Date.now() + TICK_MS + (offset?.hi ?? 0) + drift(Date.now());
+  /** The earliest Redis's clock may read now: no call goes before its slot by it. */
+  const redisEarliest = () => Date.now() + (offset?.lo ?? 0) - drift(Date.now());
 
   function learnOffset(now: number, asked: number, answered: number): void {
-    // An answer blurs the offset by up to half its round trip, and a busy process's answers
-    // come late: the processes' own cells line up only on their sharpest estimates.
-    const roundTrip = answered - asked;
-    if (roundTrip > offsetRoundTrip && answered - offsetLearnedAt < OFFSET_TTL_MS) return;
-    offset = now - (asked + answered) / 2;
-    offsetRoundTrip = roundTrip;
-    offsetLearnedAt = answered;
+    // The narrowest range both this answer and the earlier ones allow; a range they do not
+    // share means a clock jumped, and this answer alone is right.
+    const aged = drift(answered);
+    const lo = Math.max(now - answered - TICK_MS, (offset?.lo ?? -Infinity) - aged);
+    const hi = Math.min(now - asked, (offset?.hi ?? Infinity) + aged);
+    offset =
+      lo <= hi
+        ? { lo, hi, at: answered }
+        : { lo: now - answered - TICK_MS, hi: now - asked, at: answered };
   }
 
-  /** Waits until `at` (Redis's clock); false when it got there more than half a margin late. */
+  /** Whether a call may still go at a slot at `at` (Redis's clock): at most half a margin late. */
+  const onTime = (at: number) => redisNow() - at <= s.marginMs / 2;
+
+  /** Waits until `at` (Redis's clock) is sure to have come; then whether it is not long gone. */
   async function waitUntil(at: number, signal: AbortSignal): Promise<boolean> {
-    const ms = at - redisNow();
-    if (ms > 0) await scope.sleep(ms, signal);
-    // Later than that, the call could reach the server bunched with the next cell's.
-    return redisNow() - at <= s.marginMs / 2;
+    // Twice at most: a timer may fire a millisecond early.
+    for (let sleeps = 0; sleeps < 2 && redisEarliest() < at; sleeps += 1) {
+      await scope.sleep(at - redisEarliest(), signal);
+    }
+    // Later than that, the call could reach the server bunched with the next slot's.
+    return onTime(at);
+  }
+
+  /**
+   * The slot at `at` (Redis's clock), asked again right before the request is written: when
+   * the process stalled past it meanwhile, a new one is taken and waited for.
+   */
+  function booked(at: number, signal: AbortSignal): RateSlot {
+    let replacement: RateSlot | undefined;
+    return {
+      sent: () => replacement?.sent(),
+      beforeWrite: () => {
+        if (replacement !== undefined) return replacement.beforeWrite?.();
+        if (onTime(at)) return undefined;
+        return take(signal).then((slot) => {
+          replacement = slot;
+        });
+      },
+    };
   }
 
   /**
@@ -316,7 +376,7 @@ export function createFleetRateLimiter(
 
   /** A slot by the mode of the moment: shared, or an own cell while Redis is away or hands back. */
   async function take(signal: AbortSignal): Promise<RateSlot> {
-    for (let retakes = 0; ;) {
+    for (;;) {
       if (s.connection.closed) {
         closedLimiter ??= scope.localLimiter(scope.rate);
         return closedLimiter.take(signal);
@@ -325,7 +385,7 @@ export function createFleetRateLimiter(
       else if (mode.kind === 'alone') await handBack();
       const current = mode;
       if (current.kind === 'shared') return takeShared(signal);
-      const from = Math.max(redisNow(), pausedUntil, current.kind === 'alone' ? current.from : 0);
+      const from = Math.max(redisNow(), pausedUntil, current.from);
       const at = ownCell(from);
       if (current.kind === 'handing-back' && (at === undefined || at >= current.until)) {
         // Past the hand-back every slot comes from Redis again; it grants none before the end.
@@ -340,12 +400,11 @@ export function createFleetRateLimiter(
       // Reserved for this call before any wait, so that no other call of the process takes it.
       nextOwnCell = Math.round(at / intervalMs) + 1;
       lastOwn = Math.max(lastOwn, at);
-      const onTime = await waitUntil(at, signal);
+      const missed = !(await waitUntil(at, signal));
       // Redis went away again meanwhile, or came back with a hand-back that ends before the
       // cell: the cell no longer belongs to this process alone.
-      if (mode !== current && (mode.kind === 'alone' || at >= handBackEnd)) continue;
-      if (onTime || retakes === MAX_RETAKES) return BOOKED;
-      retakes += 1;
+      if (missed || (mode !== current && (mode.kind === 'alone' || at >= handBackEnd))) continue;
+      return booked(at, signal);
     }
   }
 
@@ -353,20 +412,23 @@ export function createFleetRateLimiter(
   function handBack(): Promise<void> {
     handingBack ??= (async () => {
       const asked = Date.now();
+      // Own cells keep their bound from while Redis was away: slots granted before lie below it.
+      const from = mode.kind === 'alone' ? mode.from : Infinity;
       const mayHold = cellsMayBeHeld(redisNow() + s.handBackMs) ? 1 : 0;
       // Without the caller's signal: the answer serves every call waiting for it.
       const answer = await s.connection.run(() =>
         s.connection.script(
           HAND_BACK,
-          [handBackKey, peersKey],
-          [s.handBackMs, s.processId, lastOwn.toFixed(3), mayHold, PEER_TTL_MS],
+          [handBackKey, peersKey, epochKey],
+          [s.handBackMs, s.processId, lastOwn.toFixed(3), mayHold, PEER_TTL_MS, horizonMs, epoch],
         ),
       );
       if (answer === UNAVAILABLE) return;
-      const [until, now] = (answer as [string, string]).map(Number) as [number, number];
+      const [until, now] = (answer as [string, string, string]).map(Number) as [number, number];
       learnOffset(now, asked, Date.now());
+      epoch = (answer as string[])[2]!;
       handBackEnd = until;
-      mode = { kind: 'handing-back', until };
+      mode = { kind: 'handing-back', from, until };
     })().finally(() => (handingBack = undefined));
     return handingBack;
   }
@@ -376,13 +438,13 @@ export function createFleetRateLimiter(
     // A command whose answer was lost may have reached Redis until the fleet saw it fail, so
     // Redis keeps this process's cells free from then on, and for the peer ttl after its
     // last answer only.
-    const lostAt = s.connection.degradedAt + offset;
+    const lostAt = s.connection.degradedAt + (offset?.hi ?? 0) + drift(s.connection.degradedAt);
     const from = lostAt < lastAnswer + PEER_TTL_MS ? lostAt + quietMs : Infinity;
     mode = { kind: 'alone', from };
   }
 
   async function takeShared(signal: AbortSignal): Promise<RateSlot> {
-    for (let retakes = 0; ;) {
+    for (;;) {
       const asked = Date.now();
       const answer = await s.connection.run(
         () =>
@@ -399,13 +461,23 @@ export function createFleetRateLimiter(
         signal,
       );
       if (answer === UNAVAILABLE) return take(signal);
-      const [granted, slot, now, ...roster] = (answer as (number | string)[]).map(Number) as [
+      const [granted, slot, now, , ...roster] = (answer as (number | string)[]).map(Number) as [
+        number,
         number,
         number,
         number,
         ...number[],
       ];
       learnOffset(now, asked, Date.now());
+      const answered = String((answer as unknown[])[3]);
+      if (epoch !== '' && answered !== epoch) {
+        // Redis lost its data since its last answer (a restart, a flush): the slots it granted
+        // before may lie up to a horizon ahead, and this one could meet them. Sharing resumes
+        // as after an outage.
+        mode = { kind: 'alone', from: redisNow() + quietMs };
+        return take(signal);
+      }
+      epoch = answered;
       lastAnswer = now;
       rosters = [];
       for (let i = 0; i + 2 < roster.length; i += 3) {
@@ -417,9 +489,9 @@ export function createFleetRateLimiter(
         continue;
       }
       // A slot missed by more than half the margin (the process was short of CPU, or Redis
-      // answered late) would reach the server bunched with the calls after it: take a new one.
-      if ((await waitUntil(slot, signal)) || retakes === MAX_RETAKES) return BOOKED;
-      retakes += 1;
+      // answered too late to tell its clock) would reach the server bunched with the calls
+      // after it: take a new one, however often it takes.
+      if (await waitUntil(slot, signal)) return booked(slot, signal);
     }
   }
 

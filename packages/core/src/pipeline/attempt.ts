@@ -155,6 +155,7 @@ class AttemptExchange implements Exchange {
   readonly body: Exchange['body'];
   readonly maxResponseBytes: number;
   readonly onWritten: (() => void) | undefined;
+  readonly beforeWrite: (() => Promise<void> | undefined) | undefined;
   headersReceived = false;
   readonly #scope: CallScope;
 
@@ -164,7 +165,8 @@ class AttemptExchange implements Exchange {
     this.headers = call.headers;
     this.body = call.body;
     this.maxResponseBytes = maxResponseBytes;
-    this.onWritten = call.onWritten;
+    this.onWritten = call.slot?.sent;
+    this.beforeWrite = call.slot?.beforeWrite;
     this.#scope = call.scope;
   }
 

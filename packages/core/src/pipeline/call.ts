@@ -1,5 +1,6 @@
 import type { AuthContext } from '@partner-apis/auth';
 import type { FailedRequest } from '@partner-apis/errors';
+import type { RateSlot } from '../rate-limit/limiter.js';
 import type { Answer, RequestBody } from '../transport/exchange.js';
 import type { ResolvedAttempt, TimeoutOptions } from './attempt.js';
 import type { CallScope } from './call-scope.js';
@@ -89,8 +90,8 @@ export interface InFlight {
    * which `url`, and so every message, event and log, never shows.
    */
   sendUrl: string | undefined;
-  /** Told once the attempt's request is on the wire (the rate limiter's slot). */
-  onWritten: (() => void) | undefined;
+  /** The rate limiter's slot of the attempt: asked before its request is written, then told. */
+  slot: RateSlot | undefined;
   /** What the auth scheme is handed, made at the call's first attempt and kept for the others. */
   authContext: AuthContext | undefined;
   /** The URL with its secrets redacted, for events. */

@@ -66,7 +66,7 @@ export function createPipeline(s: PipelineSettings, steps: readonly Step[], send
       attempt: 1,
       request: { method, url, requestId: undefined, conversationId },
       sendUrl: call.secretQuery?.length ? withQuery(url, call.secretQuery) : undefined,
-      onWritten: undefined,
+      slot: undefined,
       authContext: undefined,
       shownUrl: () => (shown ??= redactUrl(url)),
     };

@@ -64,13 +64,13 @@ export function rateLimitStep(
 ): Step {
   return async (call, next) => {
     const slot = await limiter.take(call.scope.signal);
-    call.onWritten = slot.sent;
+    call.slot = slot;
     let reply;
     try {
       reply = await next(call);
     } finally {
       slot.sent();
-      call.onWritten = undefined;
+      call.slot = undefined;
     }
     const { answer } = reply;
     if (answer.status === 429) {

@@ -20,6 +20,11 @@ export interface RateSlot {
    * was written (or failed, or its response began); until then it counts as just sent.
    */
   sent(): void;
+  /**
+   * Asked by the sender right before it writes, its connection up: `undefined` to go now, or,
+   * when the slot was missed (the process stalled), a promise settled once a new one is due.
+   */
+  beforeWrite?(): Promise<void> | undefined;
 }
 
 /** Hands out send slots; every attempt of every call of one client takes one. */
@@ -31,11 +36,11 @@ export interface RateLimiter {
    * `Retry-After`): no slot is handed out before then, to any caller sharing this limiter.
    */
   pause?(ms: number): void;
+  /** Paces calls at `rate` from now on, those admitted before counting in its window. */
+  setRate?(rate: CustomRateLimit): void;
 }
 
-/**
- * Added to the window: the server's clock and the way to it may differ from ours by this much.
- */
+/** Added to the window: the server's clock and the way to it may differ from ours this much. */
 const RATE_SAFETY_MARGIN_MS = 20;
 
 interface Entry extends RateSlot {
@@ -60,10 +65,10 @@ export function createRateLimiter(
 }
 
 class WindowRateLimiter implements RateLimiter {
-  readonly #interval: number;
-  readonly #tolerance: number;
-  readonly #perWindow: number;
-  readonly #windowMs: number;
+  #interval = 0;
+  #tolerance = 0;
+  #perWindow = 1;
+  #windowMs = 0;
   #theoreticalArrival = Number.NEGATIVE_INFINITY;
   #pausedUntil = Number.NEGATIVE_INFINITY;
   #log: Entry[] = [];
@@ -76,11 +81,19 @@ class WindowRateLimiter implements RateLimiter {
     private readonly clock: () => number,
     private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>,
   ) {
-    this.#interval = 1000 / rate.requestsPerSecond;
-    this.#tolerance = ((rate.burst ?? 1) - 1) * this.#interval;
+    this.setRate(rate);
+  }
+
+  setRate(rate: CustomRateLimit): void {
+    const interval = 1000 / rate.requestsPerSecond;
+    // The next request keeps the new spacing from the last one; the log keeps every request
+    // made, so the window of the new rate counts them.
+    this.#theoreticalArrival += interval - this.#interval;
+    this.#interval = interval;
+    this.#tolerance = ((rate.burst ?? 1) - 1) * interval;
     // Fractional rates become whole requests over a longer window: 2.5/s is 2 per 800 ms.
     this.#perWindow = Math.max(1, Math.floor(rate.requestsPerSecond));
-    this.#windowMs = this.#perWindow * this.#interval + RATE_SAFETY_MARGIN_MS;
+    this.#windowMs = this.#perWindow * interval + RATE_SAFETY_MARGIN_MS;
   }
 
   pause(ms: number): void {
@@ -100,16 +113,7 @@ class WindowRateLimiter implements RateLimiter {
     return new Promise<RateSlot>((resolve, reject) => {
       const onAbort = () => reject(signal.reason as Error);
       signal.addEventListener('abort', onAbort, { once: true });
-      turn.then(
-        (slot) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(slot);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error as Error);
-        },
-      );
+      turn.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });
   }
 
@@ -141,15 +145,12 @@ class WindowRateLimiter implements RateLimiter {
     return entry;
   }
 
-  #nextSent(signal: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const onAbort = () => reject(signal.reason as Error);
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#onSent.push(() => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      });
-    });
+  /**
+   * Only the first caller in line waits here, and those behind it would wait for the same
+   * `sent()`: one that gives up meanwhile is answered by `take` and leaves at the next one.
+   */
+  #nextSent(): Promise<void> {
+    return new Promise((resolve) => this.#onSent.push(resolve));
   }
 
   async #acquire(signal: AbortSignal): Promise<RateSlot> {
@@ -158,7 +159,7 @@ class WindowRateLimiter implements RateLimiter {
       signal.throwIfAborted();
       const ms = this.#wait(now);
       if (ms === 0) return this.#grant(now);
-      await (ms === undefined ? this.#nextSent(signal) : this.sleep(ms, signal));
+      await (ms === undefined ? this.#nextSent() : this.sleep(ms, signal));
       // After a sleep of `ms`, at least `ms` has passed, whatever the clock says.
       now = Math.max(this.clock(), now + (ms ?? 0));
     }

@@ -102,6 +102,20 @@ describe('one rate limiter per client application per process', () => {
     expect(warnings[0]?.message).toContain('declare 1/s and 100/s: both are paced at 1/s');
   });
 
+  it('counts the calls made before a stricter rate in its window', async () => {
+    // The gateway holds the client ID to silver; a client that said gold already made a call.
+    const gateway = strictGateway();
+    await warningsDuring(async () => {
+      const gold = gateway.client('app-8', 'gold');
+      await call(gold);
+      const silver = gateway.client('app-8', 'silver');
+      const results = await Promise.allSettled(Array.from({ length: 25 }, () => call(silver)));
+      expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    });
+    expect(gateway.tooManyRequests()).toBe(0);
+    expect(gateway.counter.arrivals('app-8')).toHaveLength(26);
+  });
+
   it("tells the stricter rate to the client's logger, when it has one", async () => {
     const gateway = strictGateway(1);
     const logged: string[] = [];

@@ -21,11 +21,8 @@ const IN_PROCESS = {};
 const registry = new WeakMap<object, WeakMap<object, WeakMap<object, Map<string, Shared>>>>();
 
 function child<V>(map: WeakMap<object, V>, key: object, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    map.set(key, value);
-  }
+  const value = map.get(key) ?? make();
+  map.set(key, value);
   return value;
 }
 
@@ -61,13 +58,8 @@ export function pipelineRateLimiter(
     fleet === undefined ? scope.localLimiter(rate) : fleet.rateLimiter({ ...scope, rate });
   if (scope.clientId === undefined) return create(scope.rate);
   const byClock = child(registry, fleet ?? IN_PROCESS, () => new WeakMap());
-  const limiters = child(
-    child(byClock, scope.clock, () => new WeakMap()),
-    scope.sleep,
-    () => {
-      return new Map<string, Shared>();
-    },
-  );
+  const byTime = child(byClock, scope.clock, () => new WeakMap<object, Map<string, Shared>>());
+  const limiters = child(byTime, scope.sleep, () => new Map<string, Shared>());
   const key = JSON.stringify([scope.baseUrl, scope.clientId]);
   const known = limiters.get(key);
   if (known === undefined) {
@@ -86,7 +78,8 @@ export function pipelineRateLimiter(
     const declared = `${describeRate(known.rate)} and ${describeRate(scope.rate)}`;
     if (isStricter(scope.rate, known.rate)) {
       known.rate = scope.rate;
-      known.current = create(scope.rate);
+      if (known.current.setRate === undefined) known.current = create(scope.rate);
+      else known.current.setRate(scope.rate);
     }
     warn(
       `Two clients of one client ID for ${redactUrl(scope.baseUrl)} declare ${declared}: ` +

@@ -17,6 +17,11 @@ export interface Exchange {
   headersReceived: boolean;
   /** Called by the sender once the request is on the wire (or, if it cannot tell, answered). */
   readonly onWritten: (() => void) | undefined;
+  /**
+   * Asked right before the request is written (the rate limiter's slot): `undefined` to write
+   * now, or a promise to wait for before asking again. Senders over `fetch` cannot ask.
+   */
+  readonly beforeWrite?: (() => Promise<void> | undefined) | undefined;
 }
 
 /** A response whose body was read whole (and decoded) by the sender. */

@@ -11,9 +11,9 @@ import {
   headOf,
   type Answer,
   type Exchange,
+  type RequestBody,
   type Send,
 } from './exchange.js';
-import type { RequestBody } from './exchange.js';
 import { HeaderMap } from './header-map.js';
 
 /** What `http.request` accepts as `agent`: Node's agents and proxy agents built on them. */
@@ -310,7 +310,25 @@ export function createNodeHttpSend(agent: NodeAgent | undefined): Send {
       request.once('response', (response) => {
         if (!settled) readResponse(response, exchange, zlib, settle);
       });
-      request.end(body);
+      // With a rate slot, written once the connection is up and the slot still holds: a
+      // connection being made, or a process that stalled, must not carry it past its slot.
+      const write = (): void => {
+        const due = exchange.beforeWrite?.();
+        if (due === undefined) {
+          request.end(body);
+          return;
+        }
+        due.then(write, (error: unknown) => {
+          request.destroy();
+          settle(error);
+        });
+      };
+      if (exchange.beforeWrite === undefined) write();
+      else
+        request.once('socket', (socket) => {
+          if (socket.connecting) socket.once(secure ? 'secureConnect' : 'connect', write);
+          else write();
+        });
     });
   };
 }

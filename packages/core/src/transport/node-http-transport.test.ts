@@ -1,9 +1,10 @@
 import { Agent as HttpAgent, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { createTokenCache } from '@partner-apis/auth';
 import { ConfigurationError } from '@partner-apis/errors';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createClientPipeline } from '../index.js';
+import { createClientPipeline, type RateSlot } from '../index.js';
 
 // These describe the default transport in Node; the transport-undici conformance run, whose
 // default is the global fetch, leaves them out by name.
@@ -121,6 +122,47 @@ describe('the node:http transport', () => {
     await (await fetch(new Request(`${base}/page`))).text();
     expect(createConnection).toHaveBeenCalledTimes(1);
     agent.destroy();
+  });
+
+  /** Fetches `/page` once, the call given `slot`, on a connection of its own. */
+  async function fetchWithSlot(slot: RateSlot) {
+    const agent = new HttpAgent({ keepAlive: false });
+    const fleet = {
+      rateLimiter: () => ({ take: () => slot }),
+      tokenCache: createTokenCache(),
+      close: async () => undefined,
+    };
+    const { fetch } = createClientPipeline({ baseUrl: base, rateLimit: 'gold', fleet, agent });
+    try {
+      return await (await fetch(new Request(`${base}/page`))).text();
+    } finally {
+      agent.destroy();
+    }
+  }
+
+  it("writes a request once its connection is up and the limiter's slot agrees", async () => {
+    const before = seen.length;
+    const asked: number[] = [];
+    // The first answer holds the request back, as a slot missed by a stalled process does.
+    await fetchWithSlot({
+      sent: () => undefined,
+      beforeWrite: () => {
+        asked.push(seen.length - before);
+        return asked.length > 1 ? undefined : new Promise((resolve) => setTimeout(resolve, 100));
+      },
+    });
+    // Asked again after the hold, and nothing had reached the server before.
+    expect(asked).toEqual([0, 0]);
+    expect(seen.length - before).toBe(1);
+  });
+
+  it('sends nothing when the limiter fails while holding a request back', async () => {
+    const before = seen.length;
+    const refused = new ConfigurationError('fleet', 'Redis refused the credentials');
+    await expect(
+      fetchWithSlot({ sent: () => undefined, beforeWrite: () => Promise.reject(refused) }),
+    ).rejects.toBe(refused);
+    expect(seen.length).toBe(before);
   });
 
   it('refuses an agent that is not one, naming the option', () => {

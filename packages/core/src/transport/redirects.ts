@@ -73,6 +73,7 @@ export async function followRedirects(
       body,
       maxResponseBytes: exchange.maxResponseBytes,
       onWritten: exchange.onWritten,
+      beforeWrite: exchange.beforeWrite,
       headersReceived: false,
       get signal() {
         return exchange.signal;
