@@ -12,6 +12,7 @@ import {
   type ServiceName,
 } from './config/services.js';
 import { proxyFetch } from './proxy.js';
+import { variablePrefix, type ServiceEntry, type ServiceModule } from './service-registry.js';
 import { settingName, type Variables } from './config/settings.js';
 import type { LiabilityMajors } from './liability-majors.js';
 import type { ServiceSession } from './service-session.js';
@@ -55,11 +56,11 @@ class MockTokens extends TokenCache {
  */
 export async function variablesOf(
   session: ServiceSession,
-  service: ServiceName,
+  service: ServiceName | string,
 ): Promise<Variables> {
   const variables = await session.variables();
   if (session.settings.environment !== 'mock') return variables;
-  const prefix = VARIABLE_PREFIX[service];
+  const prefix = prefixOf(service);
   const baseUrl = variables[`${prefix}BASE_URL`];
   return {
     [`${prefix}CLIENT_ID`]: MOCK_CREDENTIAL,
@@ -110,19 +111,20 @@ export function assumptionPolicy(
  * itself, it is a usage error before anything is sent; against a real environment, which may
  * accept what we only guessed, it is sent with a warning.
  */
-async function common(session: ServiceSession, service: ServiceName) {
+async function common(session: ServiceSession, service: ServiceName | string) {
   const fetch = session.sandboxUrls === undefined ? await proxyFetch(session.env) : undefined;
-  const baseUrl = (await session.variables())[`${VARIABLE_PREFIX[service]}BASE_URL`];
+  const prefix = prefixOf(service);
+  const baseUrl = (await session.variables())[`${prefix}BASE_URL`];
   const mock = session.settings.environment === 'mock';
   return {
     ...(mock && (service === 'exposure' || service === 'riskEngineering')
       ? { tokenCache: new MockTokens() }
       : {}),
     userAgent: USER_AGENT,
-    logger: session.logger(`the ${SERVICE_TITLE[service]} client`, (code) =>
+    logger: session.logger(`the ${SERVICE_TITLE[service as ServiceName] ?? service} client`, (code) =>
       code === 'PARTNER_APIS_SECRET_EXPIRY'
-        ? `Then update ${settingName(session.settings, `${VARIABLE_PREFIX[service]}CLIENT_SECRET`)}` +
-          ` and ${settingName(session.settings, `${VARIABLE_PREFIX[service]}SECRET_CREATED_AT`)};` +
+        ? `Then update ${settingName(session.settings, `${prefix}CLIENT_SECRET`)}` +
+          ` and ${settingName(session.settings, `${prefix}SECRET_CREATED_AT`)};` +
           ' `partner-apis credentials check` shows the date of every secret.'
         : undefined,
     ),
@@ -131,12 +133,17 @@ async function common(session: ServiceSession, service: ServiceName) {
   };
 }
 
+/** The prefix of a service's variables: one of the four by its config name, else by its command. */
+function prefixOf(service: ServiceName | string): string {
+  return VARIABLE_PREFIX[service as ServiceName] ?? variablePrefix(service);
+}
+
 // Each service package is loaded when a command first needs it, so `--help` and a command of
 // one service start without loading the other three.
 
 /** The setting of the config file a service's variable stands for (`clientId`), if any. */
-function settingOf(service: ServiceName, variable: string): string | undefined {
-  const prefix = VARIABLE_PREFIX[service];
+function settingOf(service: ServiceName | string, variable: string): string | undefined {
+  const prefix = prefixOf(service);
   if (!variable.startsWith(prefix)) return undefined;
   const suffix = variable.slice(prefix.length);
   return Object.entries(SETTING_SUFFIX).find(([, value]) => value === suffix)?.[0];
@@ -149,7 +156,7 @@ function settingOf(service: ServiceName, variable: string): string | undefined {
  */
 function missingSettings(
   session: ServiceSession,
-  service: ServiceName,
+  service: ServiceName | string,
   variables: readonly string[],
 ): ConfigurationError {
   const { origin } = session.settings;
@@ -176,7 +183,7 @@ function missingSettings(
  */
 function create<T>(
   session: ServiceSession,
-  service: ServiceName,
+  service: ServiceName | string,
   variables: Variables,
   build: (variables: Variables) => T,
   names: Readonly<Record<string, string>> = {},
@@ -208,7 +215,7 @@ function create<T>(
       if (missing.length > 0) break;
       const suffix = OPTION_VARIABLES[error.option];
       if (suffix === undefined) throw error;
-      const named = names[error.option] ?? `${VARIABLE_PREFIX[service]}${suffix}`;
+      const named = names[error.option] ?? `${prefixOf(service)}${suffix}`;
       throw new ConfigurationError(settingName(session.settings, named), error.problem);
     }
   }
@@ -297,5 +304,32 @@ export async function approvalsClient(
       ...(tier === undefined ? {} : { tier }),
       ...shared,
     }),
+  );
+}
+
+/**
+ * The client of a service that `services.json` lists with no convenience of its own: its
+ * package's `clientFromEnv`, given the `PARTNER_APIS_<NAME>_*` variables (the sandbox's when
+ * nothing is configured) and the options every client of the command line shares.
+ *
+ * @example
+ * const museum = await pluggedClient(session, entry, await loadService(entry));
+ */
+export async function pluggedClient(
+  session: ServiceSession,
+  entry: ServiceEntry,
+  module: ServiceModule,
+): Promise<unknown> {
+  const { clientFromEnv } = module;
+  if (clientFromEnv === undefined) {
+    throw new ConfigurationError(`${entry.package}/internal`, 'exports no clientFromEnv');
+  }
+  const variables = await variablesOf(session, entry.name);
+  // The sandbox serves every service under its name; the settings win, as for the four.
+  const sandbox = session.sandboxUrls?.origin;
+  const base = sandbox === undefined ? {} : { [`${variablePrefix(entry.name)}BASE_URL`]: `${sandbox}/${entry.name}` };
+  const shared = await common(session, entry.name);
+  return create(session, entry.name, { ...base, ...variables }, (given) =>
+    clientFromEnv(given, shared),
   );
 }

@@ -1,20 +1,24 @@
 import { fstatSync } from 'node:fs';
-import { compile } from '@jmespath-community/jmespath';
 import { ApiError } from '@partner-apis/errors';
 import { Option, type Command } from 'commander';
 import type { CliIo } from './cli-io.js';
 import { ENVIRONMENTS } from './config/config-file.js';
-import { resolveSettings } from './config/settings.js';
 import { inColour, reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
 import { LIABILITY_MAJORS, type LiabilityMajors } from './liability-majors.js';
-import { openOutput, type OutputSink } from './output/output-sink.js';
+import {
+  OUTPUT_FORMATS,
+  openOutput,
+  type OutputFormat,
+  type OutputSink,
+} from './output/output-sink.js';
 import { clearProgress, createProgress, type Progress } from './output/progress.js';
-import { OUTPUT_FORMATS, type OutputFormat, type WriteOptions } from './output/record-writer.js';
+import type { WriteOptions } from './output/record-writer.js';
 import { visibleText } from './output/safe-text.js';
 import { UsageError } from './usage-error.js';
 import { fitLines } from './help-format.js';
-import { openSession, type ServiceSession } from './service-session.js';
+import type { ServiceSession } from './service-session.js';
+import { SERVICES_FILE } from './service-registry.js';
 
 /** The options every data command has. */
 export interface OutputOptions {
@@ -43,6 +47,8 @@ export interface GlobalOptions {
 export interface CliDependencies {
   /** The majors of the liability API the CLI can call (default `LIABILITY_MAJORS`). */
   readonly liabilityMajors?: LiabilityMajors;
+  /** The list of services (default: `services.json` of this package). */
+  readonly servicesFile?: string;
 }
 
 /** An operation of a spec, and how the command line names it and its arguments. */
@@ -63,6 +69,8 @@ export interface CommandContext {
   readonly io: CliIo;
   /** The majors of the liability API `--major` chooses from. */
   readonly liabilityMajors: LiabilityMajors;
+  /** The list of services the commands and MCP tools come from. */
+  readonly servicesFile: string;
   exitCode: ExitCode;
   /** `--quiet`: no notes, warnings nor progress; data and errors only. */
   quiet: boolean;
@@ -129,7 +137,7 @@ function isPipe(stream: object): boolean {
  */
 export function createCommandContext(
   io: CliIo,
-  { liabilityMajors = LIABILITY_MAJORS }: CliDependencies = {},
+  { liabilityMajors = LIABILITY_MAJORS, servicesFile = SERVICES_FILE }: CliDependencies = {},
 ): CommandContext {
   const sinks: OutputSink[] = [];
   const operations: (CommandOperation & { pattern: RegExp })[] = [];
@@ -143,6 +151,7 @@ export function createCommandContext(
   const context: CommandContext = {
     io,
     liabilityMajors,
+    servicesFile,
     exitCode: ExitCode.ok,
     quiet: false,
     operation(operation) {
@@ -156,6 +165,8 @@ export function createCommandContext(
       const globals = command.optsWithGlobals<GlobalOptions>();
       context.quiet = globals.quiet === true;
       try {
+        const { resolveSettings } = await import('./config/settings.js');
+        const { openSession } = await import('./service-session.js');
         const settings = await resolveSettings({
           env: io.env,
           cwd: io.cwd,
@@ -246,7 +257,7 @@ export function withOutputOptions(command: Command): Command {
       new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
     )
     .addOption(new Option('-f, --format <format>').choices(OUTPUT_FORMATS).hideHelp())
-    .hook('preAction', (_, action) => {
+    .hook('preAction', async (_, action) => {
       const { output, format } = action.opts<{ output: OutputFormat; format?: OutputFormat }>();
       const outputGiven = action.getOptionValueSource('output') === 'cli';
       if (format !== undefined && outputGiven && format !== output) {
@@ -258,6 +269,7 @@ export function withOutputOptions(command: Command): Command {
       action.setOptionValue('formatGiven', outputGiven || format !== undefined);
       const { query } = action.opts<{ query?: string }>();
       if (query !== undefined) {
+        const { compile } = await import('@jmespath-community/jmespath');
         try {
           compile(query);
         } catch (error) {

@@ -43,6 +43,10 @@ function withCommands(text: string, target: ErrorReportTarget): string {
   });
 }
 
+/** What to do about a 401, said by the commands and the MCP tools alike. */
+export const AUTH_HINT =
+  'check the client ID and secret (`partner-apis config list` shows those in use and where they come from); a secret expires one year after it was set (`partner-apis credentials check`)';
+
 function apiErrorLines(error: ApiError, target: ErrorReportTarget): string[] {
   const lines = [`error: ${error.status} ${error.code}: ${withCommands(error.message, target)}`];
   if (error.correlationId !== undefined) lines.push(`  correlationId: ${error.correlationId}`);
@@ -55,11 +59,7 @@ function apiErrorLines(error: ApiError, target: ErrorReportTarget): string[] {
   if (error.rawBody !== undefined) lines.push(`  body: ${error.rawBody.slice(0, 200)}`);
   // What a refused token request says for exposure, said for the services that take the
   // credentials on every call (liability, approvals).
-  if (error.status === 401) {
-    lines.push(
-      '  hint: check the client ID and secret (`partner-apis config list` shows those in use and where they come from); a secret expires one year after it was set (`partner-apis credentials check`)',
-    );
-  }
+  if (error.status === 401) lines.push(`  hint: ${AUTH_HINT}`);
   return lines;
 }
 

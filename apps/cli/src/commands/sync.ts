@@ -1,7 +1,6 @@
 import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { exposureClient, riskEngineeringClient } from '../clients.js';
 import type { CommandContext, OutputOptions } from '../command-context.js';
 import { examples } from '../help-format.js';
 import { writeProblem } from '../output/output-sink.js';
@@ -138,76 +137,57 @@ export async function syncToOutput(
   }
 }
 
-/** The synced reads: command path, label and how to get the collection from a session. */
-const SYNCED: readonly {
-  readonly path: readonly [string, string];
-  readonly label: string;
-  readonly collection: (session: ServiceSession) => Promise<Syncable>;
-}[] = [
-  {
-    path: ['exposure', 'locations'],
-    label: 'exposure locations',
-    collection: async (session) => (await exposureClient(session)).locations,
-  },
-  {
-    path: ['riskengineering', 'gradings'],
-    label: 'risk engineering gradings',
-    collection: async (session) => (await riskEngineeringClient(session)).gradings,
-  },
-  {
-    path: ['riskengineering', 'locations'],
-    label: 'risk engineering locations',
-    collection: async (session) => (await riskEngineeringClient(session)).locations,
-  },
-];
-
 /**
- * `partner-apis exposure locations sync`, `… riskengineering gradings sync` and
- * `… riskengineering locations sync`: the records changed since the last run, with the
- * checkpoint kept in `--state`. Registered after the commands of the services it extends.
+ * `partner-apis <service> <resource> sync` of a paged read the operation table marks syncable:
+ * the records changed since the last run, with the checkpoint kept in `--state`.
  *
  * @example
- * registerSyncCommands(program, context);
+ * registerSyncCommand(locations, context, 'exposure locations', 1024, collectionOf);
  */
-export function registerSyncCommands(program: Command, context: CommandContext): void {
-  for (const { path, label, collection } of SYNCED) {
-    const [service, resource] = path;
-    const read = program.commands
-      .find((command) => command.name() === service)
-      ?.commands.find((command) => command.name() === resource);
-    if (read === undefined) throw new Error(`sync: no command ${path.join(' ')} to extend`);
-    read
-      .command('sync')
-      .description(
-        `the ${label} changed since the last run (all of them the first time); the checkpoint is kept in --state`,
-      )
-      .requiredOption('--state <file>', 'the checkpoint file; created by the first run')
-      .addOption(
-        new Option('-o, --output <format>', 'output format')
-          .choices(SYNC_FORMATS)
-          .default('ndjson'),
-      )
-      .option('--out <file>', 'write the records to this file instead of stdout')
-      .option('--page-size <n>', 'records per request, 1–1024', integerOption(1, 1024), 1024)
-      .addHelpText(
-        'after',
-        examples([
-          `partner-apis ${path.join(' ')} sync --state ${resource}.state.json >> ${resource}.ndjson`,
-          `partner-apis ${path.join(' ')} sync --state ${resource}.state.json -o csv --out changes.csv`,
-        ]),
-      )
-      .action(
-        async (
-          options: SyncCommandOptions & { output: OutputOptions['format'] },
-          command: Command,
-        ) => {
-          await context.run(command, async (session) => {
-            await syncToOutput(context, label, await collection(session), {
-              ...options,
-              format: options.output,
-            });
-          });
-        },
-      );
-  }
+export function registerSyncCommand(
+  read: Command,
+  context: CommandContext,
+  label: string,
+  maxPageSize: number,
+  collection: (session: ServiceSession, path: readonly string[]) => Promise<Syncable>,
+): void {
+  const words = `partner-apis ${label}`;
+  const state = `${label.split(' ').at(-1)}.state.json`;
+  const command = read
+    .command('sync')
+    .description(
+      `the ${label} changed since the last run (all of them the first time); the checkpoint is kept in --state`,
+    );
+  const path = read.commands.find((sub) => sub.name() === 'list')?.registeredArguments ?? [];
+  for (const argument of path) command.addArgument(argument);
+  command
+    .requiredOption('--state <file>', 'the checkpoint file; created by the first run')
+    .addOption(
+      new Option('-o, --output <format>', 'output format').choices(SYNC_FORMATS).default('ndjson'),
+    )
+    .option('--out <file>', 'write the records to this file instead of stdout')
+    .option(
+      '--page-size <n>',
+      `records per request, 1–${maxPageSize}`,
+      integerOption(1, maxPageSize),
+      maxPageSize,
+    )
+    .addHelpText(
+      'after',
+      examples([
+        `${words} sync --state ${state} >> changes.ndjson`,
+        `${words} sync --state ${state} -o csv --out changes.csv`,
+      ]),
+    )
+    .action(async (...args: unknown[]) => {
+      const invoked = args.at(-1) as Command;
+      const options = invoked.opts<SyncCommandOptions & { output: OutputOptions['format'] }>();
+      await context.run(invoked, async (session) => {
+        const values = invoked.processedArgs as string[];
+        await syncToOutput(context, label, await collection(session, values), {
+          ...options,
+          format: options.output,
+        });
+      });
+    });
 }

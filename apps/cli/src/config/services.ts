@@ -60,4 +60,7 @@ export const SECRET_SUFFIXES: readonly string[] = [
   'CLIENT_SECRET',
   'SUBSCRIPTION_KEY',
   'SUBSCRIPTION_KEY_SECONDARY',
+  'API_KEY',
+  'PASSWORD',
+  'TOKEN',
 ];

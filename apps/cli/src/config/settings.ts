@@ -69,14 +69,15 @@ export interface SettingsInput {
   readonly profile?: string | undefined;
 }
 
+/** `PARTNER_APIS_*` variables that choose what the command line does, not a service's setting. */
+const OWN_VARIABLES = /^PARTNER_APIS_(ENV|PROFILE|CONFIG|LOG|SANDBOX(_[A-Z_]+)?)$/;
+
+/** The settings of every service in the environment: of the four, and of any `services.json` adds. */
 function environmentVariables(env: NodeJS.ProcessEnv): Record<string, string> {
-  const prefixes = Object.values(VARIABLE_PREFIX);
   const variables: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || value === '') continue;
-    if (name === SHARED_TOKEN_URL_VARIABLE || prefixes.some((prefix) => name.startsWith(prefix))) {
-      variables[name] = value;
-    }
+    if (value === undefined || value === '' || OWN_VARIABLES.test(name)) continue;
+    if (/^PARTNER_APIS_[A-Z0-9]+_[A-Z0-9_]+$/.test(name)) variables[name] = value;
   }
   return variables;
 }

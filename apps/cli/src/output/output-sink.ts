@@ -5,9 +5,14 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../usage-error.js';
 
+/** The output formats of every command that prints data. */
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
 /** Where a command's data goes: stdout, or the file of `--out`. Writes respect backpressure. */
 export interface OutputSink {
-  write(text: string): Promise<void>;
+  write(data: string | Uint8Array): Promise<void>;
   /** Flushes and closes a file, which only now takes its name; leaves stdout open. */
   close(): Promise<void>;
   /** Gives up: a file being written is removed, the `--out` file is left as it was. */
@@ -35,8 +40,8 @@ export function removePendingOutputFiles(): void {
   pendingFiles.clear();
 }
 
-async function writeTo(stream: NodeJS.WritableStream, text: string): Promise<void> {
-  if (!stream.write(text)) await once(stream, 'drain');
+async function writeTo(stream: NodeJS.WritableStream, data: string | Uint8Array): Promise<void> {
+  if (!stream.write(data)) await once(stream, 'drain');
 }
 
 /**

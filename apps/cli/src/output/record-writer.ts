@@ -6,10 +6,7 @@ import type { OutputSink } from './output-sink.js';
 import { csvCell, jsonText } from './safe-text.js';
 import { cellText, layoutTable, renderHeader, renderKeyValues, renderRow } from './table.js';
 
-/** The output formats of every command that prints data. */
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
-
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+import type { OutputFormat } from './output-sink.js';
 
 /**
  * How csv-stringify writes a cell: booleans as true/false (not 1 and an empty cell), text with
