@@ -9,7 +9,7 @@ import { withOutputOptions, type CommandContext } from '../command-context.js';
 import { examples } from '../help-format.js';
 import { writeRecord, writeRecords } from '../output/record-writer.js';
 import type { ServiceSession } from '../service-session.js';
-import { loadService, type ServiceEntry } from '../service-registry.js';
+import { loadService, readServiceList, type ServiceEntry } from '../service-registry.js';
 import { UsageError } from '../usage-error.js';
 import type { OperationExtension, OperationOptions } from './operation-extension.js';
 import { collect, integerOption } from './option-parsers.js';
@@ -81,6 +81,17 @@ export async function operationService(
       convenience.client ??
       (async (session) => (await import('../clients.js')).pluggedClient(session, entry, module)),
   };
+}
+
+/**
+ * Every service of `services.json`, loaded.
+ *
+ * @example
+ * const tools = mcpTools(await operationServices(context));
+ */
+export function operationServices(context: CommandContext): Promise<OperationService[]> {
+  const entries = readServiceList(context.servicesFile);
+  return Promise.all(entries.map((entry) => operationService(context, entry)));
 }
 
 /** `statementOfValues` → `statement-of-values`, `X-Marketplace-Id` → `x-marketplace-id`. */
@@ -368,7 +379,7 @@ function operationCommand(
   const { paging } = operation;
   const extension = service.extensions?.[`${operation.resource}.${operation.verb}`];
   // `exposure locations` alone lists, as it did before the resource had verbs.
-  const command = resource.command(operation.verb, { isDefault: operation.verb === 'list' });
+  const command = resource.command(kebab(operation.verb), { isDefault: operation.verb === 'list' });
   const summary = operation.summary ?? operation.operationId;
   command.description(operation.deprecated === true ? `${summary} (deprecated)` : summary);
   extension?.configure(command);

@@ -194,14 +194,18 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
       (name) => name.startsWith(VARIABLE_PREFIX[service]) && name !== LIABILITY_MAJOR_VARIABLE,
     ),
   );
-  if (configuredServices.length === 0 && environment === 'mock') {
+  // A service of `services.json` beside the four is configured by its variables alone.
+  const configured = Object.keys(variables).some(
+    (name) => name !== LIABILITY_MAJOR_VARIABLE && name !== SHARED_TOKEN_URL_VARIABLE,
+  );
+  if (!configured && environment === 'mock') {
     // The documents give no address of the mocking services: the settings must.
     throw new UsageError(
       `the mock environment has no settings: add environments.mock.<service>.baseUrl (the ` +
         `address of the upstream's mocking service) to ${path ?? 'partner-apis.config.json'}`,
     );
   }
-  if (configuredServices.length === 0 && (environment === 'production' || environment === 'uat')) {
+  if (!configured && (environment === 'production' || environment === 'uat')) {
     throw new UsageError(
       `the ${environment} environment has no settings: add environments.${environment} to ` +
         `${path ?? 'partner-apis.config.json'} or set PARTNER_APIS_<SERVICE>_* variables`,
@@ -215,7 +219,7 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
     userConfigPath: user.path,
     origin,
     readsVariables,
-    embeddedSandbox: configuredServices.length === 0,
+    embeddedSandbox: !configured,
     variables,
     sources,
     configuredServices,

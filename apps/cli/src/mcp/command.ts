@@ -1,10 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import { Option, type Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
-import { operationService } from '../commands/operations.js';
+import { operationServices } from '../commands/operations.js';
 import { integerOption } from '../commands/option-parsers.js';
 import { examples } from '../help-format.js';
-import { readServiceList } from '../service-registry.js';
 import { UsageError } from '../usage-error.js';
 import { createToolRunner } from './call-tool.js';
 import { serveHttp, serveStdio } from './server.js';
@@ -98,10 +97,7 @@ export function registerMcpCommand(program: Command, context: CommandContext): v
       ),
     )
     .action(async (options: McpOptions, command: Command) => {
-      const services = await Promise.all(
-        readServiceList(context.servicesFile).map((entry) => operationService(context, entry)),
-      );
-      const tools = listedTools(mcpTools(services), options);
+      const tools = listedTools(mcpTools(await operationServices(context)), options);
       await context.run(command, async (session) => {
         const call = createToolRunner(tools, session, { maxResultBytes: options.maxResultBytes });
         if (options.http === undefined) {

@@ -17,7 +17,7 @@ import { mcpTools } from './tools.js';
 // to it with the MCP SDK's own client, as an assistant's host does.
 
 const io = { stdout: process.stdout, stderr: process.stderr, env: {}, cwd: process.cwd() };
-const expectedTools = mcpTools(operationServices(createCommandContext(io))).map((t) => t.name);
+const expectedTools = mcpTools(await operationServices(createCommandContext(io))).map((t) => t.name);
 
 let home: Awaited<ReturnType<typeof emptyHome>>;
 beforeAll(async () => {

@@ -8,12 +8,12 @@ import { operationServices } from '../commands/operations.js';
 import { mcpTools } from './tools.js';
 
 const io = { stdout: process.stdout, stderr: process.stderr, env: {}, cwd: process.cwd() };
-const tools = mcpTools(operationServices(createCommandContext(io)));
+const tools = mcpTools(await operationServices(createCommandContext(io)));
 const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;
 
 describe('the tools of the operation tables', () => {
-  it("follow the spec's x-mcp: a tool renamed, a tool left out", () => {
-    const [service] = operationServices(createCommandContext(io));
+  it("follow the spec's x-mcp: a tool renamed, a tool left out", async () => {
+    const [service] = await operationServices(createCommandContext(io));
     const [first, second] = Object.values(service!.operations);
     const renamed = { ...first!, mcp: { name: 'find_locations' } };
     const hidden = { ...second!, mcp: { hidden: true } };

@@ -140,7 +140,7 @@ function toolDescription(operation: Operation, listing: boolean): string {
  * the spec's `x-mcp` renames a tool (`{ name }`) or leaves it out (`{ hidden: true }`).
  *
  * @example
- * const tools = mcpTools(await Promise.all(entries.map((entry) => operationService(context, entry))));
+ * const tools = mcpTools(await operationServices(context));
  * tools.map((tool) => tool.name); // ['exposure_locations_list', …]
  */
 export function mcpTools(services: readonly OperationService[]): McpTool[] {
