@@ -121,12 +121,14 @@ async function common(session: ServiceSession, service: ServiceName | string) {
       ? { tokenCache: new MockTokens() }
       : {}),
     userAgent: USER_AGENT,
-    logger: session.logger(`the ${SERVICE_TITLE[service as ServiceName] ?? service} client`, (code) =>
-      code === 'PARTNER_APIS_SECRET_EXPIRY'
-        ? `Then update ${settingName(session.settings, `${prefix}CLIENT_SECRET`)}` +
-          ` and ${settingName(session.settings, `${prefix}SECRET_CREATED_AT`)};` +
-          ' `partner-apis credentials check` shows the date of every secret.'
-        : undefined,
+    logger: session.logger(
+      `the ${SERVICE_TITLE[service as ServiceName] ?? service} client`,
+      (code) =>
+        code === 'PARTNER_APIS_SECRET_EXPIRY'
+          ? `Then update ${settingName(session.settings, `${prefix}CLIENT_SECRET`)}` +
+            ` and ${settingName(session.settings, `${prefix}SECRET_CREATED_AT`)};` +
+            ' `partner-apis credentials check` shows the date of every secret.'
+          : undefined,
     ),
     assumptions: assumptionPolicy(session.sandboxUrls !== undefined, baseUrl),
     ...(fetch === undefined ? {} : { fetch }),
@@ -327,7 +329,10 @@ export async function pluggedClient(
   const variables = await variablesOf(session, entry.name);
   // The sandbox serves every service under its name; the settings win, as for the four.
   const sandbox = session.sandboxUrls?.origin;
-  const base = sandbox === undefined ? {} : { [`${variablePrefix(entry.name)}BASE_URL`]: `${sandbox}/${entry.name}` };
+  const base =
+    sandbox === undefined
+      ? {}
+      : { [`${variablePrefix(entry.name)}BASE_URL`]: `${sandbox}/${entry.name}` };
   const shared = await common(session, entry.name);
   return create(session, entry.name, { ...base, ...variables }, (given) =>
     clientFromEnv(given, shared),

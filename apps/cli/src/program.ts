@@ -111,9 +111,8 @@ async function registerCommands(
     ...services.map((entry) => ({
       ...entry,
       load: async (): Promise<Register> => {
-        const { operationService, registerServiceCommands } = await import(
-          './commands/operations.js'
-        );
+        const { operationService, registerServiceCommands } =
+          await import('./commands/operations.js');
         const service = await operationService(context, entry);
         return (root) => registerServiceCommands(root, context, service);
       },
@@ -213,11 +212,7 @@ export function withCurrentNames(args: readonly string[]): {
  * const { program, context } = await createProgram(io);
  * await program.parseAsync(['approvals', 'list', '--employee', '100234'], { from: 'user' });
  */
-export async function createProgram(
-  io: CliIo,
-  dependencies: CliDependencies = {},
-  only?: string,
-) {
+export async function createProgram(io: CliIo, dependencies: CliDependencies = {}, only?: string) {
   const context = createCommandContext(io, dependencies);
   const width = terminalWidth(io) ?? DEFAULT_HELP_WIDTH;
   const program = new Command('partner-apis')

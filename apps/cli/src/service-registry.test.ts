@@ -83,15 +83,27 @@ describe('a service added to services.json, with no code edit', () => {
       'liability',
       'approvals',
     ]);
-    expect(() => readServiceList(join(dirname(servicesFile), 'node_modules/@partner-apis/museum/package.json'))).toThrow(
-      /must be a list of \{ "name"/,
-    );
+    expect(() =>
+      readServiceList(
+        join(dirname(servicesFile), 'node_modules/@partner-apis/museum/package.json'),
+      ),
+    ).toThrow(/must be a list of \{ "name"/);
   });
 
   test('is `partner-apis museum <resource> <verb>`, its header parameter a flag', async () => {
     const run = io();
     const code = await runCli(
-      ['museum', 'hours', 'get', '--start-date', '2026-01-01', '--x-museum-branch', 'north', '-o', 'json'],
+      [
+        'museum',
+        'hours',
+        'get',
+        '--start-date',
+        '2026-01-01',
+        '--x-museum-branch',
+        'north',
+        '-o',
+        'json',
+      ],
       run.io,
       { servicesFile },
     );

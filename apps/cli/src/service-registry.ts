@@ -70,7 +70,9 @@ export async function loadService(
   try {
     module = (await import(pathToFileURL(createRequire(file).resolve(specifier)).href)) as object;
   } catch (error) {
-    throw new UsageError(`cannot load ${specifier} (listed in ${file}): ${(error as Error).message}`);
+    throw new UsageError(
+      `cannot load ${specifier} (listed in ${file}): ${(error as Error).message}`,
+    );
   }
   if (typeof module.operations !== 'object' || module.operations === null) {
     throw new UsageError(`${specifier} exports no operations table`);

@@ -3,7 +3,7 @@ import {
   type ApprovalEntry,
   type ApprovalsResult,
 } from '@partner-apis/approvals';
-import { Option, type Command } from 'commander';
+import { Option } from 'commander';
 import type { CommandContext } from '../command-context.js';
 import { writeRecords } from '../output/record-writer.js';
 import { visibleText } from '../output/safe-text.js';

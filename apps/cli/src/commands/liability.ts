@@ -8,8 +8,7 @@ import {
   type Seller,
   type TerritoryOfSales,
 } from '@partner-apis/liability';
-import { Option, type Command } from 'commander';
-import { examples } from '../help-format.js';
+import { Option } from 'commander';
 import type { LiabilityMajors } from '../liability-majors.js';
 import { UsageError } from '../usage-error.js';
 import type { CommandContext } from '../command-context.js';

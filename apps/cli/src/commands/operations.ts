@@ -1,9 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import type {
-  OperationDescription,
-  ParameterDescription,
-} from '@partner-apis/exposure/internal';
+import type { OperationDescription, ParameterDescription } from '@partner-apis/exposure/internal';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { withOutputOptions, type CommandContext } from '../command-context.js';
 import { examples } from '../help-format.js';
@@ -175,7 +172,10 @@ function optionKey(parameter: Parameter): string {
 }
 
 /** The bytes of `--data`: `@file`, `-` for stdin, else the text itself. */
-async function dataBytes(data: string, context: CommandContext): Promise<{ bytes: Buffer; from: string }> {
+async function dataBytes(
+  data: string,
+  context: CommandContext,
+): Promise<{ bytes: Buffer; from: string }> {
   if (data === '-') {
     const chunks: Buffer[] = [];
     for await (const chunk of context.io.stdin ?? process.stdin) {
@@ -238,7 +238,11 @@ function exampleOf(service: string, operation: Operation): string {
   }
   const kind = operation.body?.kind;
   if (operation.body?.required === true) {
-    words.push(...(kind === 'multipart' || kind === 'form' ? ['--form', 'field=@file'] : ['--data', '@request.json']));
+    words.push(
+      ...(kind === 'multipart' || kind === 'form'
+        ? ['--form', 'field=@file']
+        : ['--data', '@request.json']),
+    );
   }
   if (operation.paging !== undefined) words.push('-o', 'ndjson');
   if (operation.response.kind === 'binary') words.push('--out', 'answer.bin');
@@ -357,14 +361,16 @@ function bodyOption(operation: Operation, extension: OperationExtension | undefi
   const body = operation.body!;
   const form = body.kind === 'multipart' || body.kind === 'form';
   const option = form
-    ? new Option('--form <field=value>', 'a field of the form; field=@path sends a file (repeatable)')
-        .argParser(collect)
-    : new Option(
-        '--data <data>',
-        body.kind === 'json'
-          ? 'the request body: JSON, @file of JSON, or - for stdin'
-          : `the request body (${body.mediaType}): @file, or - for stdin${body.kind === 'text' ? ', or the text itself' : ''}`,
-      );
+    ? new Option(
+        '--form <field=value>',
+        'a field of the form; field=@path sends a file (repeatable)',
+      ).argParser(collect)
+    : body.kind === 'json'
+      ? new Option('--data <json>', 'the request body: JSON, @file of JSON, or - for stdin')
+      : new Option(
+          '--data <data>',
+          `the request body (${body.mediaType}): @file, or - for stdin${body.kind === 'text' ? ', or the text itself' : ''}`,
+        );
   // A convenience that builds the body says itself what it needs instead of --data.
   return body.required && extension?.body === undefined ? option.makeOptionMandatory() : option;
 }

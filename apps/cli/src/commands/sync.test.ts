@@ -8,11 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCommandContext } from '../command-context.js';
 import { createProgram } from '../program.js';
 import { UsageError } from '../usage-error.js';
-import {
-  syncToOutput,
-  type Syncable,
-  type SyncCommandOptions,
-} from './sync.js';
+import { syncToOutput, type Syncable, type SyncCommandOptions } from './sync.js';
 
 let cwd: string;
 beforeEach(() => {

@@ -134,7 +134,9 @@ function checkedArguments(tool: McpTool, given: Record<string, unknown>): Record
     );
   }
   if (given.cursor === undefined) return given;
-  const extra = Object.keys(given).filter((name) => !['cursor', 'maxItems', 'query'].includes(name));
+  const extra = Object.keys(given).filter(
+    (name) => !['cursor', 'maxItems', 'query'].includes(name),
+  );
   if (extra.length > 0) {
     throw refused(
       `give cursor with maxItems and query alone: it holds the other arguments (got ${extra.join(', ')})`,
@@ -193,7 +195,10 @@ function fitted(
   let [low, high] = [0, count];
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
-    const candidate = { records: queried(records.slice(0, middle), query), nextCursor: next(middle) };
+    const candidate = {
+      records: queried(records.slice(0, middle), query),
+      nextCursor: next(middle),
+    };
     if (bytesOf(candidate) <= budget) [low, answer] = [middle, candidate];
     else high = middle - 1;
   }
@@ -272,7 +277,12 @@ export function createToolRunner(
         limit?.maximum ?? maxItems,
       );
       const records: unknown[] = [];
-      const listing = resource.list!(...path, { ...params, pageSize, prefetch: 1, startOffset: offset });
+      const listing = resource.list!(...path, {
+        ...params,
+        pageSize,
+        prefetch: 1,
+        startOffset: offset,
+      });
       try {
         // Leaving the loop at maxItems aborts what is in flight: no page past them is read.
         for await (const record of listing as AsyncIterable<unknown>) {
@@ -296,7 +306,10 @@ export function createToolRunner(
       const more = offset + records.length < answer.length;
       return fitted(tool, records, args.query, budget, more, next);
     }
-    const value = queried(answer instanceof Blob ? { type: answer.type, size: answer.size } : answer, args.query);
+    const value = queried(
+      answer instanceof Blob ? { type: answer.type, size: answer.size } : answer,
+      args.query,
+    );
     const shaped =
       typeof value === 'object' && value !== null && !Array.isArray(value)
         ? (value as Record<string, unknown>)

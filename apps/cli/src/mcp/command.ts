@@ -40,7 +40,9 @@ function listedTools(all: readonly McpTool[], options: McpOptions): McpTool[] {
   ] as const) {
     const unknown = (given ?? []).filter((name) => !known.includes(name));
     if (unknown.length > 0) {
-      throw new UsageError(`${flag}: no tool ${unknown.join(', ')} (the tools: ${known.join(', ')})`);
+      throw new UsageError(
+        `${flag}: no tool ${unknown.join(', ')} (the tools: ${known.join(', ')})`,
+      );
     }
   }
   return all.filter(

@@ -67,7 +67,8 @@ export async function serveStdio(
   const server = createMcpServer(tools, (name, args) => {
     const answer = call(name, args);
     running.add(answer);
-    void answer.finally(() => running.delete(answer));
+    // A refused call rejects: the SDK answers it with its error; nothing is left unhandled.
+    answer.finally(() => running.delete(answer)).catch(() => {});
     return answer;
   });
   const ended = new Promise<void>((resolve) => {

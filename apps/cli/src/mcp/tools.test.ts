@@ -41,6 +41,7 @@ describe('the tools of the operation tables', () => {
     const { inputSchema } = tool('exposure_locations_list');
     expect(inputSchema.properties).toEqual({
       modifiedSince: expect.objectContaining({ type: 'string', format: 'date' }),
+      query: expect.objectContaining({ type: 'string' }),
       maxItems: expect.objectContaining({ type: 'integer', minimum: 1, default: 100 }),
       cursor: expect.objectContaining({ type: 'string' }),
     });
@@ -69,7 +70,8 @@ describe('the tools of the operation tables', () => {
   it('describe themselves from the spec, and mark what writes', () => {
     const create = tool('liability_sellers_create');
     expect(create.description).toContain('Creates a seller for which quotes can be requested.');
-    expect(create.description).toContain('--allow-writes');
+    expect(create.description).toContain('Changes data.');
+    expect(create.inputSchema.properties).not.toHaveProperty('query');
     expect(create.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(tool('liability_quotes_search').annotations.readOnlyHint).toBe(true);
     expect(tool('liability_quotes_search').listing).toBe(true);
