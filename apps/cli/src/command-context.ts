@@ -18,7 +18,7 @@ import { visibleText } from './output/safe-text.js';
 import { UsageError } from './usage-error.js';
 import { fitLines } from './help-format.js';
 import type { ServiceSession } from './service-session.js';
-import { SERVICES_FILE } from './service-registry.js';
+import { SERVICES_FILE, useServiceList } from './service-registry.js';
 
 /** The options every data command has. */
 export interface OutputOptions {
@@ -139,6 +139,7 @@ export function createCommandContext(
   io: CliIo,
   { liabilityMajors = LIABILITY_MAJORS, servicesFile = SERVICES_FILE }: CliDependencies = {},
 ): CommandContext {
+  useServiceList(servicesFile);
   const sinks: OutputSink[] = [];
   const operations: (CommandOperation & { pattern: RegExp })[] = [];
   const commandOf = (method: string, path: string) =>

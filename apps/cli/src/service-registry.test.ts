@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -118,6 +118,31 @@ describe('a service added to services.json, with no code edit', () => {
       `Basic ${Buffer.from('visitor:open-sesame-1234').toString('base64')}`,
     );
     expect(request.headers['user-agent']).toBe('partner-apis-cli');
+  });
+
+  test('takes its settings from a config file, named as its variables are', async () => {
+    const run = io();
+    const cwd = run.io.cwd;
+    await writeFile(
+      join(cwd, 'partner-apis.config.json'),
+      JSON.stringify({
+        environments: {
+          uat: { museum: { baseUrl: origin, username: 'curator', password: 'back-door-5678' } },
+        },
+      }),
+    );
+    const code = await runCli(
+      ['--env', 'uat', 'museum', 'hours', 'get'],
+      { ...run.io, env: {} },
+      {
+        servicesFile,
+      },
+    );
+    await rm(join(cwd, 'partner-apis.config.json'));
+    expect({ code, err: run.err() }).toEqual({ code: 0, err: '' });
+    expect(seen.at(-1)!.headers.authorization).toBe(
+      `Basic ${Buffer.from('curator:back-door-5678').toString('base64')}`,
+    );
   });
 
   test('a binary answer goes to --out, and is refused on a terminal', async () => {

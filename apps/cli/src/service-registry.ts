@@ -24,13 +24,26 @@ export interface ServiceModule {
 /** The list shipped beside `src/` and `dist/`, which `pnpm new-service` extends. */
 export const SERVICES_FILE = fileURLToPath(new URL('../services.json', import.meta.url));
 
+/** The list of this run: `SERVICES_FILE`, or the one a test gives the command line. */
+let servicesFile = SERVICES_FILE;
+
+/**
+ * Makes `file` the list of this run, read where a setting names a service (the config file).
+ *
+ * @example
+ * useServiceList(dependencies.servicesFile ?? SERVICES_FILE);
+ */
+export function useServiceList(file: string): void {
+  servicesFile = file;
+}
+
 /**
  * The services of `file`, checked: a name is a command word, a package a package name.
  *
  * @example
  * readServiceList().map((service) => service.name); // ['exposure', 'riskengineering', …]
  */
-export function readServiceList(file: string = SERVICES_FILE): ServiceEntry[] {
+export function readServiceList(file: string = servicesFile): ServiceEntry[] {
   let list: unknown;
   try {
     list = JSON.parse(readFileSync(file, 'utf8'));
@@ -63,7 +76,7 @@ export function variablePrefix(name: string): string {
  */
 export async function loadService(
   entry: ServiceEntry,
-  file: string = SERVICES_FILE,
+  file: string = servicesFile,
 ): Promise<ServiceModule> {
   const specifier = `${entry.package}/internal`;
   let module: Partial<ServiceModule>;

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { readServiceList, variablePrefix } from '../service-registry.js';
 import { UsageError } from '../usage-error.js';
 import {
   LIABILITY_MAJOR_VARIABLE,
@@ -113,8 +114,17 @@ const SERVICE_KEYS = [...(Object.keys(SETTING_SUFFIX) as SettingName[]), 'subscr
 /** Liability also has the major to call, and the base URL of each major where it differs. */
 const LIABILITY_KEYS = [...SERVICE_KEYS, 'major', 'baseUrls'];
 
+/** The services of `services.json` beside the four, whose settings are named by their variables. */
+function pluggedServices(): string[] {
+  const four = ['exposure', 'riskengineering', 'liability', 'approvals'];
+  return readServiceList()
+    .map((entry) => entry.name)
+    .filter((name) => !four.includes(name));
+}
+
 function checkEnvironment(shape: ConfigShape, value: unknown, path: string): FileSettings {
-  const record = shape.record(value, path, ['tokenUrl', ...SERVICES]);
+  const plugged = pluggedServices();
+  const record = shape.record(value, path, ['tokenUrl', ...SERVICES, ...plugged]);
   const variables: Record<string, string> = {};
   const paths: Record<string, string> = {};
   const set = (variable: string, setting: unknown, settingPath: string) => {
@@ -172,6 +182,14 @@ function checkEnvironment(shape: ConfigShape, value: unknown, path: string): Fil
           `${servicePath}.subscriptionKeys.secondary`,
         );
       }
+    }
+  }
+  for (const name of plugged.filter((service) => record[service] !== undefined)) {
+    const settings = shape.record(record[name], `${path}.${name}`, Object.keys(record[name] ?? {}));
+    // `baseUrl` → `PARTNER_APIS_MUSEUM_BASE_URL`, as the four services' settings are named.
+    for (const [key, setting] of Object.entries(settings)) {
+      const suffix = key.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
+      set(`${variablePrefix(name)}${suffix}`, setting, `${path}.${name}.${key}`);
     }
   }
   return { variables, paths };
