@@ -1,9 +1,7 @@
 import { fstatSync } from 'node:fs';
-import { ApiError } from '@partner-apis/errors';
 import { Option, type Command } from 'commander';
 import type { CliIo } from './cli-io.js';
-import { ENVIRONMENTS } from './config/config-file.js';
-import { inColour, reportError } from './error-report.js';
+import { ENVIRONMENTS } from './config/services.js';
 import { ExitCode } from './exit-codes.js';
 import { LIABILITY_MAJORS, type LiabilityMajors } from './liability-majors.js';
 import {
@@ -16,7 +14,7 @@ import { clearProgress, createProgress, type Progress } from './output/progress.
 import type { WriteOptions } from './output/record-writer.js';
 import { visibleText } from './output/safe-text.js';
 import { UsageError } from './usage-error.js';
-import { fitLines } from './help-format.js';
+import { fitLines, inColour } from './help-format.js';
 import type { ServiceSession } from './service-session.js';
 import { SERVICES_FILE, useServiceList } from './service-registry.js';
 
@@ -179,6 +177,7 @@ export function createCommandContext(
         await action(session);
       } catch (error) {
         clearProgress();
+        const { reportError } = await import('./error-report.js');
         context.exitCode = reportError(error, {
           write: (text) =>
             io.stderr.write(
@@ -191,7 +190,7 @@ export function createCommandContext(
         });
         // Only liability keeps what a command creates: sellers and quotes.
         const liability = command.parent?.parent?.name() === 'liability';
-        if (liability && session?.sandbox !== undefined && error instanceof ApiError) {
+        if (liability && session?.sandbox !== undefined && (error as Error).name === 'ApiError') {
           context.note(
             'note: the embedded sandbox starts empty for each command; `partner-apis sandbox start` keeps sellers and quotes across commands.',
           );

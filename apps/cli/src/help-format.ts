@@ -160,3 +160,19 @@ export function configureHelp(program: Command, width: number): void {
     },
   });
 }
+
+/**
+ * `text` of an error report with its `error:` marks in red, for a terminal that shows colours:
+ * not when `NO_COLOR` is set (no-color.org), nor for a pipe or a file.
+ *
+ * @example
+ * inColour('error: 404 not_found: …\n', process.stderr, process.env);
+ */
+export function inColour(
+  text: string,
+  stream: { readonly isTTY?: boolean | undefined },
+  env: NodeJS.ProcessEnv,
+): string {
+  if (stream.isTTY !== true || (env.NO_COLOR ?? '') !== '' || env.TERM === 'dumb') return text;
+  return text.replace(/^((?:configuration |internal )?error:)/gm, '\x1b[31m$1\x1b[39m');
+}

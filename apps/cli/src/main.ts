@@ -1,8 +1,5 @@
-import { removePendingOutputFiles } from './output/output-sink.js';
-import { clearProgress } from './output/progress.js';
-import { runCli } from './program.js';
+import { versionLine } from './version.js';
 
-export { runCli } from './program.js';
 export type { CliIo } from './cli-io.js';
 
 /**
@@ -13,6 +10,14 @@ export type { CliIo } from './cli-io.js';
  * await runMain(process.argv.slice(2));
  */
 export async function runMain(args: readonly string[]): Promise<void> {
+  // `--version` alone reads one file: a script that checks it pays for nothing else.
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    process.stdout.write(`${versionLine()}\n`);
+    return;
+  }
+  const { removePendingOutputFiles } = await import('./output/output-sink.js');
+  const { clearProgress } = await import('./output/progress.js');
+  const { runCli } = await import('./program.js');
   // A closed pipe (`partner-apis … | head`) ends the run quietly, as other command-line tools do.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);

@@ -15,16 +15,16 @@ import {
   registerCompletionCommand,
 } from './commands/completion.js';
 import { readServiceList } from './service-registry.js';
-import { userConfigPath } from './config/config-file.js';
-import { inColour, reportError } from './error-report.js';
 import { ExitCode } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
+import { versionLine } from './version.js';
 import {
   DEFAULT_HELP_WIDTH,
   configureHelp,
   examples,
   fitLines,
   helpSection,
+  inColour,
 } from './help-format.js';
 
 const CONFIGURATION_HELP = [
@@ -34,14 +34,6 @@ const CONFIGURATION_HELP = [
 ];
 
 const EXIT_CODES_HELP = ['0 ok, 1 API error or invalid data, 2 usage or configuration error.'];
-
-/** The version of this CLI, from its package.json (one level above `src/` and `dist/`). */
-function cliVersion(): string {
-  const manifest = JSON.parse(
-    readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
-  ) as { version: string };
-  return manifest.version;
-}
 
 /** Adds a command (or a group) to the program. */
 type Register = (program: Command, context: CommandContext) => void | Promise<void>;
@@ -123,11 +115,6 @@ async function registerCommands(
     if (only === undefined || only === name) await (await load())(program, context);
     else program.command(name).description(description);
   }
-}
-
-/** The line `--version` and `partner-apis version` print. */
-function versionLine(): string {
-  return `partner-apis ${cliVersion()} (node ${process.version}, ${process.platform}-${process.arch})`;
 }
 
 /** `partner-apis version`, as gh and az have it beside `--version`. */
@@ -266,7 +253,8 @@ export async function createProgram(io: CliIo, dependencies: CliDependencies = {
 }
 
 /** The profiles of the user's config file, for completion; none when it cannot be read. */
-function profileNames(env: NodeJS.ProcessEnv): string[] {
+async function profileNames(env: NodeJS.ProcessEnv): Promise<string[]> {
+  const { userConfigPath } = await import('./config/config-file.js');
   const path = userConfigPath(env);
   try {
     const config = JSON.parse(readFileSync(path ?? '', 'utf8')) as { profiles?: object };
@@ -321,8 +309,9 @@ export async function runCli(
     io.stderr.write(`${fitLines(notice, terminalWidth(io, io.stderr))}\n`);
   }
   if (args[0] === COMPLETE_COMMAND) {
+    const profiles = await profileNames(io.env);
     const candidates = completeWords(program, args.slice(1), (option) =>
-      option.long === '--profile' ? profileNames(io.env) : [],
+      option.long === '--profile' ? profiles : [],
     );
     io.stdout.write(candidates.map((candidate) => `${candidate}\n`).join(''));
     return ExitCode.ok;
@@ -340,6 +329,7 @@ export async function runCli(
   if (helpCommand && commandDepth(target) < named.length) {
     const unknown = named[commandDepth(target)]!;
     const write = (text: string) => io.stderr.write(inColour(text, io.stderr, io.env));
+    const { reportError } = await import('./error-report.js');
     return reportError(new UsageError(`unknown command '${unknown}' (see partner-apis --help)`), {
       write,
       secrets: [],
@@ -351,6 +341,7 @@ export async function runCli(
     // Commander has already printed its message (or the help) to stderr.
     if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     // Outside a command's own error report: still a message and an exit code, never a stack.
+    const { reportError } = await import('./error-report.js');
     return reportError(error, {
       write: (text) => io.stderr.write(inColour(text, io.stderr, io.env)),
       secrets: [],

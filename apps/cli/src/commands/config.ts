@@ -24,8 +24,8 @@ import {
   VARIABLE_PREFIX,
 } from '../config/services.js';
 import type { Settings } from '../config/settings.js';
-import { inColour, reportError } from '../error-report.js';
-import { examples } from '../help-format.js';
+import { reportError } from '../error-report.js';
+import { examples, inColour } from '../help-format.js';
 import { writeRecord, writeRecords } from '../output/record-writer.js';
 import { visibleText } from '../output/safe-text.js';
 import { DataError, UsageError } from '../usage-error.js';

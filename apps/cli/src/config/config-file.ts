@@ -3,22 +3,16 @@ import { dirname, join, resolve } from 'node:path';
 import { readServiceList, variablePrefix } from '../service-registry.js';
 import { UsageError } from '../usage-error.js';
 import {
+  ENVIRONMENTS,
   LIABILITY_MAJOR_VARIABLE,
   SERVICES,
   SETTING_SUFFIX,
   SHARED_TOKEN_URL_VARIABLE,
   VARIABLE_PREFIX,
   liabilityMajorBaseUrlVariable,
+  type EnvironmentName,
   type SettingName,
 } from './services.js';
-
-/**
- * The environments a config file can describe: the upstreams' production and UAT, their
- * mocking services (`mock`: fixed dummy data, no credentials checked), and a sandbox.
- */
-export const ENVIRONMENTS = ['production', 'uat', 'mock', 'sandbox'] as const;
-
-export type EnvironmentName = (typeof ENVIRONMENTS)[number];
 
 /**
  * One environment (or profile) of a config file, as the `PARTNER_APIS_*` variables it stands

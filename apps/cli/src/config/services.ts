@@ -64,3 +64,11 @@ export const SECRET_SUFFIXES: readonly string[] = [
   'PASSWORD',
   'TOKEN',
 ];
+
+/**
+ * The environments a config file can describe: the upstreams' production and UAT, their
+ * mocking services (`mock`: fixed dummy data, no credentials checked), and a sandbox.
+ */
+export const ENVIRONMENTS = ['production', 'uat', 'mock', 'sandbox'] as const;
+
+export type EnvironmentName = (typeof ENVIRONMENTS)[number];

@@ -1,20 +1,20 @@
 import { UsageError } from '../usage-error.js';
 import {
   DEFAULT_CONFIG_FILE,
-  ENVIRONMENTS,
   loadConfigFile,
   loadUserConfigFile,
   userConfigPath,
   type EmbeddedSandboxSettings,
-  type EnvironmentName,
   type FileSettings,
 } from './config-file.js';
 import {
+  ENVIRONMENTS,
   LIABILITY_MAJOR_VARIABLE,
   SECRET_SUFFIXES,
   SERVICES,
   SHARED_TOKEN_URL_VARIABLE,
   VARIABLE_PREFIX,
+  type EnvironmentName,
   type ServiceName,
 } from './services.js';
 
