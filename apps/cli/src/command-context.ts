@@ -203,6 +203,11 @@ export function createCommandContext(
     },
     async output(options) {
       const opened = await openOutput(options.out, io.stdout, io.cwd);
+      if (options.out !== undefined && options.format === 'table' && options.formatGiven !== true) {
+        context.note(
+          `note: ${options.out} has tab-separated columns; -o json, ndjson or csv (or a name ending .json, .ndjson, .csv) writes another format.`,
+        );
+      }
       // Data on the terminal that shows the progress line: the line goes before the data comes.
       const sink: OutputSink =
         options.out === undefined && io.stdout.isTTY === true
@@ -242,6 +247,14 @@ export function createCommandContext(
   return context;
 }
 
+/** The format a file's extension names, for `--out` without `-o`. */
+const FORMAT_OF_EXTENSION: Readonly<Record<string, OutputFormat>> = {
+  json: 'json',
+  ndjson: 'ndjson',
+  jsonl: 'ndjson',
+  csv: 'csv',
+};
+
 /**
  * Adds `-o/--output` (the format, as in aws and az), `--out` (the file), `--query` (JMESPath)
  * and `--columns` to a command that prints data. `--format`, the older name of `--output`,
@@ -265,8 +278,12 @@ export function withOutputOptions(command: Command): Command {
           `--format ${format} and --output ${output} disagree: give one of them`,
         );
       }
-      action.setOptionValue('format', format ?? output);
-      action.setOptionValue('formatGiven', outputGiven || format !== undefined);
+      // `--out x.json` with no -o writes JSON: the file's name says the format.
+      const { out } = action.opts<{ out?: string }>();
+      const named = FORMAT_OF_EXTENSION[/\.([a-z]+)$/i.exec(out ?? '')?.[1]?.toLowerCase() ?? ''];
+      const given = outputGiven || format !== undefined;
+      action.setOptionValue('format', format ?? (outputGiven ? output : (named ?? output)));
+      action.setOptionValue('formatGiven', given || named !== undefined);
       const { query } = action.opts<{ query?: string }>();
       if (query !== undefined) {
         const { compile } = await import('@jmespath-community/jmespath');

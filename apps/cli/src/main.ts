@@ -15,7 +15,8 @@ export async function runMain(args: readonly string[]): Promise<void> {
     process.stdout.write(`${versionLine()}\n`);
     return;
   }
-  const { removePendingOutputFiles } = await import('./output/output-sink.js');
+  const { endInterruptedOutput, removePendingOutputFiles } =
+    await import('./output/output-sink.js');
   const { clearProgress } = await import('./output/progress.js');
   const { runCli } = await import('./program.js');
   // A closed pipe (`partner-apis … | head`) ends the run quietly, as other command-line tools do.
@@ -26,14 +27,15 @@ export async function runMain(args: readonly string[]): Promise<void> {
   // However the process ends (`… | head -1` closing the pipe, Ctrl+C), a progress line still on
   // screen is erased, so the shell's prompt is not glued onto it.
   process.on('exit', clearProgress);
-  // Ctrl+C (or a kill) while `--out` is written leaves no partial file; the shell sees the
-  // signal's usual exit code.
+  // Ctrl+C (or a kill) while `--out` is written leaves no partial file, and `-o json` on stdout
+  // still ends its array; the shell sees the signal's usual exit code.
   for (const [signal, code] of [
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const) {
     process.once(signal, () => {
       removePendingOutputFiles();
+      endInterruptedOutput();
       process.exit(code);
     });
   }

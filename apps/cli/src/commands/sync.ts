@@ -57,8 +57,13 @@ async function readState(file: string, cwd: string): Promise<unknown> {
  */
 async function checkWritable(file: string, cwd: string): Promise<void> {
   const target = resolve(cwd, file);
-  if ((await stat(target).catch(() => undefined))?.isDirectory() === true) {
+  const existing = await stat(target).catch(() => undefined);
+  if (existing?.isDirectory() === true) {
     throw new UsageError(`cannot write --state ${file}: it is a folder`);
+  }
+  // A device (`/dev/full`, `/dev/null`) would be read without end, and replaced on saving.
+  if (existing !== undefined && !existing.isFile()) {
+    throw new UsageError(`cannot keep --state in ${file}: it is not a regular file`);
   }
   const temporary = `${target}.partial`;
   try {
@@ -78,8 +83,16 @@ async function checkWritable(file: string, cwd: string): Promise<void> {
 async function writeState(file: string, cwd: string, checkpoint: unknown): Promise<void> {
   const target = resolve(cwd, file);
   const temporary = `${target}.partial`;
-  await writeFile(temporary, `${JSON.stringify(checkpoint)}\n`);
-  await rename(temporary, target);
+  try {
+    await writeFile(temporary, `${JSON.stringify(checkpoint)}\n`);
+    await rename(temporary, target);
+  } catch (error) {
+    await unlink(temporary).catch(() => {});
+    const problem = writeProblem(error as NodeJS.ErrnoException);
+    throw Object.assign(new Error(`cannot save --state ${file}: ${problem}`), {
+      syscall: 'write',
+    });
+  }
 }
 
 /**

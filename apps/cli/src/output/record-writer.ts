@@ -56,7 +56,10 @@ function checkedRecord(record: unknown): DataRecord {
 }
 
 /** The columns to write: the chosen ones, checked against the sample, or the sample's own. */
-function pickColumns(sample: readonly Record<string, Cell>[], options: WriteOptions): string[] {
+function pickColumns(
+  sample: readonly Record<string, Cell>[],
+  options: Partial<WriteOptions>,
+): string[] {
   const present = columnsOf(sample);
   if (options.columns === undefined) return [...(options.defaultColumns ?? present)];
   if (sample.length > 0) {
@@ -249,14 +252,19 @@ export async function writeRecords(
         await sink.write(`${jsonText(JSON.stringify(checkedRecord(record)))}\n`);
       }
       return count;
-    case 'json':
+    case 'json': {
+      // Should the listing fail or be interrupted, what was written still ends as an array.
+      const ending = () => (count === 0 ? '[]\n' : '\n]\n');
+      sink.ending = ending;
       for await (const record of stream) {
         const json = jsonText(JSON.stringify(checkedRecord(record)));
         await sink.write(`${count === 0 ? '[\n' : ',\n'}  ${json}`);
         count += 1;
       }
-      await sink.write(count === 0 ? '[]\n' : '\n]\n');
+      sink.ending = undefined;
+      await sink.write(ending());
       return count;
+    }
     case 'csv':
       return writeCsv(stream, sink, options);
     case 'table':
@@ -288,12 +296,15 @@ export async function writeRecord(
       return sink.write(`${jsonText(JSON.stringify(checked, null, 2))}\n`);
     case 'csv': {
       const row = flatten(checked);
-      const columns = Object.keys(row).map((key) => ({ key, header: csvCell(key) }));
+      const columns = pickColumns([row], options).map((key) => ({ key, header: csvCell(key) }));
       return sink.write(stringify([row], { header: true, columns, cast: CSV_CAST }));
     }
     case 'table': {
       const summarized = new Set<string>();
-      const row = flatten(checked, summarized);
+      const whole = flatten(checked, summarized);
+      // `--columns` chooses the lines of one record as it chooses the columns of many.
+      const chosen = pickColumns([whole], options);
+      const row = Object.fromEntries(chosen.map((key) => [key, whole[key]])) as typeof whole;
       await sink.write(
         options.plain === true
           ? Object.entries(row)
