@@ -164,6 +164,20 @@ describe('like gh, aws and az', () => {
     );
     expect(secret.code).toBe(2);
     expect(secret.stderr).not.toContain('top-secret-value');
+    // What a command would refuse is refused now, under the setting's own name; nothing written.
+    for (const [setting, value, problem] of [
+      ['exposure.baseUrl', 'not-a-url', 'must be an absolute https URL (got not-a-url)'],
+      ['approvals.tier', 'platinum', 'must be bronze, silver, gold or a number'],
+    ]) {
+      const refused = await run(['--env', 'uat', 'config', 'set', setting!, value!], env, cwd);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(
+        `partner-apis.config.json: environments.uat.${setting}: ${problem}`,
+      );
+    }
+    expect(await readFile(join(cwd, 'partner-apis.config.json'), 'utf8')).not.toMatch(
+      /platinum|not-a-url/,
+    );
     const nowhere = await run(['config', 'set', 'liability.baseUrl', url], env, cwd);
     expect(nowhere.code).toBe(2);
     const profile = await run(

@@ -214,10 +214,17 @@ function create<T>(
         };
         continue;
       }
-      if (missing.length > 0) break;
       const suffix = OPTION_VARIABLES[error.option];
-      if (suffix === undefined) throw error;
-      const named = names[error.option] ?? `${prefixOf(service)}${suffix}`;
+      const named =
+        variable ??
+        (suffix === undefined
+          ? undefined
+          : (names[error.option] ?? `${prefixOf(service)}${suffix}`));
+      // A value that was given and is wrong comes first; one of the stand-ins tells nothing.
+      if (named === undefined || missing.includes(named)) {
+        if (missing.length > 0) break;
+        throw error;
+      }
       throw new ConfigurationError(settingName(session.settings, named), error.problem);
     }
   }

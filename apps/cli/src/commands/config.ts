@@ -24,6 +24,13 @@ import {
   VARIABLE_PREFIX,
 } from '../config/services.js';
 import type { Settings } from '../config/settings.js';
+import type { EnvironmentName } from '../config/services.js';
+import type { FileSettings } from '../config/config-file.js';
+import { ConfigurationError } from '@partner-apis/errors';
+import { openSession } from '../service-session.js';
+import { readServiceList, variablePrefix } from '../service-registry.js';
+import type { OperationOptions } from './operation-extension.js';
+import { operationService } from './operations.js';
 import { reportError } from '../error-report.js';
 import { examples, inColour } from '../help-format.js';
 import { writeRecord, writeRecords } from '../output/record-writer.js';
@@ -143,6 +150,52 @@ function typedValue(setting: string, value: string): string | number {
 }
 
 /**
+ * Creates the client of every service the settings of `target` configure, as a command would:
+ * a value a command would refuse (a base URL that is no https URL, a tier that is none) is
+ * refused now, named as the file names it; settings still missing are not, as they may follow.
+ */
+async function checkClients(
+  context: CommandContext,
+  target: SetTarget,
+  settings: FileSettings | undefined,
+): Promise<void> {
+  const { variables = {}, paths = {} } = settings ?? {};
+  const environment = target.user ? undefined : (target.within[1] as EnvironmentName);
+  const session = openSession(
+    {
+      environment,
+      profile: target.user ? target.within[1] : undefined,
+      chosenBy: undefined,
+      userConfigPath: undefined,
+      configPath: undefined,
+      origin: { file: target.file, object: target.within.join('.') },
+      readsVariables: false,
+      embeddedSandbox: false,
+      variables,
+      sources: Object.fromEntries(
+        Object.entries(paths).map(([variable, path]) => [variable, `${target.file}: ${path}`]),
+      ),
+      configuredServices: [],
+      sandbox: {},
+    },
+    context.io,
+    { note: () => {} },
+  );
+  const configured = readServiceList().filter((entry) =>
+    Object.keys(variables).some((variable) => variable.startsWith(variablePrefix(entry.name))),
+  );
+  for (const entry of configured) {
+    const service = await operationService(context, entry);
+    try {
+      await service.client(session, {} as OperationOptions);
+    } catch (error) {
+      const missing = /^(is|are) (not set|missing from)/;
+      if (!(error instanceof ConfigurationError) || !missing.test(error.problem)) throw error;
+    }
+  }
+}
+
+/**
  * Writes one setting into a config file, checked as the file is when read (a mistake is a usage
  * error naming the setting, and nothing is written), replaced in one step. A secret goes only
  * into your own file, never into the project's, which is often committed.
@@ -179,7 +232,11 @@ async function setSetting(
   }
   at[path.at(-1)!] = typedValue(setting, value);
   // The same checks as reading the file: an unknown setting is refused before anything is written.
-  (target.user ? parseUserConfigFile : parseConfigFile)(content, target.file);
+  const parsed = target.user
+    ? parseUserConfigFile(content, target.file).profiles
+    : parseConfigFile(content, target.file).environments;
+  const [, name] = target.within as [string, string];
+  await checkClients(context, target, parsed?.[name as keyof typeof parsed]);
   const temporary = `${resolve(target.file)}.partial`;
   await mkdir(dirname(temporary), { recursive: true });
   await writeFile(temporary, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
@@ -257,7 +314,8 @@ export function registerConfigCommands(program: Command, context: CommandContext
         context.exitCode = reportError(error, {
           write: (text) =>
             context.io.stderr.write(inColour(text, context.io.stderr, context.io.env)),
-          secrets: [value],
+          // A secret's value is never shown; any other is, so the mistake can be seen.
+          secrets: /(secret|key|password|token)/i.test(setting) ? [value] : [],
         });
       }
     });
