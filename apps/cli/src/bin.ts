@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-import { runMain } from './main.js';
+import { runMain } from './index.js';
 
 await runMain(process.argv.slice(2));

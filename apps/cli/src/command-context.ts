@@ -178,6 +178,7 @@ export function createCommandContext(
       } catch (error) {
         clearProgress();
         const { reportError } = await import('./error-report.js');
+        const { ApiError } = await import('@partner-apis/errors');
         context.exitCode = reportError(error, {
           write: (text) =>
             io.stderr.write(
@@ -190,7 +191,7 @@ export function createCommandContext(
         });
         // Only liability keeps what a command creates: sellers and quotes.
         const liability = command.parent?.parent?.name() === 'liability';
-        if (liability && session?.sandbox !== undefined && (error as Error).name === 'ApiError') {
+        if (liability && session?.sandbox !== undefined && error instanceof ApiError) {
           context.note(
             'note: the embedded sandbox starts empty for each command; `partner-apis sandbox start` keeps sellers and quotes across commands.',
           );
