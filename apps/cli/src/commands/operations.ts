@@ -256,7 +256,8 @@ async function writeBinary(context: CommandContext, answer: Blob, options: Opera
       `the answer is binary (${answer.type || 'bytes'}): give --out FILE, or pipe it to a file`,
     );
   }
-  const sink = await context.output(options);
+  // Bytes as they came: no format to choose, nor to tell.
+  const sink = await context.output({ ...options, formatGiven: true });
   await sink.write(new Uint8Array(await answer.arrayBuffer()));
   await sink.close();
 }
