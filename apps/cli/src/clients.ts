@@ -50,9 +50,6 @@ class MockTokens extends TokenCache {
 /**
  * The variables a client of `service` is created from: the settings, and against a mocking
  * service the credentials it does not check, where the settings give none.
- *
- * @example
- * const { baseUrl, credentials } = fromEnv(await variablesOf(session, 'approvals'));
  */
 export async function variablesOf(
   session: ServiceSession,
@@ -90,9 +87,6 @@ const OPTION_VARIABLES: Readonly<Record<string, string>> = {
  * (`x-upstream-gap`): refuse it against a sandbox on this machine, the embedded one or one a
  * variable points at, since it would refuse the value itself; warn and send it elsewhere, since
  * the real service may accept what the spec only guessed.
- *
- * @example
- * assumptionPolicy(false, 'https://liability.example.com/v1/uat'); // 'warn'
  */
 export function assumptionPolicy(
   embeddedSandbox: boolean,
@@ -233,9 +227,6 @@ function create<T>(
 
 /**
  * The exposure client of a command run.
- *
- * @example
- * const exposure = await exposureClient(session);
  */
 export async function exposureClient(session: ServiceSession): Promise<ExposureClient> {
   const { createExposureClient, fromEnv } = await import('@partner-apis/exposure');
@@ -248,9 +239,6 @@ export async function exposureClient(session: ServiceSession): Promise<ExposureC
 
 /**
  * The risk engineering client of a command run.
- *
- * @example
- * const riskEngineering = await riskEngineeringClient(session);
  */
 export async function riskEngineeringClient(
   session: ServiceSession,
@@ -266,9 +254,6 @@ export async function riskEngineeringClient(
 /**
  * The liability client of a command run, of the major chosen by `major` (`--major`), the
  * configuration or the default (the highest in `majors`), at the base URL of that major.
- *
- * @example
- * const liability = await liabilityClient(session, LIABILITY_MAJORS, options.major);
  */
 export async function liabilityClient(
   session: ServiceSession,
@@ -296,9 +281,6 @@ export async function liabilityClient(
 
 /**
  * The approvals client of a command run; `tier` (from `--tier`) wins over the configured one.
- *
- * @example
- * const approvals = await approvalsClient(session, 'silver');
  */
 export async function approvalsClient(
   session: ServiceSession,
@@ -320,9 +302,6 @@ export async function approvalsClient(
  * The client of a service that `services.json` lists with no convenience of its own: its
  * package's `clientFromEnv`, given the `PARTNER_APIS_<NAME>_*` variables (the sandbox's when
  * nothing is configured) and the options every client of the command line shares.
- *
- * @example
- * const museum = await pluggedClient(session, entry, await loadService(entry));
  */
 export async function pluggedClient(
   session: ServiceSession,

@@ -129,9 +129,6 @@ function isPipe(stream: object): boolean {
 
 /**
  * Creates the context of one CLI run.
- *
- * @example
- * const context = createCommandContext({ stdout, stderr, env: process.env, cwd: process.cwd() });
  */
 export function createCommandContext(
   io: CliIo,
@@ -261,9 +258,6 @@ const FORMAT_OF_EXTENSION: Readonly<Record<string, OutputFormat>> = {
  * and `--columns` to a command that prints data. `--format`, the older name of `--output`,
  * still works. A table (the default) on stdout that is not a terminal is plain tab-separated
  * columns, as gh writes one; `-o table` keeps it a table.
- *
- * @example
- * withOutputOptions(program.command('locations'));
  */
 export function withOutputOptions(command: Command): Command {
   return command
@@ -313,9 +307,6 @@ export function withOutputOptions(command: Command): Command {
 
 /**
  * The `--env` option of the program.
- *
- * @example
- * program.addOption(environmentOption());
  */
 export function environmentOption(): Option {
   return new Option('-e, --env <name>', 'environment of the config file')

@@ -163,9 +163,6 @@ const SHORT_SECRET = 8;
 /**
  * `text` with every secret blanked out, as `scrubSecrets` does; a short secret (a test value,
  * a mistake) only where it stands alone.
- *
- * @example
- * scrub('GET /liability: b', ['b']); // → 'GET /liability: [redacted]'
  */
 export function scrub(text: string, secrets: readonly string[]): string {
   const short = secrets.filter((secret) => secret !== '' && secret.length < SHORT_SECRET);
@@ -183,9 +180,6 @@ export function scrub(text: string, secrets: readonly string[]): string {
 /**
  * Prints an error the way every command does: status, code, message, correlation id and each
  * cause with its JSON Pointer; never a stack trace, never a credential. Returns the exit code.
- *
- * @example
- * process.exitCode = reportError(error, { write: (t) => process.stderr.write(t), secrets: [] });
  */
 export function reportError(error: unknown, target: ErrorReportTarget): ExitCode {
   const { lines, code } = describe(error, target);

@@ -163,10 +163,6 @@ function commandIndex(args: readonly string[]): number {
 /**
  * The command line with a former command name (and its former options) replaced by the
  * current one, and the notice that says so; the command line as it is when it names none.
- *
- * @example
- * withCurrentNames(['liability', 'quote', 'search']);
- * // → { args: ['liability', 'quotes', 'search'], notice: 'note: `partner-apis liability quote` is now …' }
  */
 export function withCurrentNames(args: readonly string[]): {
   args: readonly string[];
@@ -194,10 +190,6 @@ export function withCurrentNames(args: readonly string[]): {
 
 /**
  * Builds the `partner-apis` program for one run.
- *
- * @example
- * const { program, context } = await createProgram(io);
- * await program.parseAsync(['approvals', 'list', '--employee', '100234'], { from: 'user' });
  */
 export async function createProgram(io: CliIo, dependencies: CliDependencies = {}, only?: string) {
   const context = createCommandContext(io, dependencies);
@@ -284,11 +276,6 @@ function leadingWords(args: readonly string[]): string[] {
 /**
  * Runs `partner-apis` with the arguments after the program name and returns the exit code:
  * 0 ok, 1 API error or invalid data, 2 usage or configuration error.
- *
- * @example
- * process.exitCode = await runCli(process.argv.slice(2), {
- *   stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(),
- * });
  */
 export async function runCli(
   given: readonly string[],

@@ -29,9 +29,6 @@ let servicesFile = SERVICES_FILE;
 
 /**
  * Makes `file` the list of this run, read where a setting names a service (the config file).
- *
- * @example
- * useServiceList(dependencies.servicesFile ?? SERVICES_FILE);
  */
 export function useServiceList(file: string): void {
   servicesFile = file;
@@ -39,9 +36,6 @@ export function useServiceList(file: string): void {
 
 /**
  * The services of `file`, checked: a name is a command word, a package a package name.
- *
- * @example
- * readServiceList().map((service) => service.name); // ['exposure', 'riskengineering', …]
  */
 export function readServiceList(file: string = servicesFile): ServiceEntry[] {
   let list: unknown;
@@ -70,9 +64,6 @@ export function variablePrefix(name: string): string {
 /**
  * Loads the `/internal` entry of a listed package, resolved from the list's own folder, so a
  * service is loaded only by the commands that use it.
- *
- * @example
- * const { operations } = await loadService(entry);
  */
 export async function loadService(
   entry: ServiceEntry,

@@ -3,9 +3,6 @@ import { readFileSync } from 'node:fs';
 /**
  * The line `--version` and `partner-apis version` print: this package's version (from its
  * package.json, one level above `src/` and `dist/`), Node's, and the platform.
- *
- * @example
- * versionLine(); // → 'partner-apis 0.1.0 (node v20.19.0, linux-x64)'
  */
 export function versionLine(): string {
   const { version } = JSON.parse(

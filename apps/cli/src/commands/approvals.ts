@@ -23,9 +23,6 @@ export const SUMMARY_COLUMNS = [
 
 /**
  * The few fields of an approval a person scans first: when, what, which, status, subject, amount.
- *
- * @example
- * approvalSummary(entry); // → { created: '2025-05-28', kind: 'requisition', … }
  */
 export function approvalSummary(entry: ApprovalEntry): Record<string, unknown> {
   const subject =
@@ -62,9 +59,6 @@ export type Tier = 'bronze' | 'silver' | 'gold';
 /**
  * The convenience of `approvals approvals list`: `--tier`, and the four groups of the answer
  * as one list, oldest first; the table shows a summary under a line naming the employee.
- *
- * @example
- * const extensions = approvalsExtensions(context);
  */
 export function approvalsExtensions(context: CommandContext): Record<string, OperationExtension> {
   return {
@@ -116,9 +110,6 @@ export function approvalsExtensions(context: CommandContext): Record<string, Ope
 /**
  * What the command line adds to the approvals service: `--tier` and the list of
  * `approvals approvals list`, and the client of the tier chosen.
- *
- * @example
- * registerServiceCommands(program, context, { ...service, ...approvalsConvenience(context) });
  */
 export function approvalsConvenience(context: CommandContext): Convenience {
   return {

@@ -46,9 +46,6 @@ interface SettingRow extends Record<string, unknown> {
 /**
  * A credential as `aws configure list` shows one: its last four characters, when it is long
  * enough for them to give nothing away.
- *
- * @example
- * masked('3f9c1b7e5a2d4c6b'); // → '************4c6b'
  */
 export function masked(value: string): string {
   return value.length >= 16 ? `${'*'.repeat(value.length - 4)}${value.slice(-4)}` : '****';
@@ -248,9 +245,6 @@ async function setSetting(
 /**
  * `partner-apis config list`: the settings in effect and where each came from (a variable, a
  * setting of a config file, a default), credentials masked, as `aws configure list` does.
- *
- * @example
- * registerConfigCommands(program, context);
  */
 export function registerConfigCommands(program: Command, context: CommandContext): void {
   const config = program

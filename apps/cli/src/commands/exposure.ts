@@ -22,9 +22,6 @@ function withSovOptions(command: Command, file: string): Command {
 /**
  * The convenience of `exposure statement-of-values submit FILE`: the portfolio read from a CSV
  * or JSON file and checked locally first (instead of `--data`).
- *
- * @example
- * const extensions = exposureExtensions(context);
  */
 export function exposureExtensions(context: CommandContext): Record<string, OperationExtension> {
   return {
@@ -62,9 +59,6 @@ export function exposureExtensions(context: CommandContext): Record<string, Oper
  * What the command line adds to the exposure service: `statement-of-values validate FILE`, which
  * checks a file locally, and `submit` from the same file; the other commands are those of its
  * operations (`operations.ts`).
- *
- * @example
- * registerServiceCommands(program, context, { ...service, ...exposureConvenience(context) });
  */
 export function exposureConvenience(context: CommandContext): Convenience {
   return {

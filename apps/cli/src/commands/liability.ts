@@ -77,9 +77,6 @@ function quoteFrom(
 
 /**
  * `--major`: which major version of the API a command calls while the upstream runs two.
- *
- * @example
- * command.addOption(majorOption(context.liabilityMajors));
  */
 export function majorOption(majors: LiabilityMajors): Option {
   const available = Object.keys(majors);
@@ -226,9 +223,6 @@ export const LIABILITY_EXTENSIONS: Readonly<Record<string, OperationExtension>> 
 /**
  * What the command line adds to the liability service: `--major`, the bodies of `sellers
  * create` and `quotes create` from a few options, and the client of the major chosen.
- *
- * @example
- * registerServiceCommands(program, context, { ...service, ...liabilityConvenience(context) });
  */
 export function liabilityConvenience(context: CommandContext): Convenience {
   return {

@@ -59,9 +59,6 @@ const CONVENIENCES: Readonly<Record<string, (context: CommandContext) => Promise
 /**
  * A service of `services.json` with its operation table, its conveniences, and its client:
  * the convenience's, else the package's own `clientFromEnv`.
- *
- * @example
- * const service = await operationService(context, entry);
  */
 export async function operationService(
   context: CommandContext,
@@ -82,9 +79,6 @@ export async function operationService(
 
 /**
  * Every service of `services.json`, loaded.
- *
- * @example
- * const tools = mcpTools(await operationServices(context));
  */
 export function operationServices(context: CommandContext): Promise<OperationService[]> {
   const entries = readServiceList(context.servicesFile);
@@ -324,9 +318,6 @@ async function runOperation(
 
 /**
  * `--limit N` and its other name `--max-items N` (as the aws CLI calls it) on a listing.
- *
- * @example
- * withLimit(command);
  */
 function withLimit(command: Command): Command {
   return command
@@ -447,9 +438,6 @@ function operationCommand(
  * reads streamed with `--page-size` and `--prefetch`, and `sync` where the table says a read
  * can. An operation added to a spec is a command after `pnpm generate` and a build, and a
  * service added to `services.json` is one more, with no edit here.
- *
- * @example
- * registerServiceCommands(program, context, await operationService(context, entry));
  */
 export function registerServiceCommands(
   program: Command,

@@ -103,9 +103,6 @@ async function writeState(file: string, cwd: string, checkpoint: unknown): Promi
  * state is saved with it at the end; csv fixes its columns from the first records before writing
  * any, so it too saves at the end. Either way an interrupted run loses nothing: the next one
  * reads again what was not saved. Returns the number of records written.
- *
- * @example
- * await syncToOutput(context, 'exposure locations', client.locations, options);
  */
 export async function syncToOutput(
   context: CommandContext,
@@ -153,9 +150,6 @@ export async function syncToOutput(
 /**
  * `partner-apis <service> <resource> sync` of a paged read the operation table marks syncable:
  * the records changed since the last run, with the checkpoint kept in `--state`.
- *
- * @example
- * registerSyncCommand(locations, context, 'exposure locations', 1024, collectionOf);
  */
 export function registerSyncCommand(
   read: Command,

@@ -200,9 +200,6 @@ function checkSandbox(shape: ConfigShape, value: unknown): EmbeddedSandboxSettin
 /**
  * Checks the parsed content of a config file and returns it typed; a mistake is a `UsageError`
  * that names the file and the setting.
- *
- * @example
- * const config = parseConfigFile(JSON.parse(text), 'partner-apis.config.json');
  */
 export function parseConfigFile(content: unknown, file: string): ConfigFile {
   const shape = new ConfigShape(file);
@@ -265,9 +262,6 @@ export interface LoadedConfig {
  * Reads the config file: the one named (by `--config` or `PARTNER_APIS_CONFIG`), which must
  * exist, or else the nearest `partner-apis.config.json` of the working directory and the
  * folders above it, as git finds its repository from a subfolder.
- *
- * @example
- * const { path, config } = await loadConfigFile(undefined, process.cwd());
  */
 export async function loadConfigFile(
   named: string | undefined,
@@ -293,9 +287,6 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /**
  * Checks the parsed content of the user's config file and returns it typed; a mistake is a
  * `UsageError` that names the file and the setting.
- *
- * @example
- * const config = parseUserConfigFile(JSON.parse(text), '~/.config/partner-apis/config.json');
  */
 export function parseUserConfigFile(content: unknown, file: string): UserConfigFile {
   const shape = new ConfigShape(file);
@@ -334,9 +325,6 @@ export function parseUserConfigFile(content: unknown, file: string): UserConfigF
 /**
  * Where the user's config file is: `$XDG_CONFIG_HOME/partner-apis/config.json`, else
  * `~/.config/partner-apis/config.json`.
- *
- * @example
- * userConfigPath(process.env); // → '/home/ada/.config/partner-apis/config.json'
  */
 export function userConfigPath(env: NodeJS.ProcessEnv): string | undefined {
   const base = env.XDG_CONFIG_HOME || (env.HOME ? join(env.HOME, '.config') : undefined);
@@ -345,9 +333,6 @@ export function userConfigPath(env: NodeJS.ProcessEnv): string | undefined {
 
 /**
  * Reads the user's config file, when there is one.
- *
- * @example
- * const { path, config } = await loadUserConfigFile(process.env);
  */
 export async function loadUserConfigFile(
   env: NodeJS.ProcessEnv,

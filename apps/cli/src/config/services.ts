@@ -32,9 +32,6 @@ export const LIABILITY_MAJOR_VARIABLE = 'PARTNER_APIS_LIABILITY_MAJOR';
  * The variable of the base URL of one major of the liability API (`liability.baseUrls.<major>`
  * in a config file), for an environment where it is not the base URL with its `/v<k>` segment
  * swapped for `/v<major>`.
- *
- * @example
- * liabilityMajorBaseUrlVariable(2); // → 'PARTNER_APIS_LIABILITY_V2_BASE_URL'
  */
 export function liabilityMajorBaseUrlVariable(major: number | string): string {
   return `PARTNER_APIS_LIABILITY_V${major}_BASE_URL`;

@@ -147,9 +147,6 @@ function choose(
  * the settings; with `--env sandbox`, `PARTNER_APIS_<SERVICE>_*` variables are ignored, so
  * credentials of another environment in the shell are never used by mistake. When no service
  * has any setting, commands use the embedded sandbox; `production` and `uat` must be configured.
- *
- * @example
- * const settings = await resolveSettings({ env: process.env, cwd: process.cwd(), environment: 'uat' });
  */
 export async function resolveSettings(input: SettingsInput): Promise<Settings> {
   const { env } = input;
@@ -241,9 +238,6 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
 /**
  * Where a variable's value came from, for messages: the variable's name, or the config file and
  * setting (`partner-apis.config.json: environments.uat.liability.baseUrl`).
- *
- * @example
- * settingName(settings, 'PARTNER_APIS_LIABILITY_BASE_URL');
  */
 export function settingName(settings: Pick<Settings, 'sources'>, variable: string): string {
   return settings.sources[variable] ?? variable;
@@ -251,9 +245,6 @@ export function settingName(settings: Pick<Settings, 'sources'>, variable: strin
 
 /**
  * The credential values among the variables, so messages can blank them out.
- *
- * @example
- * const secrets = secretValues(settings.variables);
  */
 export function secretValues(variables: Variables): string[] {
   return Object.entries(variables)

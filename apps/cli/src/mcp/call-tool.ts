@@ -219,10 +219,6 @@ function tooLarge(tool: McpTool, bytes: number, budget: number): McpError {
  * credentials, environment or embedded sandbox, tiers, token cache and fleet), created once
  * per service and shared by every call. A tool that is not listed is no tool; a refused call
  * is the protocol's error, a failed one a result with `isError`.
- *
- * @example
- * const call = createToolRunner(tools, session, { maxResultBytes: 25_000 });
- * await call('exposure_locations_list', { maxItems: 10 });
  */
 export function createToolRunner(
   tools: readonly McpTool[],

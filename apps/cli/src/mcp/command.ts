@@ -58,9 +58,6 @@ function listedTools(all: readonly McpTool[], options: McpOptions): McpTool[] {
  * `partner-apis mcp`: a Model Context Protocol server over stdio (or Streamable HTTP on
  * 127.0.0.1 with `--http`) with one tool per operation of the services, run on the
  * settings, credentials and sandbox of every other command.
- *
- * @example
- * registerMcpCommand(program, context);
  */
 export function registerMcpCommand(program: Command, context: CommandContext): void {
   program

@@ -138,10 +138,6 @@ function toolDescription(operation: Operation, listing: boolean): string {
  * One tool per operation of every service, from the operation tables of the service packages,
  * so an operation added to a spec is a tool after `pnpm generate` and a build, with no edit here;
  * the spec's `x-mcp` renames a tool (`{ name }`) or leaves it out (`{ hidden: true }`).
- *
- * @example
- * const tools = mcpTools(await operationServices(context));
- * tools.map((tool) => tool.name); // ['exposure_locations_list', …]
  */
 export function mcpTools(services: readonly OperationService[]): McpTool[] {
   return services.flatMap((service) =>

@@ -34,9 +34,6 @@ const openStdout = new Set<OutputSink>();
  * Ends the data of every command still writing to stdout as a whole document (an interrupted
  * `-o json` still closes its array), synchronously, as stdout writes are on Linux, so that a
  * signal handler can call it just before the process exits.
- *
- * @example
- * process.once('SIGINT', () => { endInterruptedOutput(); process.exit(130); });
  */
 export function endInterruptedOutput(stdout: NodeJS.WritableStream = process.stdout): void {
   for (const sink of openStdout) {
@@ -49,9 +46,6 @@ export function endInterruptedOutput(stdout: NodeJS.WritableStream = process.std
 /**
  * Removes every temporary file of `--out` still being written, synchronously, so that a signal
  * handler can call it just before the process exits.
- *
- * @example
- * process.once('SIGINT', () => { removePendingOutputFiles(); process.exit(130); });
  */
 export function removePendingOutputFiles(): void {
   for (const file of pendingFiles) {
@@ -70,9 +64,6 @@ async function writeTo(stream: NodeJS.WritableStream, data: string | Uint8Array)
 
 /**
  * Why a file cannot be written, in words a person acts on.
- *
- * @example
- * writeProblem(error); // → 'its folder does not exist'
  */
 export function writeProblem(error: NodeJS.ErrnoException): string {
   if (error.code === 'ENOENT') return 'its folder does not exist';
@@ -88,11 +79,6 @@ export function writeProblem(error: NodeJS.ErrnoException): string {
  * it that takes its name only when `close` is called, so an interrupted or failed command never
  * leaves a partial file. A file that cannot be created is a usage error, reported before any
  * request is sent.
- *
- * @example
- * const sink = await openOutput(options.out, process.stdout);
- * await sink.write('{"id":1}\n');
- * await sink.close();
  */
 export async function openOutput(
   out: string | undefined,

@@ -227,9 +227,6 @@ async function writeTable(
  * array with a record per line, `ndjson` one record per line and nothing else, `csv` flattens
  * nested fields into dotted columns, `table` (for people) sizes its columns from the first
  * records, then streams. Memory stays bounded for any number of records.
- *
- * @example
- * const count = await writeRecords(client.locations.list(), 'ndjson', sink, { warn: console.warn });
  */
 export async function writeRecords(
   records: AsyncIterable<unknown> | Iterable<unknown>,
@@ -275,9 +272,6 @@ export async function writeRecords(
 /**
  * Writes one record (a created quote, a receipt) in the chosen format: `table` shows it as
  * `key  value` lines, `csv` as a header and one row.
- *
- * @example
- * await writeRecord(quote, 'table', sink);
  */
 export async function writeRecord(
   record: unknown,

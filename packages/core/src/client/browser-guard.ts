@@ -1,27 +1,19 @@
 import { ConfigurationError } from '@partner-apis/errors';
 
-/** A page of a web browser: a window with a document. */
-function inBrowser(): boolean {
-  const { window, navigator } = globalThis as {
-    window?: { document?: unknown };
-    navigator?: unknown;
-  };
-  return window?.document !== undefined && navigator !== undefined;
-}
-
 /**
- * Refuses a client holding a client secret in a browser page unless the caller opts in with
- * `dangerouslyAllowBrowser`: the secret would be readable by anyone who opens the page.
- *
- * @example
- * refuseSecretInBrowser(options, credentials);
+ * Refuses a client holding a client secret in a browser page (a window with a document) unless
+ * the caller opts in with `dangerouslyAllowBrowser`: anyone who opens the page can read it.
  */
 export function refuseSecretInBrowser(
   options: { readonly dangerouslyAllowBrowser?: boolean | undefined },
   credentials: Readonly<Record<string, unknown>>,
 ): void {
+  const { window, navigator } = globalThis as {
+    window?: { document?: unknown };
+    navigator?: unknown;
+  };
   if (credentials.clientSecret === undefined || options.dangerouslyAllowBrowser === true) return;
-  if (!inBrowser()) return;
+  if (window?.document === undefined || navigator === undefined) return;
   throw new ConfigurationError(
     'credentials.clientSecret',
     'would be readable by anyone who opens this browser page: call the API from a server, or set dangerouslyAllowBrowser: true if no one else ever opens the page',
