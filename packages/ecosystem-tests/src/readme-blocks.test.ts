@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { findRepoRoot, listPublishablePackages } from '@partner-apis/release';
@@ -16,6 +16,19 @@ const packageRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const root = findRepoRoot(fileURLToPath(import.meta.url));
 // Inside this package's node_modules, so the blocks resolve the workspace's packages.
 const dir = join(packageRoot, 'node_modules', '.readme-blocks');
+
+const GENERATED_OPENAPI = `export type { paths } from '@partner-apis/approvals';\n`;
+const GENERATED_OPERATIONS = `import type { ServiceDescription } from '@partner-apis/core';
+import { operations as approvals } from '@partner-apis/approvals/internal';
+import { operations as exposure } from '@partner-apis/exposure/internal';
+export const { getApprovals } = approvals;
+export const { listLocations } = exposure;
+export const service = {
+  operations: { getApprovals, listLocations },
+  securitySchemes: {},
+  tracingHeaders: { requestId: 'X-Z-Request-Id' },
+} as const satisfies ServiceDescription;
+`;
 
 /** File name of a block → the README and line it comes from. */
 const origins = new Map<string, string>();
@@ -31,12 +44,16 @@ beforeAll(async () => {
       await writeFile(join(dir, file), block.code);
     }
   }
+  // A service package's README example imports its own generated files: a real service's stand in.
+  await mkdir(join(dir, 'generated'));
+  await writeFile(join(dir, 'generated', 'openapi.ts'), GENERATED_OPENAPI);
+  await writeFile(join(dir, 'generated', 'operations.ts'), GENERATED_OPERATIONS);
   await writeFile(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
       extends: join(root, 'tsconfig.base.json'),
       compilerOptions: { noEmit: true, types: ['node'], noUnusedLocals: false, rootDir: '.' },
-      include: ['*.ts'],
+      include: ['*.ts', 'generated/*.ts'],
     }),
   );
 }, 60_000);
@@ -52,7 +69,7 @@ describe('the TypeScript blocks of the published READMEs', () => {
       .split('\n')
       .filter((line) => /^\S+\.ts\(\d+,\d+\): error/.test(line))
       .map((line) => {
-        const file = line.slice(0, line.indexOf('('));
+        const file = basename(line.slice(0, line.indexOf('(')));
         return `${origins.get(file) ?? file}: ${line.slice(line.indexOf('error'))}`;
       });
     expect(errors).toEqual([]);
