@@ -195,3 +195,23 @@ describe('the pending changesets of this repository', () => {
     }
   });
 });
+
+describe('the CHANGELOGs of this repository', () => {
+  it('file a first release under Features Added alone, and Breaking Changes only after a first major', async () => {
+    const { existsSync } = await import('node:fs');
+    const { listPublishablePackages } = await import('./workspace.js');
+    for (const pkg of await listPublishablePackages(repoRoot)) {
+      const file = join(pkg.dir, 'CHANGELOG.md');
+      if (!existsSync(file)) continue;
+      const releases = (await readFile(file, 'utf8')).split(/^## /m).slice(1).reverse();
+      releases.forEach((release, index) => {
+        const version = release.slice(0, release.indexOf('\n'));
+        const headings = [...release.matchAll(/^### (.+)$/gm)].map((match) => match[1]);
+        const where = `${pkg.relativeDir}/CHANGELOG.md ${version}`;
+        if (index === 0) expect(headings, where).toEqual(['Features Added']);
+        const afterMajor = releases.slice(0, index).some((earlier) => /^[1-9]/.test(earlier));
+        if (!afterMajor) expect(headings, where).not.toContain('Breaking Changes');
+      });
+    }
+  });
+});
