@@ -14,12 +14,21 @@ import { b2Paging } from './b2-paging.js';
 import { b3SingleFlight } from './b3-single-flight.js';
 import { b4Size } from './b4-size.js';
 import { b5Sync } from './b5-sync.js';
+import { b6CliStart } from './b6-cli-start.js';
 import { killChildren } from './processes.js';
 import { renderReport, type Section } from './report.js';
 import { s1Soak } from './s1-soak.js';
 import type { Scenario } from './scenario.js';
 
-const SCENARIOS: Scenario[] = [b1Overhead, b2Paging, b3SingleFlight, b4Size, b5Sync, s1Soak];
+const SCENARIOS: Scenario[] = [
+  b1Overhead,
+  b2Paging,
+  b3SingleFlight,
+  b4Size,
+  b5Sync,
+  b6CliStart,
+  s1Soak,
+];
 // A full run takes about ten minutes on two idle cores; stop at half as long again, whatever
 // hangs.
 const DEADLINE_MS = 900_000;

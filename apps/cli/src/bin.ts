@@ -1,33 +1,4 @@
 #!/usr/bin/env node
-import { removePendingOutputFiles } from './output/output-sink.js';
-import { clearProgress } from './output/progress.js';
-import { runCli } from './program.js';
+import { runMain } from './index.js';
 
-// A closed pipe (`partner-apis … | head`) ends the run quietly, as other command-line tools do.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
-
-// However the process ends (`… | head -1` closing the pipe, Ctrl+C), a progress line still on
-// screen is erased, so the shell's prompt is not glued onto it.
-process.on('exit', clearProgress);
-
-// Ctrl+C (or a kill) while `--out` is written leaves no partial file; the shell sees the signal's
-// usual exit code.
-for (const [signal, code] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-] as const) {
-  process.once(signal, () => {
-    removePendingOutputFiles();
-    process.exit(code);
-  });
-}
-
-process.exitCode = await runCli(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  cwd: process.cwd(),
-});
+await runMain(process.argv.slice(2));

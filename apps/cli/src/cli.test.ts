@@ -164,6 +164,20 @@ describe('like gh, aws and az', () => {
     );
     expect(secret.code).toBe(2);
     expect(secret.stderr).not.toContain('top-secret-value');
+    // What a command would refuse is refused now, under the setting's own name; nothing written.
+    for (const [setting, value, problem] of [
+      ['exposure.baseUrl', 'not-a-url', 'must be an absolute https URL (got not-a-url)'],
+      ['approvals.tier', 'platinum', 'must be bronze, silver, gold or a number'],
+    ]) {
+      const refused = await run(['--env', 'uat', 'config', 'set', setting!, value!], env, cwd);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(
+        `partner-apis.config.json: environments.uat.${setting}: ${problem}`,
+      );
+    }
+    expect(await readFile(join(cwd, 'partner-apis.config.json'), 'utf8')).not.toMatch(
+      /platinum|not-a-url/,
+    );
     const nowhere = await run(['config', 'set', 'liability.baseUrl', url], env, cwd);
     expect(nowhere.code).toBe(2);
     const profile = await run(
@@ -362,6 +376,68 @@ describe('exposure locations', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error: 404 /);
     expect((await readdir(dir)).filter((name) => name.includes('failed.ndjson'))).toEqual([]);
+  });
+
+  test('-o json on stdout still ends as a JSON array when a page fails, or on Ctrl+C', async () => {
+    sb.fault('exposure.listLocations', { every: { n: 2, action: 404 } });
+    const failed = await run([
+      'exposure',
+      'locations',
+      '-o',
+      'json',
+      '--page-size',
+      '100',
+      '--prefetch',
+      '1',
+    ]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/^error: 404 /);
+    expect(JSON.parse(failed.stdout)).toHaveLength(100);
+    sb.clearFaults();
+    sb.fault('exposure.listLocations', { latencyMs: 200 });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'exposure', 'locations', '-o', 'json', '--page-size', '10', '--prefetch', '1'],
+      { env: { ...baseEnv(), ...sandboxEnv }, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = once(child, 'exit');
+    // Bounded wait for the first page on stdout.
+    for (let tries = 0; tries < 600 && !stdout.includes('LOC-'); tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill('SIGINT');
+    expect((await exited)[0]).toBe(130);
+    expect(JSON.parse(stdout).length).toBeGreaterThan(0);
+  });
+
+  test('a full disk is a clear error: --out /dev/full, --state /dev/full', async () => {
+    const out = await run([
+      'exposure',
+      'locations',
+      '--limit',
+      '5',
+      '-o',
+      'csv',
+      '--out',
+      '/dev/full',
+    ]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toBe('error: cannot write --out /dev/full: the disk is full\n');
+    const state = await run(['exposure', 'locations', 'sync', '--state', '/dev/full']);
+    expect(state.code).toBe(2);
+    expect(state.stderr).toMatch(
+      /^error: cannot keep --state in \/dev\/full: it is not a regular file/,
+    );
+  });
+
+  test('--out x.json writes JSON; a name of no format says what it wrote', async () => {
+    const json = await run(['exposure', 'locations', '--limit', '2', '--out', 'two.json']);
+    expect(json).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(await readFile(join(dir, 'two.json'), 'utf8'))).toHaveLength(2);
+    const text = await run(['exposure', 'locations', '--limit', '2', '--out', 'two.txt']);
+    expect(text.stderr).toMatch(/^note: two\.txt has tab-separated columns; -o json/);
   });
 
   test('table with --columns', async () => {
@@ -789,6 +865,36 @@ describe('liability', () => {
       [{ sellerId }],
       [{ sellerId }],
     ]);
+  });
+
+  test('--columns and --query of one record as of a listing', async () => {
+    const nosuch = await run(['liability', 'quotes', 'get', quoteId, '--columns', 'nosuch']);
+    expect(nosuch.code).toBe(2);
+    expect(nosuch.stderr).toMatch(
+      /^error: --columns: no record has the column nosuch; the columns are productId, .*quoteId/,
+    );
+    const chosen = await run([
+      'liability',
+      'quotes',
+      'get',
+      quoteId,
+      '--columns',
+      'quoteId,status',
+    ]);
+    expect(chosen).toMatchObject({ code: 0, stdout: `quoteId\t${quoteId}\nstatus\tquoted\n` });
+    const csv = await run([
+      'liability',
+      'quotes',
+      'get',
+      quoteId,
+      '-o',
+      'csv',
+      '--columns',
+      'status',
+    ]);
+    expect(csv.stdout).toBe('status\nquoted\n');
+    const query = await run(['liability', 'quotes', 'get', quoteId, '--query', 'status']);
+    expect(query.stdout).toBe('quoted\n');
   });
 
   test('an unknown quote id is an API error: status, code, message and correlation id; exit code 1', async () => {

@@ -12,6 +12,7 @@ import {
   type ServiceName,
 } from './config/services.js';
 import { proxyFetch } from './proxy.js';
+import { variablePrefix, type ServiceEntry, type ServiceModule } from './service-registry.js';
 import { settingName, type Variables } from './config/settings.js';
 import type { LiabilityMajors } from './liability-majors.js';
 import type { ServiceSession } from './service-session.js';
@@ -49,17 +50,14 @@ class MockTokens extends TokenCache {
 /**
  * The variables a client of `service` is created from: the settings, and against a mocking
  * service the credentials it does not check, where the settings give none.
- *
- * @example
- * const { baseUrl, credentials } = fromEnv(await variablesOf(session, 'approvals'));
  */
 export async function variablesOf(
   session: ServiceSession,
-  service: ServiceName,
+  service: ServiceName | string,
 ): Promise<Variables> {
   const variables = await session.variables();
   if (session.settings.environment !== 'mock') return variables;
-  const prefix = VARIABLE_PREFIX[service];
+  const prefix = prefixOf(service);
   const baseUrl = variables[`${prefix}BASE_URL`];
   return {
     [`${prefix}CLIENT_ID`]: MOCK_CREDENTIAL,
@@ -89,9 +87,6 @@ const OPTION_VARIABLES: Readonly<Record<string, string>> = {
  * (`x-upstream-gap`): refuse it against a sandbox on this machine, the embedded one or one a
  * variable points at, since it would refuse the value itself; warn and send it elsewhere, since
  * the real service may accept what the spec only guessed.
- *
- * @example
- * assumptionPolicy(false, 'https://liability.example.com/v1/uat'); // 'warn'
  */
 export function assumptionPolicy(
   embeddedSandbox: boolean,
@@ -110,33 +105,41 @@ export function assumptionPolicy(
  * itself, it is a usage error before anything is sent; against a real environment, which may
  * accept what we only guessed, it is sent with a warning.
  */
-async function common(session: ServiceSession, service: ServiceName) {
+async function common(session: ServiceSession, service: ServiceName | string) {
   const fetch = session.sandboxUrls === undefined ? await proxyFetch(session.env) : undefined;
-  const baseUrl = (await session.variables())[`${VARIABLE_PREFIX[service]}BASE_URL`];
+  const prefix = prefixOf(service);
+  const baseUrl = (await session.variables())[`${prefix}BASE_URL`];
   const mock = session.settings.environment === 'mock';
   return {
     ...(mock && (service === 'exposure' || service === 'riskEngineering')
       ? { tokenCache: new MockTokens() }
       : {}),
     userAgent: USER_AGENT,
-    logger: session.logger(`the ${SERVICE_TITLE[service]} client`, (code) =>
-      code === 'PARTNER_APIS_SECRET_EXPIRY'
-        ? `Then update ${settingName(session.settings, `${VARIABLE_PREFIX[service]}CLIENT_SECRET`)}` +
-          ` and ${settingName(session.settings, `${VARIABLE_PREFIX[service]}SECRET_CREATED_AT`)};` +
-          ' `partner-apis credentials check` shows the date of every secret.'
-        : undefined,
+    logger: session.logger(
+      `the ${SERVICE_TITLE[service as ServiceName] ?? service} client`,
+      (code) =>
+        code === 'PARTNER_APIS_SECRET_EXPIRY'
+          ? `Then update ${settingName(session.settings, `${prefix}CLIENT_SECRET`)}` +
+            ` and ${settingName(session.settings, `${prefix}SECRET_CREATED_AT`)};` +
+            ' `partner-apis credentials check` shows the date of every secret.'
+          : undefined,
     ),
     assumptions: assumptionPolicy(session.sandboxUrls !== undefined, baseUrl),
     ...(fetch === undefined ? {} : { fetch }),
   };
 }
 
+/** The prefix of a service's variables: one of the four by its config name, else by its command. */
+function prefixOf(service: ServiceName | string): string {
+  return VARIABLE_PREFIX[service as ServiceName] ?? variablePrefix(service);
+}
+
 // Each service package is loaded when a command first needs it, so `--help` and a command of
 // one service start without loading the other three.
 
 /** The setting of the config file a service's variable stands for (`clientId`), if any. */
-function settingOf(service: ServiceName, variable: string): string | undefined {
-  const prefix = VARIABLE_PREFIX[service];
+function settingOf(service: ServiceName | string, variable: string): string | undefined {
+  const prefix = prefixOf(service);
   if (!variable.startsWith(prefix)) return undefined;
   const suffix = variable.slice(prefix.length);
   return Object.entries(SETTING_SUFFIX).find(([, value]) => value === suffix)?.[0];
@@ -149,7 +152,7 @@ function settingOf(service: ServiceName, variable: string): string | undefined {
  */
 function missingSettings(
   session: ServiceSession,
-  service: ServiceName,
+  service: ServiceName | string,
   variables: readonly string[],
 ): ConfigurationError {
   const { origin } = session.settings;
@@ -176,7 +179,7 @@ function missingSettings(
  */
 function create<T>(
   session: ServiceSession,
-  service: ServiceName,
+  service: ServiceName | string,
   variables: Variables,
   build: (variables: Variables) => T,
   names: Readonly<Record<string, string>> = {},
@@ -205,10 +208,17 @@ function create<T>(
         };
         continue;
       }
-      if (missing.length > 0) break;
       const suffix = OPTION_VARIABLES[error.option];
-      if (suffix === undefined) throw error;
-      const named = names[error.option] ?? `${VARIABLE_PREFIX[service]}${suffix}`;
+      const named =
+        variable ??
+        (suffix === undefined
+          ? undefined
+          : (names[error.option] ?? `${prefixOf(service)}${suffix}`));
+      // A value that was given and is wrong comes first; one of the stand-ins tells nothing.
+      if (named === undefined || missing.includes(named)) {
+        if (missing.length > 0) break;
+        throw error;
+      }
       throw new ConfigurationError(settingName(session.settings, named), error.problem);
     }
   }
@@ -217,9 +227,6 @@ function create<T>(
 
 /**
  * The exposure client of a command run.
- *
- * @example
- * const exposure = await exposureClient(session);
  */
 export async function exposureClient(session: ServiceSession): Promise<ExposureClient> {
   const { createExposureClient, fromEnv } = await import('@partner-apis/exposure');
@@ -232,9 +239,6 @@ export async function exposureClient(session: ServiceSession): Promise<ExposureC
 
 /**
  * The risk engineering client of a command run.
- *
- * @example
- * const riskEngineering = await riskEngineeringClient(session);
  */
 export async function riskEngineeringClient(
   session: ServiceSession,
@@ -250,9 +254,6 @@ export async function riskEngineeringClient(
 /**
  * The liability client of a command run, of the major chosen by `major` (`--major`), the
  * configuration or the default (the highest in `majors`), at the base URL of that major.
- *
- * @example
- * const liability = await liabilityClient(session, LIABILITY_MAJORS, options.major);
  */
 export async function liabilityClient(
   session: ServiceSession,
@@ -280,9 +281,6 @@ export async function liabilityClient(
 
 /**
  * The approvals client of a command run; `tier` (from `--tier`) wins over the configured one.
- *
- * @example
- * const approvals = await approvalsClient(session, 'silver');
  */
 export async function approvalsClient(
   session: ServiceSession,
@@ -297,5 +295,32 @@ export async function approvalsClient(
       ...(tier === undefined ? {} : { tier }),
       ...shared,
     }),
+  );
+}
+
+/**
+ * The client of a service that `services.json` lists with no convenience of its own: its
+ * package's `clientFromEnv`, given the `PARTNER_APIS_<NAME>_*` variables (the sandbox's when
+ * nothing is configured) and the options every client of the command line shares.
+ */
+export async function pluggedClient(
+  session: ServiceSession,
+  entry: ServiceEntry,
+  module: ServiceModule,
+): Promise<unknown> {
+  const { clientFromEnv } = module;
+  if (clientFromEnv === undefined) {
+    throw new ConfigurationError(`${entry.package}/internal`, 'exports no clientFromEnv');
+  }
+  const variables = await variablesOf(session, entry.name);
+  // The sandbox serves every service under its name; the settings win, as for the four.
+  const sandbox = session.sandboxUrls?.origin;
+  const base =
+    sandbox === undefined
+      ? {}
+      : { [`${variablePrefix(entry.name)}BASE_URL`]: `${sandbox}/${entry.name}` };
+  const shared = await common(session, entry.name);
+  return create(session, entry.name, { ...base, ...variables }, (given) =>
+    clientFromEnv(given, shared),
   );
 }

@@ -1,20 +1,22 @@
 import { fstatSync } from 'node:fs';
-import { compile } from '@jmespath-community/jmespath';
-import { ApiError } from '@partner-apis/errors';
 import { Option, type Command } from 'commander';
 import type { CliIo } from './cli-io.js';
-import { ENVIRONMENTS } from './config/config-file.js';
-import { resolveSettings } from './config/settings.js';
-import { inColour, reportError } from './error-report.js';
+import { ENVIRONMENTS } from './config/services.js';
 import { ExitCode } from './exit-codes.js';
 import { LIABILITY_MAJORS, type LiabilityMajors } from './liability-majors.js';
-import { openOutput, type OutputSink } from './output/output-sink.js';
+import {
+  OUTPUT_FORMATS,
+  openOutput,
+  type OutputFormat,
+  type OutputSink,
+} from './output/output-sink.js';
 import { clearProgress, createProgress, type Progress } from './output/progress.js';
-import { OUTPUT_FORMATS, type OutputFormat, type WriteOptions } from './output/record-writer.js';
+import type { WriteOptions } from './output/record-writer.js';
 import { visibleText } from './output/safe-text.js';
 import { UsageError } from './usage-error.js';
-import { fitLines } from './help-format.js';
-import { openSession, type ServiceSession } from './service-session.js';
+import { fitLines, inColour } from './help-format.js';
+import type { ServiceSession } from './service-session.js';
+import { SERVICES_FILE, useServiceList } from './service-registry.js';
 
 /** The options every data command has. */
 export interface OutputOptions {
@@ -43,6 +45,8 @@ export interface GlobalOptions {
 export interface CliDependencies {
   /** The majors of the liability API the CLI can call (default `LIABILITY_MAJORS`). */
   readonly liabilityMajors?: LiabilityMajors;
+  /** The list of services (default: `services.json` of this package). */
+  readonly servicesFile?: string;
 }
 
 /** An operation of a spec, and how the command line names it and its arguments. */
@@ -63,6 +67,8 @@ export interface CommandContext {
   readonly io: CliIo;
   /** The majors of the liability API `--major` chooses from. */
   readonly liabilityMajors: LiabilityMajors;
+  /** The list of services the commands and MCP tools come from. */
+  readonly servicesFile: string;
   exitCode: ExitCode;
   /** `--quiet`: no notes, warnings nor progress; data and errors only. */
   quiet: boolean;
@@ -123,14 +129,12 @@ function isPipe(stream: object): boolean {
 
 /**
  * Creates the context of one CLI run.
- *
- * @example
- * const context = createCommandContext({ stdout, stderr, env: process.env, cwd: process.cwd() });
  */
 export function createCommandContext(
   io: CliIo,
-  { liabilityMajors = LIABILITY_MAJORS }: CliDependencies = {},
+  { liabilityMajors = LIABILITY_MAJORS, servicesFile = SERVICES_FILE }: CliDependencies = {},
 ): CommandContext {
+  useServiceList(servicesFile);
   const sinks: OutputSink[] = [];
   const operations: (CommandOperation & { pattern: RegExp })[] = [];
   const commandOf = (method: string, path: string) =>
@@ -143,6 +147,7 @@ export function createCommandContext(
   const context: CommandContext = {
     io,
     liabilityMajors,
+    servicesFile,
     exitCode: ExitCode.ok,
     quiet: false,
     operation(operation) {
@@ -156,6 +161,8 @@ export function createCommandContext(
       const globals = command.optsWithGlobals<GlobalOptions>();
       context.quiet = globals.quiet === true;
       try {
+        const { resolveSettings } = await import('./config/settings.js');
+        const { openSession } = await import('./service-session.js');
         const settings = await resolveSettings({
           env: io.env,
           cwd: io.cwd,
@@ -167,6 +174,8 @@ export function createCommandContext(
         await action(session);
       } catch (error) {
         clearProgress();
+        const { reportError } = await import('./error-report.js');
+        const { ApiError } = await import('@partner-apis/errors');
         context.exitCode = reportError(error, {
           write: (text) =>
             io.stderr.write(
@@ -192,6 +201,11 @@ export function createCommandContext(
     },
     async output(options) {
       const opened = await openOutput(options.out, io.stdout, io.cwd);
+      if (options.out !== undefined && options.format === 'table' && options.formatGiven !== true) {
+        context.note(
+          `note: ${options.out} has tab-separated columns; -o json, ndjson or csv (or a name ending .json, .ndjson, .csv) writes another format.`,
+        );
+      }
       // Data on the terminal that shows the progress line: the line goes before the data comes.
       const sink: OutputSink =
         options.out === undefined && io.stdout.isTTY === true
@@ -231,14 +245,19 @@ export function createCommandContext(
   return context;
 }
 
+/** The format a file's extension names, for `--out` without `-o`. */
+const FORMAT_OF_EXTENSION: Readonly<Record<string, OutputFormat>> = {
+  json: 'json',
+  ndjson: 'ndjson',
+  jsonl: 'ndjson',
+  csv: 'csv',
+};
+
 /**
  * Adds `-o/--output` (the format, as in aws and az), `--out` (the file), `--query` (JMESPath)
  * and `--columns` to a command that prints data. `--format`, the older name of `--output`,
  * still works. A table (the default) on stdout that is not a terminal is plain tab-separated
  * columns, as gh writes one; `-o table` keeps it a table.
- *
- * @example
- * withOutputOptions(program.command('locations'));
  */
 export function withOutputOptions(command: Command): Command {
   return command
@@ -246,7 +265,7 @@ export function withOutputOptions(command: Command): Command {
       new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
     )
     .addOption(new Option('-f, --format <format>').choices(OUTPUT_FORMATS).hideHelp())
-    .hook('preAction', (_, action) => {
+    .hook('preAction', async (_, action) => {
       const { output, format } = action.opts<{ output: OutputFormat; format?: OutputFormat }>();
       const outputGiven = action.getOptionValueSource('output') === 'cli';
       if (format !== undefined && outputGiven && format !== output) {
@@ -254,10 +273,15 @@ export function withOutputOptions(command: Command): Command {
           `--format ${format} and --output ${output} disagree: give one of them`,
         );
       }
-      action.setOptionValue('format', format ?? output);
-      action.setOptionValue('formatGiven', outputGiven || format !== undefined);
+      // `--out x.json` with no -o writes JSON: the file's name says the format.
+      const { out } = action.opts<{ out?: string }>();
+      const named = FORMAT_OF_EXTENSION[/\.([a-z]+)$/i.exec(out ?? '')?.[1]?.toLowerCase() ?? ''];
+      const given = outputGiven || format !== undefined;
+      action.setOptionValue('format', format ?? (outputGiven ? output : (named ?? output)));
+      action.setOptionValue('formatGiven', given || named !== undefined);
       const { query } = action.opts<{ query?: string }>();
       if (query !== undefined) {
+        const { compile } = await import('@jmespath-community/jmespath');
         try {
           compile(query);
         } catch (error) {
@@ -283,9 +307,6 @@ export function withOutputOptions(command: Command): Command {
 
 /**
  * The `--env` option of the program.
- *
- * @example
- * program.addOption(environmentOption());
  */
 export function environmentOption(): Option {
   return new Option('-e, --env <name>', 'environment of the config file')

@@ -29,9 +29,6 @@ export interface ClientLogTarget {
  * refresh and key failover, with the headers the pipeline lets through its redactor (credential
  * headers are always `[redacted]`). Every line is scrubbed of the configured secrets, and
  * control characters are shown as escapes.
- *
- * @example
- * const logger = createClientLogger({ write, secrets: () => ['s3cret'], debug: false, warn: note });
  */
 export function createClientLogger(target: ClientLogTarget): WireLogger {
   const clean = (text: string) => visibleText(scrub(text, target.secrets()), '\n');

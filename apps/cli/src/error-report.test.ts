@@ -7,7 +7,8 @@ import {
   TokenError,
 } from '@partner-apis/errors';
 import { describe, expect, test } from 'vitest';
-import { inColour, reportError, scrub } from './error-report.js';
+import { reportError, scrub } from './error-report.js';
+import { inColour } from './help-format.js';
 import { ExitCode } from './exit-codes.js';
 import { DataError, ReportedFailure, UsageError } from './usage-error.js';
 

@@ -42,6 +42,10 @@ function withCommands(text: string, target: ErrorReportTarget): string {
   });
 }
 
+/** What to do about a 401, said by the commands and the MCP tools alike. */
+export const AUTH_HINT =
+  'check the client ID and secret (`partner-apis config list` shows those in use and where they come from); a secret expires one year after it was set (`partner-apis credentials check`)';
+
 function apiErrorLines(error: ApiError, target: ErrorReportTarget): string[] {
   const lines = [`error: ${error.status} ${error.code}: ${withCommands(error.message, target)}`];
   if (error.correlationId !== undefined) lines.push(`  correlationId: ${error.correlationId}`);
@@ -54,11 +58,7 @@ function apiErrorLines(error: ApiError, target: ErrorReportTarget): string[] {
   if (error.rawBody !== undefined) lines.push(`  body: ${error.rawBody.slice(0, 200)}`);
   // What a refused token request says for exposure, said for the services that take the
   // credentials on every call (liability, approvals).
-  if (error.status === 401) {
-    lines.push(
-      '  hint: check the client ID and secret (`partner-apis config list` shows those in use and where they come from); a secret expires one year after it was set (`partner-apis credentials check`)',
-    );
-  }
+  if (error.status === 401) lines.push(`  hint: ${AUTH_HINT}`);
   return lines;
 }
 
@@ -121,9 +121,6 @@ const SHORT_SECRET = 8;
 /**
  * `text` with every secret blanked out, as `scrubSecrets` does; a short secret (a test value,
  * a mistake) only where it stands alone.
- *
- * @example
- * scrub('GET /liability: b', ['b']); // → 'GET /liability: [redacted]'
  */
 export function scrub(text: string, secrets: readonly string[]): string {
   const short = secrets.filter((secret) => secret !== '' && secret.length < SHORT_SECRET);
@@ -139,27 +136,8 @@ export function scrub(text: string, secrets: readonly string[]): string {
 }
 
 /**
- * `text` of an error report with its `error:` marks in red, for a terminal that shows colours:
- * not when `NO_COLOR` is set (no-color.org), nor for a pipe or a file.
- *
- * @example
- * inColour('error: 404 not_found: …\n', process.stderr, process.env);
- */
-export function inColour(
-  text: string,
-  stream: { readonly isTTY?: boolean | undefined },
-  env: NodeJS.ProcessEnv,
-): string {
-  if (stream.isTTY !== true || (env.NO_COLOR ?? '') !== '' || env.TERM === 'dumb') return text;
-  return text.replace(/^((?:configuration |internal )?error:)/gm, '\x1b[31m$1\x1b[39m');
-}
-
-/**
  * Prints an error the way every command does: status, code, message, correlation id and each
  * cause with its JSON Pointer; never a stack trace, never a credential. Returns the exit code.
- *
- * @example
- * process.exitCode = reportError(error, { write: (t) => process.stderr.write(t), secrets: [] });
  */
 export function reportError(error: unknown, target: ErrorReportTarget): ExitCode {
   const { lines, code } = describe(error, target);

@@ -11,9 +11,6 @@ function widthOf(command: Command): number {
 /**
  * `text` broken at spaces into lines of at most `width` characters, each starting with
  * `indent`; a word longer than the line stays whole.
- *
- * @example
- * wrapWords('one two three', 9, '  '); // → ['  one two', '  three']
  */
 export function wrapWords(text: string, width: number, indent = ''): string[] {
   const lines: string[] = [];
@@ -35,9 +32,6 @@ export function wrapWords(text: string, width: number, indent = ''): string[] {
  * Lines of text fitted to `width` (none when it is undefined): a longer line is broken at
  * spaces, its continuation indented two more than the line; a word longer than the line
  * (a URL) stays whole.
- *
- * @example
- * fitLines('error: one two three\n', 12); // → 'error: one\n  two three\n'
  */
 export function fitLines(text: string, width: number | undefined): string {
   if (width === undefined) return text;
@@ -93,9 +87,6 @@ function example(line: string, width: number): string {
 
 /**
  * The help text of examples shown after a command's options, fitted to the help's width.
- *
- * @example
- * command.addHelpText('after', examples(['partner-apis approvals approvals list --employee-number 100234']));
  */
 export function examples(
   lines: readonly string[],
@@ -111,9 +102,6 @@ export function examples(
 
 /**
  * Paragraphs of help under a heading, fitted to the help's width.
- *
- * @example
- * program.addHelpText('after', helpSection('Exit codes:', ['0 ok, 1 API error, 2 usage error.']));
  */
 export function helpSection(
   heading: string,
@@ -130,9 +118,6 @@ export function helpSection(
  * How the help of every command reads: fitted to `width` (the terminal's, or `COLUMNS`), the
  * global options (`--env`, `--profile`, `--debug`, …) shown under each subcommand after its
  * own commands and options, and required options marked.
- *
- * @example
- * configureHelp(program, 100);
  */
 export function configureHelp(program: Command, width: number): void {
   program.configureHelp({
@@ -159,4 +144,17 @@ export function configureHelp(program: Command, width: number): void {
       return option.mandatory ? `${description} (required)` : description;
     },
   });
+}
+
+/**
+ * `text` of an error report with its `error:` marks in red, for a terminal that shows colours:
+ * not when `NO_COLOR` is set (no-color.org), nor for a pipe or a file.
+ */
+export function inColour(
+  text: string,
+  stream: { readonly isTTY?: boolean | undefined },
+  env: NodeJS.ProcessEnv,
+): string {
+  if (stream.isTTY !== true || (env.NO_COLOR ?? '') !== '' || env.TERM === 'dumb') return text;
+  return text.replace(/^((?:configuration |internal )?error:)/gm, '\x1b[31m$1\x1b[39m');
 }

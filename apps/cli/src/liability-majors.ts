@@ -12,13 +12,6 @@ export type LiabilityMajors = Readonly<Record<number, () => Promise<LiabilityPac
  * under an npm alias (see CONTRIBUTING.md) and added here, and nothing else changes. (The
  * commands build requests with the newest major's types: should the old major's package not
  * fit them, this file does not compile, and the commands need to learn that major's shapes.)
- *
- * @example
- * // package.json: "liability-v1": "npm:@partner-apis/liability@maintenance-v1"
- * export const LIABILITY_MAJORS: LiabilityMajors = {
- *   1: () => import('liability-v1'),
- *   2: () => import('@partner-apis/liability'),
- * };
  */
 export const LIABILITY_MAJORS: LiabilityMajors = {
   1: () => import('@partner-apis/liability'),

@@ -8,33 +8,23 @@ import {
   type CliDependencies,
   type CommandContext,
 } from './command-context.js';
-import { registerApprovalsCommands } from './commands/approvals.js';
 import {
   COMPLETE_COMMAND,
   completeWords,
   defaultSubcommand,
   registerCompletionCommand,
 } from './commands/completion.js';
-import { registerCredentialsCommands } from './commands/credentials.js';
-import { registerDemoCommand } from './commands/demo.js';
-import { registerExposureCommands } from './commands/exposure.js';
-import { registerLiabilityCommands } from './commands/liability.js';
-import { registerOperationCommands } from './commands/operations.js';
-import { registerSandboxCommands } from './commands/sandbox.js';
-import { registerSyncCommands } from './commands/sync.js';
-import { registerVerifyCommand } from './commands/verify.js';
-import { registerConfigCommands } from './commands/config.js';
-import { registerMcpCommand } from './mcp/command.js';
-import { userConfigPath } from './config/config-file.js';
-import { inColour, reportError } from './error-report.js';
+import { readServiceList } from './service-registry.js';
 import { ExitCode } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
+import { versionLine } from './version.js';
 import {
   DEFAULT_HELP_WIDTH,
   configureHelp,
   examples,
   fitLines,
   helpSection,
+  inColour,
 } from './help-format.js';
 
 const CONFIGURATION_HELP = [
@@ -45,38 +35,86 @@ const CONFIGURATION_HELP = [
 
 const EXIT_CODES_HELP = ['0 ok, 1 API error or invalid data, 2 usage or configuration error.'];
 
-/** The version of this CLI, from its package.json (one level above `src/` and `dist/`). */
-function cliVersion(): string {
-  const manifest = JSON.parse(
-    readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
-  ) as { version: string };
-  return manifest.version;
-}
+/** Adds a command (or a group) to the program. */
+type Register = (program: Command, context: CommandContext) => void | Promise<void>;
 
 /**
- * Every command of `partner-apis`, in the order of its help: registering a command is one line
- * here. A command that extends a generated one (`exposure locations sync`) comes after
- * `registerOperationCommands`, which creates `exposure locations`.
+ * The commands of `partner-apis` after those of the services, in the order of its help. Each
+ * is loaded only when a command line names it (`--help` lists their names alone), so a command
+ * loads what it uses and no more, as gh does.
  */
-const COMMANDS: readonly ((program: Command, context: CommandContext) => void)[] = [
-  registerExposureCommands,
-  registerLiabilityCommands,
-  registerApprovalsCommands,
-  registerOperationCommands,
-  registerSyncCommands,
-  registerCredentialsCommands,
-  registerConfigCommands,
-  registerDemoCommand,
-  registerSandboxCommands,
-  registerVerifyCommand,
-  registerMcpCommand,
-  registerCompletionCommand,
-  registerVersionCommand,
+const COMMANDS: readonly { name: string; description: string; load(): Promise<Register> }[] = [
+  {
+    name: 'credentials',
+    description: 'check the credentials of the configured clients',
+    load: async () => (await import('./commands/credentials.js')).registerCredentialsCommands,
+  },
+  {
+    name: 'config',
+    description: 'the configuration in effect',
+    load: async () => (await import('./commands/config.js')).registerConfigCommands,
+  },
+  {
+    name: 'demo',
+    description:
+      'a guided run through all four services against the embedded sandbox (always the sandbox: nothing is sent to a configured environment)',
+    load: async () => (await import('./commands/demo.js')).registerDemoCommand,
+  },
+  {
+    name: 'sandbox',
+    description:
+      'a sandbox in the background that keeps its data across commands (sellers, quotes); commands with no credentials configured use it',
+    load: async () => (await import('./commands/sandbox.js')).registerSandboxCommands,
+  },
+  {
+    name: 'verify',
+    description:
+      "check the specs' guesses (x-upstream-gap) against the configured environment, and write the spec edits that make them true",
+    load: async () => (await import('./commands/verify.js')).registerVerifyCommand,
+  },
+  {
+    name: 'mcp',
+    description: 'serve the operations of the services as MCP tools, over stdio or HTTP',
+    load: async () => (await import('./mcp/command.js')).registerMcpCommand,
+  },
+  {
+    name: 'completion',
+    description: 'print the tab-completion script of a shell',
+    load: async () => registerCompletionCommand,
+  },
+  {
+    name: 'version',
+    description: 'print the version (as --version does)',
+    load: async () => registerVersionCommand,
+  },
 ];
 
-/** The line `--version` and `partner-apis version` print. */
-function versionLine(): string {
-  return `partner-apis ${cliVersion()} (node ${process.version}, ${process.platform}-${process.arch})`;
+/**
+ * Adds every command: in full those `only` names (every one without it), the others as a name
+ * and a line of help. The services come first, from `services.json`.
+ */
+async function registerCommands(
+  program: Command,
+  context: CommandContext,
+  only?: string,
+): Promise<void> {
+  const services = readServiceList(context.servicesFile);
+  const all = [
+    ...services.map((entry) => ({
+      ...entry,
+      load: async (): Promise<Register> => {
+        const { operationService, registerServiceCommands } =
+          await import('./commands/operations.js');
+        const service = await operationService(context, entry);
+        return (root) => registerServiceCommands(root, context, service);
+      },
+    })),
+    ...COMMANDS,
+  ];
+  for (const { name, description, load } of all) {
+    if (only === undefined || only === name) await (await load())(program, context);
+    else program.command(name).description(description);
+  }
 }
 
 /** `partner-apis version`, as gh and az have it beside `--version`. */
@@ -112,24 +150,25 @@ const RENAMED: readonly {
   },
 ];
 
-/**
- * The command line with a former command name (and its former options) replaced by the
- * current one, and the notice that says so; the command line as it is when it names none.
- *
- * @example
- * withCurrentNames(['liability', 'quote', 'search']);
- * // → { args: ['liability', 'quotes', 'search'], notice: 'note: `partner-apis liability quote` is now …' }
- */
-export function withCurrentNames(args: readonly string[]): {
-  args: readonly string[];
-  notice?: string;
-} {
+/** Where the command's name is: past the global options and a `help`. */
+function commandIndex(args: readonly string[]): number {
   let at = 0;
   // Bounded by the arguments: each turn moves past one or two.
   while (at < args.length && args[at]!.startsWith('-')) {
     at += GLOBAL_VALUE_OPTIONS.includes(args[at]!) ? 2 : 1;
   }
-  if (args[at] === 'help') at += 1;
+  return args[at] === 'help' ? at + 1 : at;
+}
+
+/**
+ * The command line with a former command name (and its former options) replaced by the
+ * current one, and the notice that says so; the command line as it is when it names none.
+ */
+export function withCurrentNames(args: readonly string[]): {
+  args: readonly string[];
+  notice?: string;
+} {
+  const at = commandIndex(args);
   const rename = RENAMED.find(({ from }) => from.every((word, index) => args[at + index] === word));
   if (rename === undefined) return { args };
   const rest = args.slice(at + rename.from.length);
@@ -151,12 +190,8 @@ export function withCurrentNames(args: readonly string[]): {
 
 /**
  * Builds the `partner-apis` program for one run.
- *
- * @example
- * const { program, context } = createProgram(io);
- * await program.parseAsync(['approvals', 'list', '--employee', '100234'], { from: 'user' });
  */
-export function createProgram(io: CliIo, dependencies: CliDependencies = {}) {
+export async function createProgram(io: CliIo, dependencies: CliDependencies = {}, only?: string) {
   const context = createCommandContext(io, dependencies);
   const width = terminalWidth(io) ?? DEFAULT_HELP_WIDTH;
   const program = new Command('partner-apis')
@@ -205,12 +240,13 @@ export function createProgram(io: CliIo, dependencies: CliDependencies = {}) {
     .addHelpText('after', helpSection('Configuration:', CONFIGURATION_HELP))
     .addHelpText('after', helpSection('Exit codes:', EXIT_CODES_HELP));
   configureHelp(program, width);
-  for (const register of COMMANDS) register(program, context);
+  await registerCommands(program, context, only);
   return { program, context };
 }
 
 /** The profiles of the user's config file, for completion; none when it cannot be read. */
-function profileNames(env: NodeJS.ProcessEnv): string[] {
+async function profileNames(env: NodeJS.ProcessEnv): Promise<string[]> {
+  const { userConfigPath } = await import('./config/config-file.js');
   const path = userConfigPath(env);
   try {
     const config = JSON.parse(readFileSync(path ?? '', 'utf8')) as { profiles?: object };
@@ -240,35 +276,36 @@ function leadingWords(args: readonly string[]): string[] {
 /**
  * Runs `partner-apis` with the arguments after the program name and returns the exit code:
  * 0 ok, 1 API error or invalid data, 2 usage or configuration error.
- *
- * @example
- * process.exitCode = await runCli(process.argv.slice(2), {
- *   stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(),
- * });
  */
 export async function runCli(
   given: readonly string[],
   io: CliIo,
   dependencies: CliDependencies = {},
 ): Promise<number> {
-  const { program, context } = createProgram(io, dependencies);
   const { args, notice } =
     given[0] === COMPLETE_COMMAND ? { args: given } : withCurrentNames(given);
+  // Completion needs every command; any other command line loads the one it names.
+  const { program, context } = await createProgram(
+    io,
+    dependencies,
+    args[0] === COMPLETE_COMMAND ? undefined : (args[commandIndex(args)] ?? ''),
+  );
+  const words = leadingWords(args);
+  const named = words[0] === 'help' ? words.slice(1) : words;
   if (notice !== undefined && !args.includes('-q') && !args.includes('--quiet')) {
     io.stderr.write(`${fitLines(notice, terminalWidth(io, io.stderr))}\n`);
   }
   if (args[0] === COMPLETE_COMMAND) {
+    const profiles = await profileNames(io.env);
     const candidates = completeWords(program, args.slice(1), (option) =>
-      option.long === '--profile' ? profileNames(io.env) : [],
+      option.long === '--profile' ? profiles : [],
     );
     io.stdout.write(candidates.map((candidate) => `${candidate}\n`).join(''));
     return ExitCode.ok;
   }
   // Help that was asked for goes to stdout with exit code 0, as gh does: no arguments,
   // `help COMMAND…`, or a group of commands named without one of them.
-  const words = leadingWords(args);
   const helpCommand = words[0] === 'help';
-  const named = helpCommand ? words.slice(1) : words;
   const target = commandAt(program, named);
   const whole = words.length === args.length && commandDepth(target) === named.length;
   const group = target.commands.length > 0 && defaultSubcommand(target) === undefined;
@@ -279,6 +316,7 @@ export async function runCli(
   if (helpCommand && commandDepth(target) < named.length) {
     const unknown = named[commandDepth(target)]!;
     const write = (text: string) => io.stderr.write(inColour(text, io.stderr, io.env));
+    const { reportError } = await import('./error-report.js');
     return reportError(new UsageError(`unknown command '${unknown}' (see partner-apis --help)`), {
       write,
       secrets: [],
@@ -290,6 +328,7 @@ export async function runCli(
     // Commander has already printed its message (or the help) to stderr.
     if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     // Outside a command's own error report: still a message and an exit code, never a stack.
+    const { reportError } = await import('./error-report.js');
     return reportError(error, {
       write: (text) => io.stderr.write(inColour(text, io.stderr, io.env)),
       secrets: [],

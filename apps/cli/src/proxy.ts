@@ -2,10 +2,6 @@
  * A `fetch` that sends through the proxy of `HTTPS_PROXY` / `HTTP_PROXY` (either case), except
  * for the hosts of `NO_PROXY`, as curl and most command-line tools do; `undefined` when no proxy
  * is set, so the clients keep their own transport.
- *
- * @example
- * const fetch = await proxyFetch(process.env);
- * createExposureClient({ ...fromEnv(process.env), ...(fetch === undefined ? {} : { fetch }) });
  */
 export async function proxyFetch(
   env: NodeJS.ProcessEnv,

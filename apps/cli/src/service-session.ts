@@ -40,10 +40,6 @@ export interface ServiceSession {
  * A client's warning in the words of the command line: the library's advice (`Set assumptions:
  * "off"`, an option of the library a person at the shell does not have) becomes the flag
  * that does it here.
- *
- * @example
- * inCliWords('…sent anyway (x-upstream-gap). Set assumptions: "off" to silence this warning.');
- * // → '…sent anyway (x-upstream-gap). --quiet silences warnings.'
  */
 export function inCliWords(message: string): string {
   return message.replace(
@@ -54,14 +50,6 @@ export function inCliWords(message: string): string {
 
 /**
  * Opens the session of one command run.
- *
- * @example
- * const session = openSession(settings, io);
- * try {
- *   const client = createApprovalsClient(fromEnv(await session.variables()));
- * } finally {
- *   await session.close();
- * }
  */
 export function openSession(
   settings: Settings,

@@ -1,9 +1,6 @@
 /**
  * A mistake in the command line or the configuration that the CLI itself finds. It ends the
  * command with exit code 2 before anything is sent.
- *
- * @example
- * throw new UsageError('--page-size must be an integer from 1 to 1024 (got 0)');
  */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -12,9 +9,6 @@ export class UsageError extends Error {
 /**
  * The data a command was given (e.g. a Statement of Values file) has problems the command already
  * printed. Ends the command with exit code 1 and no further message.
- *
- * @example
- * if (problems.length > 0) throw new ReportedFailure();
  */
 export class ReportedFailure extends Error {
   override readonly name = 'ReportedFailure';
@@ -23,9 +17,6 @@ export class ReportedFailure extends Error {
 /**
  * Data that the CLI cannot use: a record from a service that is not an object, a file that is
  * not what its name says. Ends the command with exit code 1 and this message.
- *
- * @example
- * throw new DataError('the service sent a record that is not an object (got null)');
  */
 export class DataError extends Error {
   override readonly name = 'DataError';

@@ -9,9 +9,12 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Node-only by design: the sandbox is a node:http server, transport-undici wraps undici, the
- * Redis fleet talks to Redis over TCP, and verify reads and edits the spec files.
+ * Redis fleet talks to Redis over TCP, verify reads and edits the spec files, and the command
+ * line and the MCP server are programs of a shell.
  */
 const NODE_ONLY = new Set([
+  '@partner-apis/cli',
+  '@partner-apis/mcp',
   '@partner-apis/sandbox',
   '@partner-apis/transport-undici',
   '@partner-apis/redis',

@@ -140,9 +140,10 @@ export async function getDependencyReleaseLine(_changesets, dependenciesUpdated)
 
 /**
  * Files the entries of the newest release in a CHANGELOG (the one `changeset version` just
- * wrote) under `CHANGELOG_HEADINGS`, in their order, in place of changesets' own headings.
- * Older releases, and a release without heading comments, are left as they are, so running it
- * twice changes nothing.
+ * wrote) under `CHANGELOG_HEADINGS`, in their order, in place of changesets' own headings: a
+ * package's first release under Features Added alone, and Breaking Changes only once a first
+ * major was released (before, under Other Changes). Older releases, and a release without
+ * heading comments, are left as they are, so running it twice changes nothing.
  *
  * @param {string} markdown a CHANGELOG.md
  * @returns {string}
@@ -183,6 +184,18 @@ export function regroupLatestRelease(markdown) {
     } else if (entry) {
       entry.push(line);
     }
+  }
+  // A first release has nothing to break or fix, and before a first major there is no promise
+  // a change could break: those entries are what the release adds, or other changes.
+  const older = lines.slice(end).filter((line) => line.startsWith('## '));
+  const refiled = older.length === 0 ? 'Features Added' : undefined;
+  const afterMajor = older.some((line) => /^## [1-9]\d*\./.test(line));
+  for (const [heading, items] of [...entries]) {
+    const to =
+      refiled ?? (heading === 'Breaking Changes' && !afterMajor ? 'Other Changes' : heading);
+    if (to === heading) continue;
+    entries.get(to)?.push(...items);
+    entries.set(heading, []);
   }
   const body = [...entries]
     .filter(([, items]) => items.length > 0)

@@ -79,7 +79,7 @@ describe('regroupLatestRelease', () => {
   const written = [
     '# @fixture/orders',
     '',
-    '## 0.4.0',
+    '## 1.4.0',
     '',
     '### Minor Changes',
     '',
@@ -94,7 +94,7 @@ describe('regroupLatestRelease', () => {
     '<!-- changelog: Other Changes -->',
     '- Uses `@fixture/core` 0.2.0.',
     '',
-    '## 0.3.0',
+    '## 1.3.0',
     '',
     '### Minor Changes',
     '',
@@ -107,7 +107,7 @@ describe('regroupLatestRelease', () => {
       [
         '# @fixture/orders',
         '',
-        '## 0.4.0',
+        '## 1.4.0',
         '',
         '### Breaking Changes',
         '',
@@ -121,13 +121,27 @@ describe('regroupLatestRelease', () => {
         '',
         '- Uses `@fixture/core` 0.2.0.',
         '',
-        '## 0.3.0',
+        '## 1.3.0',
         '',
         '### Minor Changes',
         '',
         '- First release.',
         '',
       ].join('\n'),
+    );
+  });
+
+  it('files Breaking Changes under Other Changes before a first major', () => {
+    const early = written.replace('## 1.4.0', '## 0.4.0').replace('## 1.3.0', '## 0.3.0');
+    expect(regroupLatestRelease(early)).toContain(
+      '## 0.4.0\n\n### Features Added\n\n- `list` takes `status`.\n\n### Other Changes\n\n- Uses `@fixture/core` 0.2.0.\n- `total` is gone.\n',
+    );
+  });
+
+  it("files a package's first release under Features Added alone", () => {
+    const first = written.slice(0, written.indexOf('## 1.3.0'));
+    expect(regroupLatestRelease(first)).toBe(
+      '# @fixture/orders\n\n## 1.4.0\n\n### Features Added\n\n- `list` takes `status`.\n- `total` is gone.\n- Uses `@fixture/core` 0.2.0.\n',
     );
   });
 
@@ -157,13 +171,13 @@ describe('pnpm version-packages', () => {
     await run(process.execPath, [changelogCli], { cwd: root, env, timeout: 60_000 });
 
     const orders = await readFile(join(root, 'packages/orders/CHANGELOG.md'), 'utf8');
+    // Its first release: what it adds, nothing broken or fixed.
     expect(orders).toBe(
-      '# @fixture/orders\n\n## 0.4.0\n\n### Breaking Changes\n\n' +
-        '- `Order.total` is gone: add up `Order.lines`.\n\n### Features Added\n\n' +
-        '- `listOrders` takes `status`.\n',
+      '# @fixture/orders\n\n## 0.4.0\n\n### Features Added\n\n' +
+        '- `listOrders` takes `status`.\n- `Order.total` is gone: add up `Order.lines`.\n',
     );
     const billing = await readFile(join(root, 'packages/billing/CHANGELOG.md'), 'utf8');
-    expect(billing).toContain('## 0.3.1\n\n### Bugs Fixed\n\n- An invoice of 0.00');
+    expect(billing).toContain('## 0.3.1\n\n### Features Added\n\n- An invoice of 0.00');
   });
 });
 
@@ -178,6 +192,26 @@ describe('the pending changesets of this repository', () => {
       expect(summary, `.changeset/${file}`).not.toMatch(
         /Updated dependencies|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/,
       );
+    }
+  });
+});
+
+describe('the CHANGELOGs of this repository', () => {
+  it('file a first release under Features Added alone, and Breaking Changes only after a first major', async () => {
+    const { existsSync } = await import('node:fs');
+    const { listPublishablePackages } = await import('./workspace.js');
+    for (const pkg of await listPublishablePackages(repoRoot)) {
+      const file = join(pkg.dir, 'CHANGELOG.md');
+      if (!existsSync(file)) continue;
+      const releases = (await readFile(file, 'utf8')).split(/^## /m).slice(1).reverse();
+      releases.forEach((release, index) => {
+        const version = release.slice(0, release.indexOf('\n'));
+        const headings = [...release.matchAll(/^### (.+)$/gm)].map((match) => match[1]);
+        const where = `${pkg.relativeDir}/CHANGELOG.md ${version}`;
+        if (index === 0) expect(headings, where).toEqual(['Features Added']);
+        const afterMajor = releases.slice(0, index).some((earlier) => /^[1-9]/.test(earlier));
+        if (!afterMajor) expect(headings, where).not.toContain('Breaking Changes');
+      });
     }
   });
 });

@@ -21,18 +21,19 @@ export async function readChangesetConfig(root) {
 }
 
 /**
- * The apps (workspace packages under `apps/`) that `.changeset/config.json` does not ignore.
- * Apps are never released; ignoring them keeps changesets from planning a release for one.
+ * The private apps (workspace packages under `apps/` with `"private": true`) that
+ * `.changeset/config.json` does not ignore: ignoring them keeps changesets from planning a
+ * release of one. An app that is published (the command line) is versioned like a library.
  * Changesets refuses to ignore a package that does not exist, so an app is added to `ignore`
  * when it is created, not before.
  *
  * @param {ChangesetConfig} config
- * @param {{ name: string, relativeDir: string }[]} packages
+ * @param {{ name: string, relativeDir: string, publishable: boolean }[]} packages
  * @returns {string[]}
  */
 export function missingIgnores(config, packages) {
   const ignored = new Set(config.ignore ?? []);
   return packages
-    .filter((p) => p.relativeDir.startsWith('apps/') && !ignored.has(p.name))
+    .filter((p) => p.relativeDir.startsWith('apps/') && !p.publishable && !ignored.has(p.name))
     .map((p) => p.name);
 }

@@ -9,7 +9,7 @@ import { findRepoRoot, listWorkspacePackages } from './workspace.js';
 const root = findRepoRoot(fileURLToPath(import.meta.url));
 
 describe('.changeset/config.json', () => {
-  it('ignores every app, which is never released', async () => {
+  it('ignores every private app, which is never released', async () => {
     const missing = missingIgnores(
       await readChangesetConfig(root),
       await listWorkspacePackages(root),
@@ -32,15 +32,16 @@ describe('.changeset/config.json', () => {
 });
 
 describe('missingIgnores', () => {
-  it('names the apps that are not ignored, and only apps', () => {
+  it('names the private apps that are not ignored, and only those', () => {
     const packages = [
-      { name: '@partner-apis/cli', relativeDir: 'apps/cli' },
-      { name: '@partner-apis/demo', relativeDir: 'apps/demo' },
-      { name: '@partner-apis/approvals', relativeDir: 'packages/approvals' },
+      { name: '@partner-apis/cli', relativeDir: 'apps/cli', publishable: true },
+      { name: '@partner-apis/demo', relativeDir: 'apps/demo', publishable: false },
+      { name: '@partner-apis/site', relativeDir: 'apps/site', publishable: false },
+      { name: '@partner-apis/approvals', relativeDir: 'packages/approvals', publishable: true },
     ];
     expect(missingIgnores({ ignore: ['@partner-apis/demo'] }, packages)).toEqual([
-      '@partner-apis/cli',
+      '@partner-apis/site',
     ]);
-    expect(missingIgnores({}, packages)).toEqual(['@partner-apis/cli', '@partner-apis/demo']);
+    expect(missingIgnores({}, packages)).toEqual(['@partner-apis/demo', '@partner-apis/site']);
   });
 });

@@ -56,11 +56,12 @@ export async function npmPackFiles(packageDir, env) {
 }
 
 /**
- * What a user needs in a published package: the build, the manifest, the notices, and the
- * `<subpath>/package.json` of each subpath export, for resolvers that ignore `exports`.
+ * What a user needs in a published package: the build, the manifest, the notices, the
+ * `<subpath>/package.json` of each subpath export, for resolvers that ignore `exports`, and
+ * the command line's list of services.
  */
 const SHIPPED =
-  /^(?:package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/.+|[\w-]+\/package\.json)$/;
+  /^(?:package\.json|README\.md|LICENSE|CHANGELOG\.md|services\.json|dist\/.+|[\w-]+\/package\.json)$/;
 const NOT_SHIPPED = /\.test(?:-d)?\.|\.tsbuildinfo$/;
 
 /**

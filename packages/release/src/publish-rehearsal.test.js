@@ -4,7 +4,8 @@
 // TypeScript file against it and runs that file against the sandbox, itself installed from the
 // registry. Then, on the same registry, a new upstream major: a fixture v2 of the liability spec
 // is generated, gated, versioned and published as 2.0.0 while a fix to v1 is released on its
-// maintenance line, and a fresh project installs and calls both majors side by side. Only
+// maintenance line, and a fresh project installs and calls both majors side by side. The command
+// line and the MCP server are installed into an empty folder and run as users run them. Only
 // 127.0.0.1 and the npm registry (for third-party dependencies) are contacted.
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -14,6 +15,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parseYaml } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForLine } from './child-output.js';
@@ -331,6 +334,41 @@ describe('two majors of the liability API side by side', () => {
   const manifest = async () =>
     JSON.parse(await readFile(join(liability(), 'package.json'), 'utf8'));
   const changelog = () => readFile(join(liability(), 'CHANGELOG.md'), 'utf8');
+
+  it('installs the command line and the MCP server into an empty folder, as users do', async () => {
+    expect(published, 'the packages were not published: see the test before').toBe(true);
+    const app = await freshProject('tools');
+    await runNpm(['install', '@partner-apis/cli', '@partner-apis/mcp'], { cwd: app, env: npmEnv });
+    const bin = (/** @type {string} */ name) => join(app, 'node_modules', '.bin', name);
+    // Nothing configured: the commands and the server use their embedded sandbox.
+    const env = { PATH: process.env.PATH ?? '', HOME: app, XDG_CONFIG_HOME: app };
+    const cli = publishable.find((p) => p.name === '@partner-apis/cli');
+    const version = await run(bin('partner-apis'), ['--version'], { cwd: app, env });
+    expect(version.stdout).toMatch(new RegExp(`^partner-apis ${cli?.version} `));
+    const read = await run(
+      bin('partner-apis'),
+      ['approvals', 'approvals', 'list', '--employee-number', '100234', '-o', 'json'],
+      { cwd: app, env, timeout: 60_000 },
+    );
+    expect(JSON.parse(read.stdout)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'requisition' })]),
+    );
+    const client = new Client({ name: 'publish-rehearsal', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: bin('partner-apis-mcp'),
+        env,
+        cwd: app,
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('exposure_locations_list');
+    } finally {
+      await client.close();
+    }
+  }, 240_000);
 
   it('a new upstream major: the gate asks for a major release, and 2.0.0 is published as latest', async () => {
     expect(published, 'the packages were not published: see the first test').toBe(true);

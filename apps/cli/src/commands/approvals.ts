@@ -3,12 +3,12 @@ import {
   type ApprovalEntry,
   type ApprovalsResult,
 } from '@partner-apis/approvals';
-import { Option, type Command } from 'commander';
+import { Option } from 'commander';
 import type { CommandContext } from '../command-context.js';
-import { examples } from '../help-format.js';
 import { writeRecords } from '../output/record-writer.js';
 import { visibleText } from '../output/safe-text.js';
 import type { OperationExtension } from './operation-extension.js';
+import type { Convenience } from './operations.js';
 
 /** The columns of the summary table, in this order. */
 export const SUMMARY_COLUMNS = [
@@ -23,9 +23,6 @@ export const SUMMARY_COLUMNS = [
 
 /**
  * The few fields of an approval a person scans first: when, what, which, status, subject, amount.
- *
- * @example
- * approvalSummary(entry); // → { created: '2025-05-28', kind: 'requisition', … }
  */
 export function approvalSummary(entry: ApprovalEntry): Record<string, unknown> {
   const subject =
@@ -62,9 +59,6 @@ export type Tier = 'bronze' | 'silver' | 'gold';
 /**
  * The convenience of `approvals approvals list`: `--tier`, and the four groups of the answer
  * as one list, oldest first; the table shows a summary under a line naming the employee.
- *
- * @example
- * registerOperationCommands(program, context); // with approvalsExtensions(context) in its services
  */
 export function approvalsExtensions(context: CommandContext): Record<string, OperationExtension> {
   return {
@@ -114,18 +108,14 @@ export function approvalsExtensions(context: CommandContext): Record<string, Ope
 }
 
 /**
- * `partner-apis approvals`: its help; its command is the operation's (`operations.ts`),
- * `approvals approvals list` with its convenience.
- *
- * @example
- * registerApprovalsCommands(program);
+ * What the command line adds to the approvals service: `--tier` and the list of
+ * `approvals approvals list`, and the client of the tier chosen.
  */
-export function registerApprovalsCommands(program: Command): void {
-  program
-    .command('approvals')
-    .description('procurement approvals outstanding for an employee')
-    .addHelpText(
-      'after',
-      examples(['partner-apis approvals approvals list --employee-number 100234']),
-    );
+export function approvalsConvenience(context: CommandContext): Convenience {
+  return {
+    examples: ['partner-apis approvals approvals list --employee-number 100234'],
+    extensions: approvalsExtensions(context),
+    client: async (session, options) =>
+      (await import('../clients.js')).approvalsClient(session, options.tier as Tier | undefined),
+  };
 }

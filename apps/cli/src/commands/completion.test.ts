@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import { createProgram } from '../program.js';
 import { completeWords } from './completion.js';
 
-const { program } = createProgram({
+const { program } = await createProgram({
   stdout: new PassThrough(),
   stderr: new PassThrough(),
   env: {},

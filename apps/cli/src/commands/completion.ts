@@ -63,9 +63,6 @@ function optionsAt(command: Command): Option[] {
 /**
  * The command a group runs when named alone (`exposure locations` lists), if it has one.
  * Commander keeps its name in a field of its own, with no accessor.
- *
- * @example
- * defaultSubcommand(locations)?.name(); // → 'list'
  */
 export function defaultSubcommand(command: Command): Command | undefined {
   const name = (command as unknown as { _defaultCommandName?: string | null })._defaultCommandName;
@@ -87,10 +84,6 @@ function takesValue(option: Option): boolean {
  * the command reached and its parents, or the values of an option: its choices, else what
  * `valuesOf` knows (the profiles of `--profile`); nothing where a free value or a file goes
  * (the shell then completes file names).
- *
- * @example
- * completeWords(program, ['exposure', 'lo']); // → ['locations']
- * completeWords(program, ['exposure', 'locations', '--output', '']); // → ['table', 'json', 'ndjson', 'csv']
  */
 export function completeWords(
   program: Command,
@@ -145,9 +138,6 @@ export function completeWords(
 
 /**
  * `partner-apis completion bash|zsh|fish`: prints the shell's completion script.
- *
- * @example
- * registerCompletionCommand(program, context);
  */
 export function registerCompletionCommand(program: Command, context: CommandContext): void {
   program

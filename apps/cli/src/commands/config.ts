@@ -24,8 +24,15 @@ import {
   VARIABLE_PREFIX,
 } from '../config/services.js';
 import type { Settings } from '../config/settings.js';
-import { inColour, reportError } from '../error-report.js';
-import { examples } from '../help-format.js';
+import type { EnvironmentName } from '../config/services.js';
+import type { FileSettings } from '../config/config-file.js';
+import { ConfigurationError } from '@partner-apis/errors';
+import { openSession } from '../service-session.js';
+import { readServiceList, variablePrefix } from '../service-registry.js';
+import type { OperationOptions } from './operation-extension.js';
+import { operationService } from './operations.js';
+import { reportError } from '../error-report.js';
+import { examples, inColour } from '../help-format.js';
 import { writeRecord, writeRecords } from '../output/record-writer.js';
 import { visibleText } from '../output/safe-text.js';
 import { DataError, UsageError } from '../usage-error.js';
@@ -39,9 +46,6 @@ interface SettingRow extends Record<string, unknown> {
 /**
  * A credential as `aws configure list` shows one: its last four characters, when it is long
  * enough for them to give nothing away.
- *
- * @example
- * masked('3f9c1b7e5a2d4c6b'); // → '************4c6b'
  */
 export function masked(value: string): string {
   return value.length >= 16 ? `${'*'.repeat(value.length - 4)}${value.slice(-4)}` : '****';
@@ -143,6 +147,52 @@ function typedValue(setting: string, value: string): string | number {
 }
 
 /**
+ * Creates the client of every service the settings of `target` configure, as a command would:
+ * a value a command would refuse (a base URL that is no https URL, a tier that is none) is
+ * refused now, named as the file names it; settings still missing are not, as they may follow.
+ */
+async function checkClients(
+  context: CommandContext,
+  target: SetTarget,
+  settings: FileSettings | undefined,
+): Promise<void> {
+  const { variables = {}, paths = {} } = settings ?? {};
+  const environment = target.user ? undefined : (target.within[1] as EnvironmentName);
+  const session = openSession(
+    {
+      environment,
+      profile: target.user ? target.within[1] : undefined,
+      chosenBy: undefined,
+      userConfigPath: undefined,
+      configPath: undefined,
+      origin: { file: target.file, object: target.within.join('.') },
+      readsVariables: false,
+      embeddedSandbox: false,
+      variables,
+      sources: Object.fromEntries(
+        Object.entries(paths).map(([variable, path]) => [variable, `${target.file}: ${path}`]),
+      ),
+      configuredServices: [],
+      sandbox: {},
+    },
+    context.io,
+    { note: () => {} },
+  );
+  const configured = readServiceList().filter((entry) =>
+    Object.keys(variables).some((variable) => variable.startsWith(variablePrefix(entry.name))),
+  );
+  for (const entry of configured) {
+    const service = await operationService(context, entry);
+    try {
+      await service.client(session, {} as OperationOptions);
+    } catch (error) {
+      const missing = /^(is|are) (not set|missing from)/;
+      if (!(error instanceof ConfigurationError) || !missing.test(error.problem)) throw error;
+    }
+  }
+}
+
+/**
  * Writes one setting into a config file, checked as the file is when read (a mistake is a usage
  * error naming the setting, and nothing is written), replaced in one step. A secret goes only
  * into your own file, never into the project's, which is often committed.
@@ -179,7 +229,11 @@ async function setSetting(
   }
   at[path.at(-1)!] = typedValue(setting, value);
   // The same checks as reading the file: an unknown setting is refused before anything is written.
-  (target.user ? parseUserConfigFile : parseConfigFile)(content, target.file);
+  const parsed = target.user
+    ? parseUserConfigFile(content, target.file).profiles
+    : parseConfigFile(content, target.file).environments;
+  const [, name] = target.within as [string, string];
+  await checkClients(context, target, parsed?.[name as keyof typeof parsed]);
   const temporary = `${resolve(target.file)}.partial`;
   await mkdir(dirname(temporary), { recursive: true });
   await writeFile(temporary, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
@@ -191,9 +245,6 @@ async function setSetting(
 /**
  * `partner-apis config list`: the settings in effect and where each came from (a variable, a
  * setting of a config file, a default), credentials masked, as `aws configure list` does.
- *
- * @example
- * registerConfigCommands(program, context);
  */
 export function registerConfigCommands(program: Command, context: CommandContext): void {
   const config = program
@@ -257,7 +308,8 @@ export function registerConfigCommands(program: Command, context: CommandContext
         context.exitCode = reportError(error, {
           write: (text) =>
             context.io.stderr.write(inColour(text, context.io.stderr, context.io.env)),
-          secrets: [value],
+          // A secret's value is never shown; any other is, so the mistake can be seen.
+          secrets: /(secret|key|password|token)/i.test(setting) ? [value] : [],
         });
       }
     });

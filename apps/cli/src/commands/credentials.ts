@@ -64,9 +64,6 @@ function whereToSetDate(service: ServiceName, settings: Settings): string {
 
 /**
  * `partner-apis credentials check`: how long each configured client secret stays valid.
- *
- * @example
- * registerCredentialsCommands(program, context);
  */
 export function registerCredentialsCommands(program: Command, context: CommandContext): void {
   const credentials = program

@@ -102,9 +102,6 @@ function sovLocation(location: DataRecord): DataRecord {
 /**
  * `partner-apis demo`: one guided pass through the four services against the embedded sandbox,
  * showing what each call returned.
- *
- * @example
- * registerDemoCommand(program, context);
  */
 export function registerDemoCommand(program: Command, context: CommandContext): void {
   program

@@ -4,6 +4,7 @@ import { examples } from '../help-format.js';
 import { checkStatementOfValues, type SovOptions } from '../sov/check-sov.js';
 import { UsageError } from '../usage-error.js';
 import type { OperationExtension, OperationOptions } from './operation-extension.js';
+import type { Convenience } from './operations.js';
 
 /** The CSV columns, for the help of the Statement of Values commands. */
 const SOV_COLUMNS =
@@ -21,9 +22,6 @@ function withSovOptions(command: Command, file: string): Command {
 /**
  * The convenience of `exposure statement-of-values submit FILE`: the portfolio read from a CSV
  * or JSON file and checked locally first (instead of `--data`).
- *
- * @example
- * registerOperationCommands(program, context); // with exposureExtensions(context) in its services
  */
 export function exposureExtensions(context: CommandContext): Record<string, OperationExtension> {
   return {
@@ -58,25 +56,23 @@ export function exposureExtensions(context: CommandContext): Record<string, Oper
 }
 
 /**
- * `partner-apis exposure` and its `statement-of-values validate FILE`, which checks a file
- * locally; the operations of the spec are the other commands (`operations.ts`), `submit` on
- * the same noun.
- *
- * @example
- * registerExposureCommands(program, context);
+ * What the command line adds to the exposure service: `statement-of-values validate FILE`, which
+ * checks a file locally, and `submit` from the same file; the other commands are those of its
+ * operations (`operations.ts`).
  */
-export function registerExposureCommands(program: Command, context: CommandContext): void {
-  const exposure = program
-    .command('exposure')
-    .description('property exposure: locations and Statement of Values submissions')
-    .addHelpText(
-      'after',
-      examples([
-        'partner-apis exposure locations --modified-since 2025-06-01',
-        'partner-apis exposure statement-of-values validate portfolio.csv --currency EUR',
-      ]),
-    );
+export function exposureConvenience(context: CommandContext): Convenience {
+  return {
+    examples: [
+      'partner-apis exposure locations --modified-since 2025-06-01',
+      'partner-apis exposure statement-of-values validate portfolio.csv --currency EUR',
+    ],
+    extensions: exposureExtensions(context),
+    client: async (session) => (await import('../clients.js')).exposureClient(session),
+    register: (exposure) => registerValidate(exposure, context),
+  };
+}
 
+function registerValidate(exposure: Command, context: CommandContext): void {
   const sov = exposure
     .command('statement-of-values')
     .description('Statement of Values: check a portfolio file locally (validate), or submit it');

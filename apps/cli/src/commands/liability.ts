@@ -8,11 +8,12 @@ import {
   type Seller,
   type TerritoryOfSales,
 } from '@partner-apis/liability';
-import { Option, type Command } from 'commander';
-import { examples } from '../help-format.js';
+import { Option } from 'commander';
 import type { LiabilityMajors } from '../liability-majors.js';
 import { UsageError } from '../usage-error.js';
+import type { CommandContext } from '../command-context.js';
 import type { OperationExtension, OperationOptions } from './operation-extension.js';
+import type { Convenience } from './operations.js';
 import { collect } from './option-parsers.js';
 
 interface SellerOptions extends OperationOptions {
@@ -76,9 +77,6 @@ function quoteFrom(
 
 /**
  * `--major`: which major version of the API a command calls while the upstream runs two.
- *
- * @example
- * command.addOption(majorOption(context.liabilityMajors));
  */
 export function majorOption(majors: LiabilityMajors): Option {
   const available = Object.keys(majors);
@@ -223,22 +221,23 @@ export const LIABILITY_EXTENSIONS: Readonly<Record<string, OperationExtension>> 
 };
 
 /**
- * `partner-apis liability`: its help; its commands are those of the operations
- * (`operations.ts`), `sellers create` and `quotes create` with their conveniences.
- *
- * @example
- * registerLiabilityCommands(program);
+ * What the command line adds to the liability service: `--major`, the bodies of `sellers
+ * create` and `quotes create` from a few options, and the client of the major chosen.
  */
-export function registerLiabilityCommands(program: Command): void {
-  program
-    .command('liability')
-    .description('third party liability: sellers and quotes')
-    .addHelpText(
-      'after',
-      examples([
-        'partner-apis liability sellers create --name "Nordlicht Home GmbH" --country DE',
-        'partner-apis liability quotes create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
-        'partner-apis liability quotes search --seller-id SEL-000001',
-      ]),
-    );
+export function liabilityConvenience(context: CommandContext): Convenience {
+  return {
+    examples: [
+      'partner-apis liability sellers create --name "Nordlicht Home GmbH" --country DE',
+      'partner-apis liability quotes create --seller SEL-000001 --country-of-sales EU-ASIA --territory NON-US',
+      'partner-apis liability quotes search --seller-id SEL-000001',
+    ],
+    extensions: LIABILITY_EXTENSIONS,
+    commandOptions: () => [majorOption(context.liabilityMajors)],
+    client: async (session, options) =>
+      (await import('../clients.js')).liabilityClient(
+        session,
+        context.liabilityMajors,
+        options.major,
+      ),
+  };
 }

@@ -15,7 +15,7 @@ import { createProgram } from '../program.js';
 import {
   kebab,
   operationServices,
-  registerOperationCommands,
+  registerServiceCommands,
   type Operation,
   type OperationService,
 } from './operations.js';
@@ -34,9 +34,9 @@ function find(program: Command, words: readonly string[]): Command | undefined {
 }
 
 describe('commands from the operation tables', () => {
-  test('every operation of every service is `partner-apis <service> <resource> <verb>`', () => {
-    const { program, context } = createProgram(io().io);
-    const services = operationServices(context);
+  test('every operation of every service is `partner-apis <service> <resource> <verb>`', async () => {
+    const { program, context } = await createProgram(io().io);
+    const services = await operationServices(context);
     expect(services.map((service) => service.name)).toEqual([
       'exposure',
       'riskengineering',
@@ -81,8 +81,10 @@ describe('commands from the operation tables', () => {
       verb: 'list',
       method: 'GET',
       path: '/widgets',
-      pageSize: 50,
       summary: 'List widgets',
+      arguments: [{ in: 'params', required: true }],
+      paging: { pageSize: 50, records: null, itemType: 'object' },
+      security: [],
       parameters: [
         { name: 'colour', in: 'query', required: true, type: 'string', enum: ['red', 'blue'] },
         { name: 'minWeight', in: 'query', required: false, type: 'integer' },
@@ -105,7 +107,7 @@ describe('commands from the operation tables', () => {
           paging: 'offset',
         },
       ],
-      response: { type: 'array', records: null, itemType: 'object' },
+      response: { kind: 'json', type: 'array' },
     };
     const calls: Record<string, unknown>[] = [];
     const service: OperationService = {
@@ -134,7 +136,7 @@ describe('commands from the operation tables', () => {
       const root = new Command('partner-apis').exitOverride();
       root.configureOutput({ writeErr: () => {}, writeOut: () => {} });
       configureHelp(root, 200);
-      registerOperationCommands(root, context, [service]);
+      registerServiceCommands(root, context, service);
       return { root, context, out: cli.out };
     }
 

@@ -1,31 +1,17 @@
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { operations as approvalsOperations } from '@partner-apis/approvals/internal';
-import { operations as exposureOperations } from '@partner-apis/exposure/internal';
-import { operations as liabilityOperations } from '@partner-apis/liability/internal';
-import {
-  operations as riskEngineeringOperations,
-  type OperationDescription,
-  type ParameterDescription,
-} from '@partner-apis/riskengineering/internal';
+import { basename, resolve } from 'node:path';
+import type { OperationDescription, ParameterDescription } from '@partner-apis/exposure/internal';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import {
-  approvalsClient,
-  exposureClient,
-  liabilityClient,
-  riskEngineeringClient,
-} from '../clients.js';
 import { withOutputOptions, type CommandContext } from '../command-context.js';
 import { examples } from '../help-format.js';
 import { writeRecord, writeRecords } from '../output/record-writer.js';
 import type { ServiceSession } from '../service-session.js';
+import { loadService, readServiceList, type ServiceEntry } from '../service-registry.js';
 import { UsageError } from '../usage-error.js';
-import { approvalsExtensions, type Tier } from './approvals.js';
-import { exposureExtensions } from './exposure.js';
-import { LIABILITY_EXTENSIONS, majorOption } from './liability.js';
 import type { OperationExtension, OperationOptions } from './operation-extension.js';
-import { integerOption } from './option-parsers.js';
+import { collect, integerOption } from './option-parsers.js';
 import { writePaged, type PagedRecords } from './paged-output.js';
+import { registerSyncCommand, type Syncable } from './sync.js';
 
 /** One operation of a spec, as its service package's operation table describes it. */
 export type Operation = OperationDescription;
@@ -36,81 +22,92 @@ export type Parameter = ParameterDescription;
 /** A client as the operation commands call it: `client[resource][verb](…)`. */
 type AnyClient = Record<string, Record<string, (...args: unknown[]) => unknown>>;
 
-/** A service of the command line: its operations and how a command run gets its client. */
-export interface OperationService {
-  /** Its command, `partner-apis <name> …`. */
-  readonly name: string;
-  readonly operations: Readonly<Record<string, Operation>>;
-  client(session: ServiceSession, options: OperationOptions): Promise<unknown>;
+/** What the command line adds by hand to one service (none for a service of `services.json` alone). */
+export interface Convenience {
+  /** The examples of the service's help, instead of one per operation. */
+  readonly examples?: readonly string[];
+  /** Its own commands and help beside those of its operations. */
+  register?(service: Command): void;
   /** Conveniences by `resource.verb` (`sellers.create`). */
   readonly extensions?: Readonly<Record<string, OperationExtension>>;
-  /** Its help, where no hand-written command has given it one. */
+  /** How a command run gets its client, where `clientFromEnv` of its package is not enough. */
+  client?(session: ServiceSession, options: OperationOptions): Promise<unknown>;
+  /** Options of every command of the service (liability's `--major`). */
+  commandOptions?(): Option[];
+}
+
+/** A service of the command line: its operations and how a command run gets its client. */
+export interface OperationService extends Convenience {
+  /** Its command, `partner-apis <name> …`. */
+  readonly name: string;
   readonly description: string;
-  /** Liability takes `--major`. */
-  readonly majors?: boolean;
+  readonly operations: Readonly<Record<string, Operation>>;
+  client(session: ServiceSession, options: OperationOptions): Promise<unknown>;
 }
 
+/** The hand-written conveniences of the four services, each loaded with its service only. */
+const CONVENIENCES: Readonly<Record<string, (context: CommandContext) => Promise<Convenience>>> = {
+  exposure: async (context) => (await import('./exposure.js')).exposureConvenience(context),
+  riskengineering: async () => {
+    const { riskEngineeringClient } = await import('../clients.js');
+    return { client: riskEngineeringClient };
+  },
+  liability: async (context) => (await import('./liability.js')).liabilityConvenience(context),
+  approvals: async (context) => (await import('./approvals.js')).approvalsConvenience(context),
+};
+
 /**
- * The four services, each with the operation table of its package.
- *
- * @example
- * registerOperationCommands(program, context, operationServices(context));
+ * A service of `services.json` with its operation table, its conveniences, and its client:
+ * the convenience's, else the package's own `clientFromEnv`.
  */
-export function operationServices(context: CommandContext): OperationService[] {
-  return [
-    {
-      name: 'exposure',
-      description: 'property exposure',
-      operations: exposureOperations,
-      client: (s) => exposureClient(s),
-      extensions: exposureExtensions(context),
-    },
-    {
-      name: 'riskengineering',
-      description: 'risk engineering: gradings and locations',
-      operations: riskEngineeringOperations,
-      client: (s) => riskEngineeringClient(s),
-    },
-    {
-      name: 'liability',
-      description: 'third party liability',
-      operations: liabilityOperations,
-      client: (s, options) => liabilityClient(s, context.liabilityMajors, options.major),
-      majors: true,
-      extensions: LIABILITY_EXTENSIONS,
-    },
-    {
-      name: 'approvals',
-      description: 'procurement approvals',
-      operations: approvalsOperations,
-      client: (s, options) => approvalsClient(s, options.tier as Tier | undefined),
-      extensions: approvalsExtensions(context),
-    },
-  ];
-}
-
-/** `statementOfValues` → `statement-of-values`, `modifiedSince` → `modified-since`. */
-export function kebab(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
-}
-
-/** The path parameters of an operation, in the order its path names them. */
-function pathParameters(operation: Operation): Parameter[] {
-  return operation.parameters
-    .filter((p) => p.in === 'path')
-    .sort((a, b) => operation.path.indexOf(`{${a.name}}`) - operation.path.indexOf(`{${b.name}}`));
-}
-
-function queryParameters(operation: Operation): Parameter[] {
-  return operation.parameters.filter((p) => p.in === 'query');
-}
-
-function isPaged(operation: Operation): boolean {
-  return operation.parameters.some((p) => p.paging !== undefined);
+export async function operationService(
+  context: CommandContext,
+  entry: ServiceEntry,
+): Promise<OperationService> {
+  const module = await loadService(entry, context.servicesFile);
+  const convenience = (await CONVENIENCES[entry.name]?.(context)) ?? {};
+  return {
+    name: entry.name,
+    description: entry.description,
+    operations: module.operations,
+    ...convenience,
+    client:
+      convenience.client ??
+      (async (session) => (await import('../clients.js')).pluggedClient(session, entry, module)),
+  };
 }
 
 /**
- * The parser of a query parameter's value, typed from the spec: a value that is not of the
+ * Every service of `services.json`, loaded.
+ */
+export function operationServices(context: CommandContext): Promise<OperationService[]> {
+  const entries = readServiceList(context.servicesFile);
+  return Promise.all(entries.map((entry) => operationService(context, entry)));
+}
+
+/** `statementOfValues` → `statement-of-values`, `X-Marketplace-Id` → `x-marketplace-id`. */
+export function kebab(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+}
+
+/** The path parameters of an operation, in the order its method takes them. */
+function pathParameters(operation: Operation): Parameter[] {
+  return operation.arguments.flatMap((argument) =>
+    argument.in === 'path'
+      ? operation.parameters.filter((p) => p.in === 'path' && p.name === argument.name)
+      : [],
+  );
+}
+
+/** The parameters a user gives in the params object: query, header and cookie, but not paging nor those the client sets. */
+function paramsParameters(operation: Operation): Parameter[] {
+  return operation.parameters.filter(
+    (p) => p.in !== 'path' && p.paging === undefined && p.role === undefined,
+  );
+}
+
+/**
+ * The parser of a parameter's value, typed from the spec: a value that is not of the
  * type is a usage error (exit code 2) before any request; the other constraints (ranges,
  * formats, patterns) are the client's checks, also before any request.
  */
@@ -141,7 +138,8 @@ function parserOf(parameter: Parameter): ((value: string) => unknown) | undefine
   return undefined;
 }
 
-function queryOption(parameter: Parameter): Option {
+/** The option of a query, header or cookie parameter: `--modified-since`, `--x-marketplace-id`. */
+function paramOption(parameter: Parameter): Option {
   const flag = `--${kebab(parameter.name)} <${parameter.type === 'string' || parameter.type === undefined ? 'value' : parameter.type}>`;
   const hints = [
     parameter.format === 'date' ? 'YYYY-MM-DD' : undefined,
@@ -162,45 +160,100 @@ function queryOption(parameter: Parameter): Option {
   return option;
 }
 
-/** The body of `--data`: JSON itself, `@file` of JSON, or `-` for stdin. */
-async function readData(data: string, context: CommandContext): Promise<unknown> {
-  let text = data;
-  let from = '--data';
+/** Where commander keeps a parameter's option value: `--x-marketplace-id` → `xMarketplaceId`. */
+function optionKey(parameter: Parameter): string {
+  return new Option(`--${kebab(parameter.name)} <value>`).attributeName();
+}
+
+/** The bytes of `--data`: `@file`, `-` for stdin, else the text itself. */
+async function dataBytes(
+  data: string,
+  context: CommandContext,
+): Promise<{ bytes: Buffer; from: string }> {
   if (data === '-') {
     const chunks: Buffer[] = [];
     for await (const chunk of context.io.stdin ?? process.stdin) {
       chunks.push(Buffer.from(chunk as Buffer));
     }
-    text = Buffer.concat(chunks).toString('utf8');
-    from = '--data - (stdin)';
-  } else if (data.startsWith('@')) {
-    const file = data.slice(1);
-    from = `--data @${file}`;
-    try {
-      text = await readFile(resolve(context.io.cwd, file), 'utf8');
-    } catch (error) {
-      throw new UsageError(`${from}: cannot read it: ${(error as Error).message}`);
-    }
+    return { bytes: Buffer.concat(chunks), from: '--data - (stdin)' };
   }
+  if (!data.startsWith('@')) return { bytes: Buffer.from(data, 'utf8'), from: '--data' };
+  const from = `--data ${data}`;
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
+    return { bytes: await readFile(resolve(context.io.cwd, data.slice(1))), from };
+  } catch (error) {
+    throw new UsageError(`${from}: cannot read it: ${(error as Error).message}`);
+  }
+}
+
+/** The body of `--data` as the operation's media type takes it: JSON, text, or bytes. */
+async function readData(data: string, operation: Operation, context: CommandContext) {
+  const { bytes, from } = await dataBytes(data, context);
+  const kind = operation.body?.kind;
+  if (kind === 'binary') return new Blob([bytes], { type: operation.body?.mediaType });
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  if (kind === 'text') return text;
+  try {
+    return JSON.parse(text) as unknown;
   } catch (error) {
     throw new UsageError(`${from} is not JSON: ${(error as Error).message}`);
   }
+}
+
+/** The fields of `--form field=value` and `--form field=@path` (a file, sent with its name). */
+async function readForm(fields: readonly string[], context: CommandContext) {
+  const form: Record<string, unknown> = {};
+  for (const field of fields) {
+    const at = field.indexOf('=');
+    if (at < 1) throw new UsageError(`--form ${field}: give it as field=value or field=@path`);
+    const [name, value] = [field.slice(0, at), field.slice(at + 1)];
+    if (!value.startsWith('@')) {
+      form[name] = value;
+      continue;
+    }
+    try {
+      const bytes = await readFile(resolve(context.io.cwd, value.slice(1)));
+      form[name] = new File([bytes], basename(value.slice(1)));
+    } catch (error) {
+      throw new UsageError(`--form ${field}: cannot read it: ${(error as Error).message}`);
+    }
+  }
+  return form;
 }
 
 /** An example of a command line that calls `operation`, with a value for what it requires. */
 function exampleOf(service: string, operation: Operation): string {
   const words = ['partner-apis', service, kebab(operation.resource), operation.verb];
   for (const parameter of pathParameters(operation)) words.push(`<${parameter.name}>`);
-  for (const parameter of queryParameters(operation)) {
-    if (!parameter.required || parameter.paging !== undefined) continue;
+  for (const parameter of paramsParameters(operation)) {
+    if (!parameter.required) continue;
     const value = parameter.enum?.[0] ?? parameter.default ?? `<${parameter.name}>`;
     words.push(`--${kebab(parameter.name)}`, String(value));
   }
-  if (operation.body?.required === true) words.push('--data', '@request.json');
-  if (isPaged(operation)) words.push('-o', 'ndjson');
+  const kind = operation.body?.kind;
+  if (operation.body?.required === true) {
+    words.push(
+      ...(kind === 'multipart' || kind === 'form'
+        ? ['--form', 'field=@file']
+        : ['--data', '@request.json']),
+    );
+  }
+  if (operation.paging !== undefined) words.push('-o', 'ndjson');
+  if (operation.response.kind === 'binary') words.push('--out', 'answer.bin');
   return words.join(' ');
+}
+
+/** Writes a binary answer to `--out` or a pipe; a terminal is refused, as curl refuses it. */
+async function writeBinary(context: CommandContext, answer: Blob, options: OperationOptions) {
+  if (options.out === undefined && context.io.stdout.isTTY === true) {
+    throw new UsageError(
+      `the answer is binary (${answer.type || 'bytes'}): give --out FILE, or pipe it to a file`,
+    );
+  }
+  // Bytes as they came: no format to choose, nor to tell.
+  const sink = await context.output({ ...options, formatGiven: true });
+  await sink.write(new Uint8Array(await answer.arrayBuffer()));
+  await sink.close();
 }
 
 /** Runs one operation with the command line's arguments and writes its answer. */
@@ -214,39 +267,47 @@ async function runOperation(
   const options = command.opts<OperationOptions>();
   const pathValues = command.processedArgs.slice(0, pathParameters(operation).length) as string[];
   const extension = service.extensions?.[`${operation.resource}.${operation.verb}`];
-  const query: Record<string, unknown> = {};
-  for (const parameter of queryParameters(operation)) {
-    if (parameter.paging !== undefined) continue;
-    const value = options[parameter.name];
-    if (value !== undefined) query[parameter.name] = value;
+  const params: Record<string, unknown> = {};
+  for (const parameter of paramsParameters(operation)) {
+    const value = options[optionKey(parameter)];
+    if (value !== undefined) params[parameter.name] = value;
   }
   // Read before the client exists: a bad --data is a usage error, and nothing is sent.
+  const form = options.form as string[] | undefined;
   const body =
     (await extension?.body?.(options, command)) ??
-    (options.data === undefined ? undefined : await readData(options.data, context));
+    (form !== undefined && form.length > 0
+      ? await readForm(form, context)
+      : options.data === undefined
+        ? undefined
+        : await readData(options.data, operation, context));
   const client = (await service.client(session, options)) as AnyClient;
-  const resource = client[operation.resource];
+  const resource = client[operation.resource]!;
   const { limit } = options;
-  if (isPaged(operation)) {
-    const list = resource?.list as (query: object) => PagedRecords<Record<string, unknown>>;
+  if (operation.paging !== undefined) {
+    const list = resource.list as (...args: unknown[]) => PagedRecords<Record<string, unknown>>;
     const label = `${service.name} ${kebab(operation.resource)}`;
     // With a limit, pages are read one at a time and no larger than it: nothing past it is read.
     const paging =
       limit === undefined
         ? { pageSize: options.pageSize, prefetch: options.prefetch }
         : { pageSize: Math.min(options.pageSize ?? limit, limit), prefetch: 1 };
-    await writePaged(context, label, list.call(resource, { ...query, ...paging }), options);
+    const records = list.call(resource, ...pathValues, { ...params, ...paging });
+    await writePaged(context, label, records, options);
     return;
   }
-  const args: unknown[] = [...pathValues];
-  if (operation.body !== undefined) args.push(body);
-  if (queryParameters(operation).length > 0) args.push(query);
+  const args = operation.arguments.map((argument) =>
+    argument.in === 'path' ? pathValues.shift() : argument.in === 'body' ? body : params,
+  );
   const callOptions = extension?.callOptions?.(options);
   if (callOptions !== undefined) args.push(callOptions);
-  const answer = await resource![operation.verb]!.apply(resource, args);
+  const answer = await resource[operation.verb]!.apply(resource, args);
   if (extension?.write !== undefined) return extension.write(answer, options);
+  if (answer instanceof Blob) return writeBinary(context, answer, options);
   const sink = await context.output(options);
-  if (Array.isArray(answer)) {
+  if (typeof answer === 'string') {
+    await sink.write(answer.endsWith('\n') || answer === '' ? answer : `${answer}\n`);
+  } else if (Array.isArray(answer)) {
     const records = limit === undefined ? answer : answer.slice(0, limit);
     await writeRecords(records, options.format, sink, context.writeOptions(options));
   } else {
@@ -257,9 +318,6 @@ async function runOperation(
 
 /**
  * `--limit N` and its other name `--max-items N` (as the aws CLI calls it) on a listing.
- *
- * @example
- * withLimit(command);
  */
 function withLimit(command: Command): Command {
   return command
@@ -290,6 +348,25 @@ function group(parent: Command, name: string, description: string): Command {
   );
 }
 
+/** The body options of an operation: `--data` (JSON, text or bytes), or `--form` for forms. */
+function bodyOption(operation: Operation, extension: OperationExtension | undefined): Option {
+  const body = operation.body!;
+  const form = body.kind === 'multipart' || body.kind === 'form';
+  const option = form
+    ? new Option(
+        '--form <field=value>',
+        'a field of the form; field=@path sends a file (repeatable)',
+      ).argParser(collect)
+    : body.kind === 'json'
+      ? new Option('--data <json>', 'the request body: JSON, @file of JSON, or - for stdin')
+      : new Option(
+          '--data <data>',
+          `the request body (${body.mediaType}): @file, or - for stdin${body.kind === 'text' ? ', or the text itself' : ''}`,
+        );
+  // A convenience that builds the body says itself what it needs instead of --data.
+  return body.required && extension?.body === undefined ? option.makeOptionMandatory() : option;
+}
+
 /** The command of one operation: `partner-apis <service> <resource> <verb>`. */
 function operationCommand(
   context: CommandContext,
@@ -297,33 +374,23 @@ function operationCommand(
   resource: Command,
   operation: Operation,
 ): void {
-  const paged = isPaged(operation);
+  const { paging } = operation;
   const extension = service.extensions?.[`${operation.resource}.${operation.verb}`];
   // `exposure locations` alone lists, as it did before the resource had verbs.
-  const command = resource.command(operation.verb, { isDefault: operation.verb === 'list' });
+  const command = resource.command(kebab(operation.verb), { isDefault: operation.verb === 'list' });
   const summary = operation.summary ?? operation.operationId;
   command.description(operation.deprecated === true ? `${summary} (deprecated)` : summary);
   extension?.configure(command);
   for (const parameter of pathParameters(operation)) {
     command.argument(`<${parameter.name}>`, parameter.description?.replace(/\s+/g, ' ') ?? '');
   }
-  for (const parameter of queryParameters(operation)) {
-    if (parameter.paging === undefined) command.addOption(queryOption(parameter));
-  }
-  if (operation.body !== undefined) {
-    const data = new Option(
-      '--data <json>',
-      'the request body: JSON, @file of JSON, or - for stdin',
-    );
-    // A convenience that builds the body says itself what it needs instead of --data.
-    const required = operation.body.required && extension?.body === undefined;
-    command.addOption(required ? data.makeOptionMandatory() : data);
-  }
-  if (paged || ['list', 'search'].includes(operation.verb)) withLimit(command);
-  if (paged) {
+  for (const parameter of paramsParameters(operation)) command.addOption(paramOption(parameter));
+  if (operation.body !== undefined) command.addOption(bodyOption(operation, extension));
+  if (paging !== undefined || ['list', 'search'].includes(operation.verb)) withLimit(command);
+  if (paging !== undefined) {
     const limit = operation.parameters.find((p) => p.paging === 'limit');
     const min = limit?.minimum ?? 1;
-    const max = limit?.maximum ?? 1024;
+    const max = limit?.maximum ?? paging.pageSize;
     command
       .addOption(
         new Option('--page-size <n>', `records per request, ${min}–${max}`)
@@ -336,7 +403,7 @@ function operationCommand(
           .default(4),
       );
   }
-  if (service.majors === true) command.addOption(majorOption(context.liabilityMajors));
+  for (const option of service.commandOptions?.() ?? []) command.addOption(option);
   const description = operation.description?.replace(/\s+/g, ' ').trim();
   command.addHelpText(
     'after',
@@ -354,75 +421,75 @@ function operationCommand(
       runOperation(context, service, operation, invoked, session),
     );
   });
+  if (paging?.syncable === true) {
+    const label = `${service.name} ${kebab(operation.resource)}`;
+    registerSyncCommand(resource, context, label, paging.pageSize, async (session, values) => {
+      const client = (await service.client(session, {} as OperationOptions)) as AnyClient;
+      const reads = client[operation.resource]!;
+      return { sync: (options) => reads.sync!(...values, options) } as Syncable;
+    });
+  }
 }
 
 /**
- * A command for every operation of every service, from the operation tables of the service
- * packages: `partner-apis <service> <resource> <verb>`, path parameters as arguments, query
- * parameters as options typed from the spec, a body from `--data`, paged reads streamed with
- * `--page-size` and `--prefetch`. An operation added to a spec is a command after
- * `pnpm generate` and a build, with no edit here.
- *
- * @example
- * registerOperationCommands(program, context);
+ * The commands of one service, from the operation table of its package:
+ * `partner-apis <service> <resource> <verb>`, path parameters as arguments, query, header and
+ * cookie parameters as options typed from the spec, a body from `--data` or `--form`, paged
+ * reads streamed with `--page-size` and `--prefetch`, and `sync` where the table says a read
+ * can. An operation added to a spec is a command after `pnpm generate` and a build, and a
+ * service added to `services.json` is one more, with no edit here.
  */
-export function registerOperationCommands(
+export function registerServiceCommands(
   program: Command,
   context: CommandContext,
-  services: readonly OperationService[] = operationServices(context),
+  service: OperationService,
 ): void {
-  for (const service of services) {
-    const known = program.commands.some((command) => command.name() === service.name);
-    const serviceCommand = group(program, service.name, service.description);
-    if (!known) {
-      serviceCommand.addHelpText(
-        'after',
-        examples(
-          Object.values(service.operations).map((operation) => exampleOf(service.name, operation)),
-        ),
-      );
-    }
-    const byResource = new Map<string, Operation[]>();
-    for (const operation of Object.values(service.operations)) {
-      byResource.set(operation.resource, [
-        ...(byResource.get(operation.resource) ?? []),
-        operation,
-      ]);
-    }
-    for (const [name, operations] of byResource) {
-      const verbs = operations.map((operation) => operation.verb);
-      const resource = group(serviceCommand, kebab(name), `${name}: ${verbs.join(', ')}`);
-      const command = `partner-apis ${service.name} ${kebab(name)}`;
-      const listing = verbs.includes('list')
-        ? [
-            `\`${command}\` alone runs \`${command} list\`; \`${command} list --help\` shows its options.`,
-          ]
-        : [];
-      resource.addHelpText(
-        'after',
-        examples(
-          operations.map((operation) => exampleOf(service.name, operation)),
-          listing,
-        ),
-      );
-      for (const operation of operations) {
-        const flags: Record<string, string> = {};
-        for (const parameter of queryParameters(operation)) {
-          flags[parameter.name] = `--${kebab(parameter.name)}`;
-        }
-        for (const parameter of pathParameters(operation)) {
-          flags[parameter.name] = `<${parameter.name}>`;
-        }
-        if (operation.body !== undefined) flags.body = '--data';
-        context.operation({
-          method: operation.method,
-          path: operation.path,
-          name: `${operation.resource}.${operation.verb}`,
-          command: `partner-apis ${service.name} ${kebab(name)} ${operation.verb}`,
-          flags,
-        });
-        operationCommand(context, service, resource, operation);
+  const serviceCommand = group(program, service.name, service.description);
+  serviceCommand.addHelpText(
+    'after',
+    examples(
+      service.examples ??
+        Object.values(service.operations).map((operation) => exampleOf(service.name, operation)),
+    ),
+  );
+  service.register?.(serviceCommand);
+  const byResource = new Map<string, Operation[]>();
+  for (const operation of Object.values(service.operations)) {
+    byResource.set(operation.resource, [...(byResource.get(operation.resource) ?? []), operation]);
+  }
+  for (const [name, operations] of byResource) {
+    const verbs = operations.map((operation) => operation.verb);
+    const resource = group(serviceCommand, kebab(name), `${name}: ${verbs.join(', ')}`);
+    const command = `partner-apis ${service.name} ${kebab(name)}`;
+    const listing = verbs.includes('list')
+      ? [
+          `\`${command}\` alone runs \`${command} list\`; \`${command} list --help\` shows its options.`,
+        ]
+      : [];
+    resource.addHelpText(
+      'after',
+      examples(
+        operations.map((operation) => exampleOf(service.name, operation)),
+        listing,
+      ),
+    );
+    for (const operation of operations) {
+      const flags: Record<string, string> = {};
+      for (const parameter of paramsParameters(operation)) {
+        flags[parameter.name] = `--${kebab(parameter.name)}`;
       }
+      for (const parameter of pathParameters(operation)) {
+        flags[parameter.name] = `<${parameter.name}>`;
+      }
+      if (operation.body !== undefined) flags.body = '--data';
+      context.operation({
+        method: operation.method,
+        path: operation.path,
+        name: `${operation.resource}.${operation.verb}`,
+        command: `${command} ${operation.verb}`,
+        flags,
+      });
+      operationCommand(context, service, resource, operation);
     }
   }
 }

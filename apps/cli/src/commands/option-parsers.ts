@@ -3,9 +3,6 @@ import { InvalidArgumentError } from 'commander';
 /**
  * A commander parser for a whole number from `min` to `max`; anything else is a usage error
  * (exit code 2) that names the option.
- *
- * @example
- * command.option('--page-size <n>', 'records per request', integerOption(1, 1024));
  */
 export function integerOption(min: number, max: number): (value: string) => number {
   return (value) => {
@@ -19,9 +16,6 @@ export function integerOption(min: number, max: number): (value: string) => numb
 
 /**
  * A commander parser that collects a repeatable option into a list.
- *
- * @example
- * command.option('--seller <id>', 'seller of the quote; repeat for several', collect, []);
  */
 export function collect(value: string, previous: readonly string[] = []): string[] {
   return [...previous, value];

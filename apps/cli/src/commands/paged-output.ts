@@ -9,9 +9,6 @@ export interface PagedRecords<T> {
 /**
  * Writes every record of a paged collection (the first `limit` of them, when given) to stdout or
  * `--out`, with a progress line on stderr when it is a terminal. Returns the number of records.
- *
- * @example
- * await writePaged(context, 'exposure locations', exposure.locations.list(), options);
  */
 export async function writePaged<T extends Record<string, unknown>>(
   context: CommandContext,

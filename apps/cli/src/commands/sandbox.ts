@@ -127,9 +127,6 @@ function globalArgs(command: Command): string[] {
 /**
  * `partner-apis sandbox start|stop|status`: a sandbox in the background that keeps its sellers
  * and quotes across commands, used by every command that has no credentials configured.
- *
- * @example
- * registerSandboxCommands(program, context);
  */
 export function registerSandboxCommands(program: Command, context: CommandContext): void {
   const sandbox = program

@@ -4,16 +4,11 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createExposureClient } from '@partner-apis/exposure';
 import { startSandbox } from '@partner-apis/sandbox';
-import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCommandContext } from '../command-context.js';
+import { createProgram } from '../program.js';
 import { UsageError } from '../usage-error.js';
-import {
-  registerSyncCommands,
-  syncToOutput,
-  type Syncable,
-  type SyncCommandOptions,
-} from './sync.js';
+import { syncToOutput, type Syncable, type SyncCommandOptions } from './sync.js';
 
 let cwd: string;
 beforeEach(() => {
@@ -202,30 +197,28 @@ describe('syncToOutput', () => {
   });
 });
 
-describe('registerSyncCommands', () => {
-  it('adds sync with a required --state to each paged read that has a watermark', () => {
-    const program = new Command();
-    program.command('exposure').command('locations');
-    const risk = program.command('riskengineering');
-    risk.command('gradings');
-    risk.command('locations');
-    registerSyncCommands(program, contextWithStdout().context);
-    const sync = (service: string, resource: string) =>
-      program.commands
-        .find((c) => c.name() === service)
-        ?.commands.find((c) => c.name() === resource)
-        ?.commands.find((c) => c.name() === 'sync');
-    for (const [service, resource] of [
-      ['exposure', 'locations'],
-      ['riskengineering', 'gradings'],
-      ['riskengineering', 'locations'],
-    ] as const) {
-      const command = sync(service, resource);
-      expect(command?.options.find((o) => o.long === '--state')?.mandatory).toBe(true);
-      expect(command?.options.find((o) => o.long === '--output')?.defaultValue).toBe('ndjson');
+describe('sync commands', () => {
+  it('are on each paged read the table marks syncable, with a required --state', async () => {
+    const { program } = await createProgram({
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      env: {},
+      cwd,
+    });
+    const syncable = [];
+    for (const service of program.commands) {
+      for (const resource of service.commands) {
+        const command = resource.commands.find((c) => c.name() === 'sync');
+        if (command === undefined) continue;
+        syncable.push(`${service.name()} ${resource.name()}`);
+        expect(command.options.find((o) => o.long === '--state')?.mandatory).toBe(true);
+        expect(command.options.find((o) => o.long === '--output')?.defaultValue).toBe('ndjson');
+      }
     }
-    expect(() => registerSyncCommands(new Command(), contextWithStdout().context)).toThrow(
-      'sync: no command exposure locations to extend',
-    );
+    expect(syncable).toEqual([
+      'exposure locations',
+      'riskengineering gradings',
+      'riskengineering locations',
+    ]);
   });
 });

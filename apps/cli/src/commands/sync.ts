@@ -1,7 +1,6 @@
 import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { exposureClient, riskEngineeringClient } from '../clients.js';
 import type { CommandContext, OutputOptions } from '../command-context.js';
 import { examples } from '../help-format.js';
 import { writeProblem } from '../output/output-sink.js';
@@ -58,8 +57,13 @@ async function readState(file: string, cwd: string): Promise<unknown> {
  */
 async function checkWritable(file: string, cwd: string): Promise<void> {
   const target = resolve(cwd, file);
-  if ((await stat(target).catch(() => undefined))?.isDirectory() === true) {
+  const existing = await stat(target).catch(() => undefined);
+  if (existing?.isDirectory() === true) {
     throw new UsageError(`cannot write --state ${file}: it is a folder`);
+  }
+  // A device (`/dev/full`, `/dev/null`) would be read without end, and replaced on saving.
+  if (existing !== undefined && !existing.isFile()) {
+    throw new UsageError(`cannot keep --state in ${file}: it is not a regular file`);
   }
   const temporary = `${target}.partial`;
   try {
@@ -79,8 +83,16 @@ async function checkWritable(file: string, cwd: string): Promise<void> {
 async function writeState(file: string, cwd: string, checkpoint: unknown): Promise<void> {
   const target = resolve(cwd, file);
   const temporary = `${target}.partial`;
-  await writeFile(temporary, `${JSON.stringify(checkpoint)}\n`);
-  await rename(temporary, target);
+  try {
+    await writeFile(temporary, `${JSON.stringify(checkpoint)}\n`);
+    await rename(temporary, target);
+  } catch (error) {
+    await unlink(temporary).catch(() => {});
+    const problem = writeProblem(error as NodeJS.ErrnoException);
+    throw Object.assign(new Error(`cannot save --state ${file}: ${problem}`), {
+      syscall: 'write',
+    });
+  }
 }
 
 /**
@@ -91,9 +103,6 @@ async function writeState(file: string, cwd: string, checkpoint: unknown): Promi
  * state is saved with it at the end; csv fixes its columns from the first records before writing
  * any, so it too saves at the end. Either way an interrupted run loses nothing: the next one
  * reads again what was not saved. Returns the number of records written.
- *
- * @example
- * await syncToOutput(context, 'exposure locations', client.locations, options);
  */
 export async function syncToOutput(
   context: CommandContext,
@@ -138,76 +147,54 @@ export async function syncToOutput(
   }
 }
 
-/** The synced reads: command path, label and how to get the collection from a session. */
-const SYNCED: readonly {
-  readonly path: readonly [string, string];
-  readonly label: string;
-  readonly collection: (session: ServiceSession) => Promise<Syncable>;
-}[] = [
-  {
-    path: ['exposure', 'locations'],
-    label: 'exposure locations',
-    collection: async (session) => (await exposureClient(session)).locations,
-  },
-  {
-    path: ['riskengineering', 'gradings'],
-    label: 'risk engineering gradings',
-    collection: async (session) => (await riskEngineeringClient(session)).gradings,
-  },
-  {
-    path: ['riskengineering', 'locations'],
-    label: 'risk engineering locations',
-    collection: async (session) => (await riskEngineeringClient(session)).locations,
-  },
-];
-
 /**
- * `partner-apis exposure locations sync`, `… riskengineering gradings sync` and
- * `… riskengineering locations sync`: the records changed since the last run, with the
- * checkpoint kept in `--state`. Registered after the commands of the services it extends.
- *
- * @example
- * registerSyncCommands(program, context);
+ * `partner-apis <service> <resource> sync` of a paged read the operation table marks syncable:
+ * the records changed since the last run, with the checkpoint kept in `--state`.
  */
-export function registerSyncCommands(program: Command, context: CommandContext): void {
-  for (const { path, label, collection } of SYNCED) {
-    const [service, resource] = path;
-    const read = program.commands
-      .find((command) => command.name() === service)
-      ?.commands.find((command) => command.name() === resource);
-    if (read === undefined) throw new Error(`sync: no command ${path.join(' ')} to extend`);
-    read
-      .command('sync')
-      .description(
-        `the ${label} changed since the last run (all of them the first time); the checkpoint is kept in --state`,
-      )
-      .requiredOption('--state <file>', 'the checkpoint file; created by the first run')
-      .addOption(
-        new Option('-o, --output <format>', 'output format')
-          .choices(SYNC_FORMATS)
-          .default('ndjson'),
-      )
-      .option('--out <file>', 'write the records to this file instead of stdout')
-      .option('--page-size <n>', 'records per request, 1–1024', integerOption(1, 1024), 1024)
-      .addHelpText(
-        'after',
-        examples([
-          `partner-apis ${path.join(' ')} sync --state ${resource}.state.json >> ${resource}.ndjson`,
-          `partner-apis ${path.join(' ')} sync --state ${resource}.state.json -o csv --out changes.csv`,
-        ]),
-      )
-      .action(
-        async (
-          options: SyncCommandOptions & { output: OutputOptions['format'] },
-          command: Command,
-        ) => {
-          await context.run(command, async (session) => {
-            await syncToOutput(context, label, await collection(session), {
-              ...options,
-              format: options.output,
-            });
-          });
-        },
-      );
-  }
+export function registerSyncCommand(
+  read: Command,
+  context: CommandContext,
+  label: string,
+  maxPageSize: number,
+  collection: (session: ServiceSession, path: readonly string[]) => Promise<Syncable>,
+): void {
+  const words = `partner-apis ${label}`;
+  const state = `${label.split(' ').at(-1)}.state.json`;
+  const command = read
+    .command('sync')
+    .description(
+      `the ${label} changed since the last run (all of them the first time); the checkpoint is kept in --state`,
+    );
+  const path = read.commands.find((sub) => sub.name() === 'list')?.registeredArguments ?? [];
+  for (const argument of path) command.addArgument(argument);
+  command
+    .requiredOption('--state <file>', 'the checkpoint file; created by the first run')
+    .addOption(
+      new Option('-o, --output <format>', 'output format').choices(SYNC_FORMATS).default('ndjson'),
+    )
+    .option('--out <file>', 'write the records to this file instead of stdout')
+    .option(
+      '--page-size <n>',
+      `records per request, 1–${maxPageSize}`,
+      integerOption(1, maxPageSize),
+      maxPageSize,
+    )
+    .addHelpText(
+      'after',
+      examples([
+        `${words} sync --state ${state} >> changes.ndjson`,
+        `${words} sync --state ${state} -o csv --out changes.csv`,
+      ]),
+    )
+    .action(async (...args: unknown[]) => {
+      const invoked = args.at(-1) as Command;
+      const options = invoked.opts<SyncCommandOptions & { output: OutputOptions['format'] }>();
+      await context.run(invoked, async (session) => {
+        const values = invoked.processedArgs as string[];
+        await syncToOutput(context, label, await collection(session, values), {
+          ...options,
+          format: options.output,
+        });
+      });
+    });
 }

@@ -114,9 +114,6 @@ async function specFiles(
 /**
  * `partner-apis verify`: checks the specs' guesses against the configured environment, prints
  * what holds and what does not, and with `--write-specs` edits the specs to match.
- *
- * @example
- * registerVerifyCommand(program, context);
  */
 export function registerVerifyCommand(program: Command, context: CommandContext): void {
   program

@@ -1,23 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { readServiceList, variablePrefix } from '../service-registry.js';
 import { UsageError } from '../usage-error.js';
 import {
+  ENVIRONMENTS,
   LIABILITY_MAJOR_VARIABLE,
   SERVICES,
   SETTING_SUFFIX,
   SHARED_TOKEN_URL_VARIABLE,
   VARIABLE_PREFIX,
   liabilityMajorBaseUrlVariable,
+  type EnvironmentName,
   type SettingName,
 } from './services.js';
-
-/**
- * The environments a config file can describe: the upstreams' production and UAT, their
- * mocking services (`mock`: fixed dummy data, no credentials checked), and a sandbox.
- */
-export const ENVIRONMENTS = ['production', 'uat', 'mock', 'sandbox'] as const;
-
-export type EnvironmentName = (typeof ENVIRONMENTS)[number];
 
 /**
  * One environment (or profile) of a config file, as the `PARTNER_APIS_*` variables it stands
@@ -113,8 +108,17 @@ const SERVICE_KEYS = [...(Object.keys(SETTING_SUFFIX) as SettingName[]), 'subscr
 /** Liability also has the major to call, and the base URL of each major where it differs. */
 const LIABILITY_KEYS = [...SERVICE_KEYS, 'major', 'baseUrls'];
 
+/** The services of `services.json` beside the four, whose settings are named by their variables. */
+function pluggedServices(): string[] {
+  const four = ['exposure', 'riskengineering', 'liability', 'approvals'];
+  return readServiceList()
+    .map((entry) => entry.name)
+    .filter((name) => !four.includes(name));
+}
+
 function checkEnvironment(shape: ConfigShape, value: unknown, path: string): FileSettings {
-  const record = shape.record(value, path, ['tokenUrl', ...SERVICES]);
+  const plugged = pluggedServices();
+  const record = shape.record(value, path, ['tokenUrl', ...SERVICES, ...plugged]);
   const variables: Record<string, string> = {};
   const paths: Record<string, string> = {};
   const set = (variable: string, setting: unknown, settingPath: string) => {
@@ -174,6 +178,14 @@ function checkEnvironment(shape: ConfigShape, value: unknown, path: string): Fil
       }
     }
   }
+  for (const name of plugged.filter((service) => record[service] !== undefined)) {
+    const settings = shape.record(record[name], `${path}.${name}`, Object.keys(record[name] ?? {}));
+    // `baseUrl` → `PARTNER_APIS_MUSEUM_BASE_URL`, as the four services' settings are named.
+    for (const [key, setting] of Object.entries(settings)) {
+      const suffix = key.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
+      set(`${variablePrefix(name)}${suffix}`, setting, `${path}.${name}.${key}`);
+    }
+  }
   return { variables, paths };
 }
 
@@ -188,9 +200,6 @@ function checkSandbox(shape: ConfigShape, value: unknown): EmbeddedSandboxSettin
 /**
  * Checks the parsed content of a config file and returns it typed; a mistake is a `UsageError`
  * that names the file and the setting.
- *
- * @example
- * const config = parseConfigFile(JSON.parse(text), 'partner-apis.config.json');
  */
 export function parseConfigFile(content: unknown, file: string): ConfigFile {
   const shape = new ConfigShape(file);
@@ -253,9 +262,6 @@ export interface LoadedConfig {
  * Reads the config file: the one named (by `--config` or `PARTNER_APIS_CONFIG`), which must
  * exist, or else the nearest `partner-apis.config.json` of the working directory and the
  * folders above it, as git finds its repository from a subfolder.
- *
- * @example
- * const { path, config } = await loadConfigFile(undefined, process.cwd());
  */
 export async function loadConfigFile(
   named: string | undefined,
@@ -281,9 +287,6 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /**
  * Checks the parsed content of the user's config file and returns it typed; a mistake is a
  * `UsageError` that names the file and the setting.
- *
- * @example
- * const config = parseUserConfigFile(JSON.parse(text), '~/.config/partner-apis/config.json');
  */
 export function parseUserConfigFile(content: unknown, file: string): UserConfigFile {
   const shape = new ConfigShape(file);
@@ -322,9 +325,6 @@ export function parseUserConfigFile(content: unknown, file: string): UserConfigF
 /**
  * Where the user's config file is: `$XDG_CONFIG_HOME/partner-apis/config.json`, else
  * `~/.config/partner-apis/config.json`.
- *
- * @example
- * userConfigPath(process.env); // → '/home/ada/.config/partner-apis/config.json'
  */
 export function userConfigPath(env: NodeJS.ProcessEnv): string | undefined {
   const base = env.XDG_CONFIG_HOME || (env.HOME ? join(env.HOME, '.config') : undefined);
@@ -333,9 +333,6 @@ export function userConfigPath(env: NodeJS.ProcessEnv): string | undefined {
 
 /**
  * Reads the user's config file, when there is one.
- *
- * @example
- * const { path, config } = await loadUserConfigFile(process.env);
  */
 export async function loadUserConfigFile(
   env: NodeJS.ProcessEnv,

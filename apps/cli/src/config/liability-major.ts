@@ -34,9 +34,6 @@ function majorList(majors: readonly number[]): string {
  * The major a command calls: `--major`, else `PARTNER_APIS_LIABILITY_MAJOR` (or the config
  * file's `liability.major`), else the highest of `available`. One the CLI has no client for is a
  * usage error naming those it has.
- *
- * @example
- * chooseLiabilityMajor([1, 2], undefined, settings); // → { major: 2, chosen: false }
  */
 export function chooseLiabilityMajor(
   available: readonly number[],
@@ -85,11 +82,6 @@ function withMajorSegment(baseUrl: string, major: number): string | undefined {
  * builds its URLs; a base URL without exactly one such segment is used as it is for the default
  * major, and is a `ConfigurationError` naming its setting for a chosen one. `undefined` when no
  * base URL is configured (the client then names the missing variable).
- *
- * @example
- * liabilityEndpoint({ major: 2, chosen: true }, variables, settings, undefined);
- * // PARTNER_APIS_LIABILITY_BASE_URL=https://liability.example.com/v1/uat
- * // → { baseUrl: 'https://liability.example.com/v2/uat', variable: 'PARTNER_APIS_LIABILITY_BASE_URL' }
  */
 export function liabilityEndpoint(
   choice: LiabilityMajorChoice,

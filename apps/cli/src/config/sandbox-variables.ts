@@ -3,12 +3,6 @@ import type { Sandbox } from '@partner-apis/sandbox';
 /**
  * The `PARTNER_APIS_*` variables that point every service at a sandbox: what the CLI uses for
  * its embedded sandbox, and what a script sets to run the CLI against a sandbox of its own.
- *
- * @example
- * const sb = await startSandbox();
- * spawn('partner-apis', ['approvals', 'list', '--employee', '100234'], {
- *   env: { ...process.env, ...sandboxVariables(sb) },
- * });
  */
 export function sandboxVariables(
   sandbox: Pick<Sandbox, 'urls' | 'credentials'>,

@@ -32,9 +32,6 @@ export const LIABILITY_MAJOR_VARIABLE = 'PARTNER_APIS_LIABILITY_MAJOR';
  * The variable of the base URL of one major of the liability API (`liability.baseUrls.<major>`
  * in a config file), for an environment where it is not the base URL with its `/v<k>` segment
  * swapped for `/v<major>`.
- *
- * @example
- * liabilityMajorBaseUrlVariable(2); // → 'PARTNER_APIS_LIABILITY_V2_BASE_URL'
  */
 export function liabilityMajorBaseUrlVariable(major: number | string): string {
   return `PARTNER_APIS_LIABILITY_V${major}_BASE_URL`;
@@ -60,4 +57,15 @@ export const SECRET_SUFFIXES: readonly string[] = [
   'CLIENT_SECRET',
   'SUBSCRIPTION_KEY',
   'SUBSCRIPTION_KEY_SECONDARY',
+  'API_KEY',
+  'PASSWORD',
+  'TOKEN',
 ];
+
+/**
+ * The environments a config file can describe: the upstreams' production and UAT, their
+ * mocking services (`mock`: fixed dummy data, no credentials checked), and a sandbox.
+ */
+export const ENVIRONMENTS = ['production', 'uat', 'mock', 'sandbox'] as const;
+
+export type EnvironmentName = (typeof ENVIRONMENTS)[number];

@@ -1,20 +1,20 @@
 import { UsageError } from '../usage-error.js';
 import {
   DEFAULT_CONFIG_FILE,
-  ENVIRONMENTS,
   loadConfigFile,
   loadUserConfigFile,
   userConfigPath,
   type EmbeddedSandboxSettings,
-  type EnvironmentName,
   type FileSettings,
 } from './config-file.js';
 import {
+  ENVIRONMENTS,
   LIABILITY_MAJOR_VARIABLE,
   SECRET_SUFFIXES,
   SERVICES,
   SHARED_TOKEN_URL_VARIABLE,
   VARIABLE_PREFIX,
+  type EnvironmentName,
   type ServiceName,
 } from './services.js';
 
@@ -69,14 +69,15 @@ export interface SettingsInput {
   readonly profile?: string | undefined;
 }
 
+/** `PARTNER_APIS_*` variables that choose what the command line does, not a service's setting. */
+const OWN_VARIABLES = /^PARTNER_APIS_(ENV|PROFILE|CONFIG|LOG|SANDBOX(_[A-Z_]+)?)$/;
+
+/** The settings of every service in the environment: of the four, and of any `services.json` adds. */
 function environmentVariables(env: NodeJS.ProcessEnv): Record<string, string> {
-  const prefixes = Object.values(VARIABLE_PREFIX);
   const variables: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || value === '') continue;
-    if (name === SHARED_TOKEN_URL_VARIABLE || prefixes.some((prefix) => name.startsWith(prefix))) {
-      variables[name] = value;
-    }
+    if (value === undefined || value === '' || OWN_VARIABLES.test(name)) continue;
+    if (/^PARTNER_APIS_[A-Z0-9]+_[A-Z0-9_]+$/.test(name)) variables[name] = value;
   }
   return variables;
 }
@@ -146,9 +147,6 @@ function choose(
  * the settings; with `--env sandbox`, `PARTNER_APIS_<SERVICE>_*` variables are ignored, so
  * credentials of another environment in the shell are never used by mistake. When no service
  * has any setting, commands use the embedded sandbox; `production` and `uat` must be configured.
- *
- * @example
- * const settings = await resolveSettings({ env: process.env, cwd: process.cwd(), environment: 'uat' });
  */
 export async function resolveSettings(input: SettingsInput): Promise<Settings> {
   const { env } = input;
@@ -193,14 +191,18 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
       (name) => name.startsWith(VARIABLE_PREFIX[service]) && name !== LIABILITY_MAJOR_VARIABLE,
     ),
   );
-  if (configuredServices.length === 0 && environment === 'mock') {
+  // A service of `services.json` beside the four is configured by its variables alone.
+  const configured = Object.keys(variables).some(
+    (name) => name !== LIABILITY_MAJOR_VARIABLE && name !== SHARED_TOKEN_URL_VARIABLE,
+  );
+  if (!configured && environment === 'mock') {
     // The documents give no address of the mocking services: the settings must.
     throw new UsageError(
       `the mock environment has no settings: add environments.mock.<service>.baseUrl (the ` +
         `address of the upstream's mocking service) to ${path ?? 'partner-apis.config.json'}`,
     );
   }
-  if (configuredServices.length === 0 && (environment === 'production' || environment === 'uat')) {
+  if (!configured && (environment === 'production' || environment === 'uat')) {
     throw new UsageError(
       `the ${environment} environment has no settings: add environments.${environment} to ` +
         `${path ?? 'partner-apis.config.json'} or set PARTNER_APIS_<SERVICE>_* variables`,
@@ -214,7 +216,7 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
     userConfigPath: user.path,
     origin,
     readsVariables,
-    embeddedSandbox: configuredServices.length === 0,
+    embeddedSandbox: !configured,
     variables,
     sources,
     configuredServices,
@@ -236,9 +238,6 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
 /**
  * Where a variable's value came from, for messages: the variable's name, or the config file and
  * setting (`partner-apis.config.json: environments.uat.liability.baseUrl`).
- *
- * @example
- * settingName(settings, 'PARTNER_APIS_LIABILITY_BASE_URL');
  */
 export function settingName(settings: Pick<Settings, 'sources'>, variable: string): string {
   return settings.sources[variable] ?? variable;
@@ -246,9 +245,6 @@ export function settingName(settings: Pick<Settings, 'sources'>, variable: strin
 
 /**
  * The credential values among the variables, so messages can blank them out.
- *
- * @example
- * const secrets = secretValues(settings.variables);
  */
 export function secretValues(variables: Variables): string[] {
   return Object.entries(variables)

@@ -10,8 +10,10 @@ const getThing: Operation = {
   verb: 'get',
   method: 'GET',
   path: '/things',
+  arguments: [],
   parameters: [],
-  response: { type: 'object' },
+  response: { kind: 'json', type: 'object' },
+  security: [],
 };
 
 /** A runner of one tool, `demo_things_get`, whose client answers `answer`. */
@@ -23,7 +25,7 @@ function runner(answer: unknown, secrets: readonly string[]) {
     client: () => Promise.resolve({ things: { get: () => Promise.resolve(answer) } }),
   } as unknown as OperationService;
   const session = { secrets: () => secrets } as unknown as ServiceSession;
-  return createToolRunner(mcpTools([service]), session, { allowWrites: false, allowTools: [] });
+  return createToolRunner(mcpTools([service]), session, { maxResultBytes: 25_000 });
 }
 
 describe('a tool result', () => {

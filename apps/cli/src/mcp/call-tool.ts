@@ -1,19 +1,16 @@
-import { PartnerApisError, scrubSecrets } from '@partner-apis/errors';
-import type { OperationService } from '../commands/operations.js';
-import type { ServiceSession } from '../service-session.js';
+import { search } from '@jmespath-community/jmespath';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
-  DEFAULT_MAX_ITEMS,
-  MAX_MAX_ITEMS,
-  isWrite,
-  toolParameters,
-  type McpTool,
-} from './tools.js';
-
-/** Which writes the server makes: every one (`--allow-writes`), or those of the tools named. */
-export interface WritePolicy {
-  readonly allowWrites: boolean;
-  readonly allowTools: readonly string[];
-}
+  ApiError,
+  InvalidArgumentError,
+  PartnerApisError,
+  scrubSecrets,
+} from '@partner-apis/errors';
+import type { OperationOptions } from '../commands/operation-extension.js';
+import type { OperationService } from '../commands/operations.js';
+import { AUTH_HINT } from '../error-report.js';
+import type { ServiceSession } from '../service-session.js';
+import { DEFAULT_MAX_ITEMS, MAX_MAX_ITEMS, toolParameters, type McpTool } from './tools.js';
 
 /** A tool's answer as MCP carries it: JSON text, the same as structured content, and whether it failed. */
 export interface ToolResult {
@@ -23,15 +20,9 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-/** A call the server refuses before anything is sent; `code` says why. */
-class RefusedCall extends Error {
-  override readonly name = 'RefusedCall';
-  constructor(
-    readonly code: 'unknown_tool' | 'write_refused' | 'invalid_argument',
-    message: string,
-  ) {
-    super(message);
-  }
+/** A call refused before anything is sent: the protocol's invalid-params error. */
+function refused(message: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, message);
 }
 
 /** A client as the tools call it: `client[resource][verb](…)`. */
@@ -49,18 +40,17 @@ function encodeCursor(continuation: Continuation): string {
 }
 
 function decodeCursor(cursor: unknown, tool: string): Continuation {
-  const refused = new RefusedCall(
-    'invalid_argument',
+  const wrong = refused(
     `cursor is not a nextCursor of ${tool}: give the nextCursor of its last answer as it is`,
   );
-  if (typeof cursor !== 'string') throw refused;
+  if (typeof cursor !== 'string') throw wrong;
   let decoded: Partial<Continuation>;
   try {
     decoded = JSON.parse(
       Buffer.from(cursor, 'base64url').toString('utf8'),
     ) as Partial<Continuation>;
   } catch {
-    throw refused;
+    throw wrong;
   }
   const { offset } = decoded;
   const valid =
@@ -69,7 +59,7 @@ function decodeCursor(cursor: unknown, tool: string): Continuation {
     decoded.arguments !== null &&
     Number.isSafeInteger(offset) &&
     offset! >= 0;
-  if (!valid) throw refused;
+  if (!valid) throw wrong;
   return decoded as Continuation;
 }
 
@@ -107,40 +97,30 @@ function result(value: Record<string, unknown>, secrets: readonly string[], isEr
   return isError ? { ...answer, isError } : answer;
 }
 
-/** The code of a typed error: the service's error code, the OAuth error, the system's code, else its class. */
-function codeOf(error: Error): string {
-  const {
-    code,
-    error: oauthError,
-    systemCode,
-  } = error as {
-    code?: unknown;
-    error?: unknown;
-    systemCode?: unknown;
-  };
-  for (const candidate of [code, oauthError, systemCode]) {
-    if (typeof candidate === 'string' && candidate !== '') return candidate;
+/**
+ * An error as a tool error, in the tool's words: a refused argument by the tool's own name
+ * (`modifiedSince`, not the library's `options.modifiedSince`), a typed error's safe fields
+ * (never a credential), and the hint the command line gives.
+ */
+function errorResult(tool: McpTool, error: unknown, secrets: readonly string[]): ToolResult {
+  if (error instanceof InvalidArgumentError) {
+    const argument = error.argument.slice(error.argument.lastIndexOf('.') + 1);
+    const message = `${tool.name}: ${argument} ${error.problem}`;
+    return result({ error: { code: 'invalid_argument', argument, message } }, secrets, true);
   }
-  return error.name;
-}
-
-/** An error as a tool error: the typed error's safe fields (never a credential), its message and code. */
-function errorResult(error: unknown, secrets: readonly string[]): ToolResult {
-  if (!(error instanceof Error))
+  if (!(error instanceof Error)) {
     return result({ error: { message: String(error) } }, secrets, true);
+  }
   const fields =
     error instanceof PartnerApisError
       ? error.toJSON()
       : { name: error.name, message: error.message };
-  return result({ error: { ...fields, code: codeOf(error) } }, secrets, true);
-}
-
-/** Why a write is refused, and how to allow it. */
-function refusal(tool: McpTool): string {
-  const { method, path } = tool.operation;
-  return (
-    `${tool.name} changes data (${method} ${path}) and this server makes no writes: ` +
-    `start it with \`partner-apis mcp --allow-writes\`, or with \`--allow-tools ${tool.name}\` to allow this tool alone.`
+  const { code, error: oauthError } = error as { code?: unknown; error?: unknown };
+  const hint = error instanceof ApiError && error.status === 401 ? { hint: AUTH_HINT } : {};
+  return result(
+    { error: { ...fields, code: code ?? oauthError ?? error.name, ...hint } },
+    secrets,
+    true,
   );
 }
 
@@ -149,17 +129,17 @@ function checkedArguments(tool: McpTool, given: Record<string, unknown>): Record
   const known = Object.keys(tool.inputSchema.properties as object);
   const unknown = Object.keys(given).filter((name) => !known.includes(name));
   if (unknown.length > 0) {
-    throw new RefusedCall(
-      'invalid_argument',
+    throw refused(
       `${tool.name} takes no ${unknown.join(', ')}; it takes ${known.join(', ') || 'no arguments'}`,
     );
   }
   if (given.cursor === undefined) return given;
-  const extra = Object.keys(given).filter((name) => name !== 'cursor' && name !== 'maxItems');
+  const extra = Object.keys(given).filter(
+    (name) => !['cursor', 'maxItems', 'query'].includes(name),
+  );
   if (extra.length > 0) {
-    throw new RefusedCall(
-      'invalid_argument',
-      `give cursor with maxItems alone: it holds the other arguments (got ${extra.join(', ')})`,
+    throw refused(
+      `give cursor with maxItems and query alone: it holds the other arguments (got ${extra.join(', ')})`,
     );
   }
   return given;
@@ -168,41 +148,96 @@ function checkedArguments(tool: McpTool, given: Record<string, unknown>): Record
 function maxItemsOf(given: unknown): number {
   if (given === undefined) return DEFAULT_MAX_ITEMS;
   if (typeof given !== 'number' || !Number.isInteger(given) || given < 1 || given > MAX_MAX_ITEMS) {
-    throw new RefusedCall(
-      'invalid_argument',
+    throw refused(
       `maxItems must be an integer from 1 to ${MAX_MAX_ITEMS} (got ${JSON.stringify(given)})`,
     );
   }
   return given;
 }
 
+/** How the server answers: the tools it lists and runs, and the size of one result. */
+export interface ToolPolicy {
+  /** The bytes of JSON one result holds at most. */
+  readonly maxResultBytes: number;
+}
+
+function bytesOf(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+}
+
+/** `query` (JMESPath, as the command line's `--query`) applied to `value`, or `value`. */
+function queried(value: unknown, query: unknown): unknown {
+  if (query === undefined) return value;
+  if (typeof query !== 'string') throw refused('query must be a JMESPath expression (a string)');
+  try {
+    return search(value as Parameters<typeof search>[0], query);
+  } catch (error) {
+    throw refused(`query is not a JMESPath expression: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The records of a listing that fit the byte budget, at least one: the page is shortened and
+ * the cursor given for the rest. An answer that does not fit even so is refused with advice.
+ */
+function fitted(
+  tool: McpTool,
+  records: readonly unknown[],
+  query: unknown,
+  budget: number,
+  more: boolean,
+  next: (count: number) => string,
+): Record<string, unknown> {
+  let count = records.length;
+  // Bounded: the count halves, then grows back by a bisection of at most log2(count) steps.
+  let answer = { records: queried(records, query), ...(more ? { nextCursor: next(count) } : {}) };
+  if (bytesOf(answer) <= budget) return answer;
+  let [low, high] = [0, count];
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    const candidate = {
+      records: queried(records.slice(0, middle), query),
+      nextCursor: next(middle),
+    };
+    if (bytesOf(candidate) <= budget) [low, answer] = [middle, candidate];
+    else high = middle - 1;
+  }
+  count = low;
+  if (count === 0) throw tooLarge(tool, bytesOf(records[0]), budget);
+  return answer;
+}
+
+function tooLarge(tool: McpTool, bytes: number, budget: number): McpError {
+  return refused(
+    `the answer of ${tool.name} is ${bytes} bytes, over the ${budget} bytes of one result: ` +
+      'give a query that selects only the fields you need',
+  );
+}
+
 /**
  * Runs the tools of one server on one session: the clients of the command line (its settings,
  * credentials, environment or embedded sandbox, tiers, token cache and fleet), created once
- * per service and shared by every call.
- *
- * @example
- * const call = createToolRunner(tools, session, { allowWrites: false, allowTools: [] });
- * await call('exposure_locations_list', { maxItems: 10 });
+ * per service and shared by every call. A tool that is not listed is no tool; a refused call
+ * is the protocol's error, a failed one a result with `isError`.
  */
 export function createToolRunner(
   tools: readonly McpTool[],
   session: ServiceSession,
-  policy: WritePolicy,
+  policy: ToolPolicy,
 ): (name: string, args: Record<string, unknown> | undefined) => Promise<ToolResult> {
   const clients = new Map<OperationService, Promise<AnyClient>>();
   const clientOf = (service: OperationService) => {
     let client = clients.get(service);
     if (client === undefined) {
       // No `--major` nor `--tier` here: the settings choose them, as for a command without them.
-      const options = {} as Parameters<OperationService['client']>[1];
-      client = service.client(session, options) as Promise<AnyClient>;
+      client = service.client(session, {} as OperationOptions) as Promise<AnyClient>;
       // A client that could not be created (a bad setting) is tried again on the next call.
       client.catch(() => clients.delete(service));
       clients.set(service, client);
     }
     return client;
   };
+  const budget = policy.maxResultBytes;
 
   async function run(tool: McpTool, given: Record<string, unknown>) {
     const { operation } = tool;
@@ -210,23 +245,22 @@ export function createToolRunner(
     const maxItems = tool.listing ? maxItemsOf(args.maxItems) : 0;
     const from = args.cursor === undefined ? undefined : decodeCursor(args.cursor, tool.name);
     const values = from?.arguments ?? args;
-    const query: Record<string, unknown> = {};
+    const params: Record<string, unknown> = {};
     const path: unknown[] = [];
     const kept: Record<string, unknown> = {};
     for (const parameter of toolParameters(operation)) {
       const value = values[parameter.name];
       if (parameter.in === 'path') {
         if (typeof value !== 'string' || value === '') {
-          throw new RefusedCall(
-            'invalid_argument',
-            `${tool.name} needs ${parameter.name}, a non-empty string`,
-          );
+          throw refused(`${tool.name} needs ${parameter.name}, a non-empty string`);
         }
-        path.push(value);
       } else if (value !== undefined) {
-        query[parameter.name] = value;
+        params[parameter.name] = value;
       }
       if (value !== undefined) kept[parameter.name] = value;
+    }
+    for (const argument of operation.arguments) {
+      if (argument.in === 'path') path.push(values[argument.name]);
     }
     const resource = (await clientOf(tool.service))[operation.resource]!;
     const offset = from?.offset ?? 0;
@@ -239,40 +273,57 @@ export function createToolRunner(
         limit?.maximum ?? maxItems,
       );
       const records: unknown[] = [];
-      const listing = resource.list!({ ...query, pageSize, prefetch: 1, startOffset: offset });
-      // Leaving the loop at maxItems aborts what is in flight: no page past them is read.
-      for await (const record of listing as AsyncIterable<unknown>) {
-        records.push(record);
-        if (records.length === maxItems) break;
+      const listing = resource.list!(...path, {
+        ...params,
+        pageSize,
+        prefetch: 1,
+        startOffset: offset,
+      });
+      try {
+        // Leaving the loop at maxItems aborts what is in flight: no page past them is read.
+        for await (const record of listing as AsyncIterable<unknown>) {
+          records.push(record);
+          if (records.length === maxItems) break;
+        }
+      } catch (error) {
+        // A mocking service answers every offset with the same records: what came first stands.
+        if (!(error instanceof ApiError && error.code === 'inconsistent_paging')) throw error;
+        return fitted(tool, records, args.query, budget, false, next);
       }
       // A full answer may have more behind it; a short one is the end of the collection.
-      return records.length === maxItems ? { records, nextCursor: next(maxItems) } : { records };
+      return fitted(tool, records, args.query, budget, records.length === maxItems, next);
     }
-    const callArgs: unknown[] = [...path];
-    if (operation.body !== undefined) callArgs.push(values.body);
-    if (toolParameters(operation).some((p) => p.in === 'query')) callArgs.push(query);
+    const callArgs = operation.arguments.map((argument) =>
+      argument.in === 'path' ? path.shift() : argument.in === 'body' ? values.body : params,
+    );
     const answer: unknown = await resource[operation.verb]!.apply(resource, callArgs);
     if (tool.listing && Array.isArray(answer)) {
       const records = answer.slice(offset, offset + maxItems);
       const more = offset + records.length < answer.length;
-      return more ? { records, nextCursor: next(records.length) } : { records };
+      return fitted(tool, records, args.query, budget, more, next);
     }
-    return typeof answer === 'object' && answer !== null && !Array.isArray(answer)
-      ? (answer as Record<string, unknown>)
-      : { value: answer };
+    const value = queried(
+      answer instanceof Blob ? { type: answer.type, size: answer.size } : answer,
+      args.query,
+    );
+    const shaped =
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : { value };
+    if (bytesOf(shaped) > budget) throw tooLarge(tool, bytesOf(shaped), budget);
+    return shaped;
   }
 
   return async (name, given = {}) => {
     const tool = tools.find((candidate) => candidate.name === name);
+    if (tool === undefined) {
+      throw new McpError(ErrorCode.InvalidParams, `no tool ${name} (tools/list names them)`);
+    }
     try {
-      if (tool === undefined)
-        throw new RefusedCall('unknown_tool', `no tool ${name} (tools/list names them)`);
-      const allowed = policy.allowWrites || policy.allowTools.includes(tool.name);
-      if (isWrite(tool.operation) && !allowed)
-        throw new RefusedCall('write_refused', refusal(tool));
       return result(await run(tool, given), session.secrets());
     } catch (error) {
-      return errorResult(error, session.secrets());
+      if (error instanceof McpError) throw error;
+      return errorResult(tool, error, session.secrets());
     }
   };
 }

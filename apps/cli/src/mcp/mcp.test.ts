@@ -1,9 +1,17 @@
 import { spawn } from 'node:child_process';
-import { request } from 'node:http';
+import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { startSandbox } from '@partner-apis/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../cli.fixture.js';
 import { createCommandContext } from '../command-context.js';
 import { operationServices } from '../commands/operations.js';
+import { sandboxVariables } from '../config/sandbox-variables.js';
+import { AUTH_HINT } from '../error-report.js';
 import {
   callTool,
   emptyHome,
@@ -17,7 +25,8 @@ import { mcpTools } from './tools.js';
 // to it with the MCP SDK's own client, as an assistant's host does.
 
 const io = { stdout: process.stdout, stderr: process.stderr, env: {}, cwd: process.cwd() };
-const expectedTools = mcpTools(operationServices(createCommandContext(io))).map((t) => t.name);
+const allTools = mcpTools(await operationServices(createCommandContext(io)));
+const expectedTools = allTools.filter((t) => t.operation.write !== true).map((t) => t.name);
 
 let home: Awaited<ReturnType<typeof emptyHome>>;
 beforeAll(async () => {
@@ -38,7 +47,7 @@ describe.each<TransportName>(['stdio', 'http'])('partner-apis mcp over %s', (tra
     await session?.close();
   });
 
-  it('lists one tool per operation of the four specs, with its schema', async () => {
+  it('lists one tool per read of the four specs, with its schema', async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(expectedTools);
     const approvals = tools.find((tool) => tool.name === 'approvals_approvals_list');
@@ -61,14 +70,12 @@ describe.each<TransportName>(['stdio', 'http'])('partner-apis mcp over %s', (tra
     expect(JSON.parse(approvals.text)).toEqual(approvals.content);
   });
 
-  it('refuses a write, and says how to allow it', async () => {
-    const answer = await callTool(session, 'liability_sellers_create', {
+  it('lists no write, and a call of one is an invalid-params error of the protocol', async () => {
+    const call = callTool(session, 'liability_sellers_create', {
       body: { name: 'Nordlicht Home GmbH', address: { country: 'DE' } },
     });
-    expect(answer.isError).toBe(true);
-    expect(answer.content.error).toMatchObject({ code: 'write_refused' });
-    expect(answer.text).toContain('--allow-writes');
-    expect(answer.text).toContain('--allow-tools liability_sellers_create');
+    await expect(call).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(call).rejects.toThrow(/no tool liability_sellers_create/);
   });
 });
 
@@ -109,16 +116,15 @@ describe('a paged read', () => {
   it('refuses a cursor of another tool, and arguments beside a cursor', async () => {
     const first = (await callTool(session, 'exposure_locations_list', { maxItems: 1 }))
       .content as Records;
-    const other = await callTool(session, 'riskengineering_locations_list', {
+    const other = callTool(session, 'riskengineering_locations_list', {
       cursor: first.nextCursor,
     });
-    expect(other.isError).toBe(true);
-    expect(other.content.error).toMatchObject({ code: 'invalid_argument' });
-    const beside = await callTool(session, 'exposure_locations_list', {
+    await expect(other).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    const beside = callTool(session, 'exposure_locations_list', {
       cursor: first.nextCursor,
       modifiedSince: '2026-01-01',
     });
-    expect(beside.text).toContain('give cursor with maxItems alone');
+    await expect(beside).rejects.toThrow(/give cursor with maxItems and query alone/);
   });
 
   it('gives a service error as a tool error with its message and code', async () => {
@@ -127,8 +133,53 @@ describe('a paged read', () => {
     expect(answer.content.error).toMatchObject({ code: 'not_found', status: 404 });
     const bad = await callTool(session, 'exposure_locations_list', { modifiedSince: 'Monday' });
     expect(bad.isError).toBe(true);
-    expect(bad.content.error).toMatchObject({ name: 'InvalidArgumentError' });
-    expect(bad.text).toContain('modifiedSince');
+    // In the tool's words: its argument, not the library's `options.modifiedSince`.
+    expect(bad.content.error).toMatchObject({
+      code: 'invalid_argument',
+      argument: 'modifiedSince',
+      message: expect.stringMatching(/^exposure_locations_list: modifiedSince must be /),
+    });
+    expect(bad.text).not.toContain('options.');
+  });
+
+  it('fits a listing into the byte budget of one result, with the cursor for the rest', async () => {
+    const whole = (await callTool(session, 'exposure_locations_list', { maxItems: 40 }))
+      .content as Records;
+    const small = await startMcp('stdio', ['--max-result-bytes', '4096'], home.dir);
+    try {
+      const first = await callTool(small, 'exposure_locations_list', { maxItems: 40 });
+      expect(Buffer.byteLength(first.text)).toBeLessThanOrEqual(4096);
+      const page = first.content as Records;
+      expect(page.records.length).toBeGreaterThan(0);
+      expect(page.records.length).toBeLessThan(40);
+      const rest = (
+        await callTool(small, 'exposure_locations_list', { maxItems: 40, cursor: page.nextCursor })
+      ).content as Records;
+      const ids = [...page.records, ...rest.records].map((record) => record.locationId);
+      expect(ids).toEqual(whole.records.slice(0, ids.length).map((record) => record.locationId));
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('holds about 25 kB by default, and a query selects what comes back', async () => {
+    const answer = await callTool(session, 'exposure_locations_list');
+    expect(Buffer.byteLength(answer.text)).toBeLessThanOrEqual(25_000);
+    expect((answer.content as Records).nextCursor).toEqual(expect.any(String));
+    const ids = await callTool(session, 'exposure_locations_list', {
+      maxItems: 3,
+      query: '[].locationId',
+    });
+    expect(ids.content.records).toEqual([
+      expect.stringMatching(/^LOC-/),
+      expect.stringMatching(/^LOC-/),
+      expect.stringMatching(/^LOC-/),
+    ]);
+    const one = await callTool(session, 'approvals_approvals_list', {
+      employeeNumber: '100234',
+      query: '{who: employeeNumber}',
+    });
+    expect(one.content).toEqual({ who: '100234' });
   });
 });
 
@@ -151,10 +202,81 @@ describe('writes', () => {
     try {
       const created = await callTool(session, 'liability_sellers_create', { body: seller });
       expect(created.isError).toBe(false);
-      const quote = await callTool(session, 'liability_quotes_create', { body: {} });
-      expect(quote.content.error).toMatchObject({ code: 'write_refused' });
+      const { tools } = await session.client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('liability_sellers_create');
+      expect(tools.map((tool) => tool.name)).not.toContain('liability_quotes_create');
+      const quote = callTool(session, 'liability_quotes_create', { body: {} });
+      await expect(quote).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
     } finally {
       await session.close();
+    }
+  });
+});
+
+describe('--tools', () => {
+  it('lists only the tools it names, and refuses a name of no tool', async () => {
+    const session = await startMcp('stdio', ['--tools', 'approvals_approvals_list'], home.dir);
+    try {
+      const { tools } = await session.client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['approvals_approvals_list']);
+    } finally {
+      await session.close();
+    }
+    await expect(startMcp('stdio', ['--tools', 'nosuch_tool'], home.dir)).rejects.toThrow();
+  });
+});
+
+describe('errors in the words of the command line', () => {
+  it('a 401 carries the hint the command line gives', async () => {
+    const sandbox = await startSandbox();
+    try {
+      const session = await startMcp('stdio', [], home.dir, {
+        ...sandboxVariables(sandbox),
+        PARTNER_APIS_APPROVALS_CLIENT_SECRET: 'not-the-secret',
+      });
+      try {
+        const answer = await callTool(session, 'approvals_approvals_list', {
+          employeeNumber: '100234',
+        });
+        expect(answer.isError).toBe(true);
+        expect(answer.content.error).toMatchObject({ status: 401, hint: AUTH_HINT });
+      } finally {
+        await session.close();
+      }
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it("against --env mock, the default listing gives the mocking service's records", async () => {
+    // A mocking service answers every offset with the same example records.
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify([{ locationId: 'MOCK-1' }, { locationId: 'MOCK-2' }]));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const mockHome = await emptyHome();
+    try {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await writeFile(
+        join(mockHome.dir, 'partner-apis.config.json'),
+        JSON.stringify({ environments: { mock: { exposure: { baseUrl: `${origin}/portal` } } } }),
+      );
+      const session = await startMcp('stdio', ['--env', 'mock'], mockHome.dir);
+      try {
+        const answer = await callTool(session, 'exposure_locations_list');
+        expect(answer.isError).toBe(false);
+        expect((answer.content as Records).records.map((r) => r.locationId)).toEqual([
+          'MOCK-1',
+          'MOCK-2',
+        ]);
+      } finally {
+        await session.close();
+      }
+    } finally {
+      server.close();
+      await mockHome.remove();
     }
   });
 });

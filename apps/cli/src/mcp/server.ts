@@ -27,9 +27,6 @@ function version(): string {
 
 /**
  * An MCP server (the SDK's low-level `Server`) whose tools are `tools`, each answered by `call`.
- *
- * @example
- * await createMcpServer(tools, call).connect(new StdioServerTransport());
  */
 function createMcpServer(tools: readonly McpTool[], call: CallTool): Server {
   const server = new Server(
@@ -53,9 +50,6 @@ function createMcpServer(tools: readonly McpTool[], call: CallTool): Server {
 
 /**
  * Serves over stdio until the client closes stdin; calls still running then are answered first.
- *
- * @example
- * await serveStdio(tools, call, process.stdin, process.stdout);
  */
 export async function serveStdio(
   tools: readonly McpTool[],
@@ -67,7 +61,8 @@ export async function serveStdio(
   const server = createMcpServer(tools, (name, args) => {
     const answer = call(name, args);
     running.add(answer);
-    void answer.finally(() => running.delete(answer));
+    // A refused call rejects: the SDK answers it with its error; nothing is left unhandled.
+    answer.finally(() => running.delete(answer)).catch(() => {});
     return answer;
   });
   const ended = new Promise<void>((resolve) => {
@@ -108,9 +103,6 @@ function refuse(response: ServerResponse, status: number, message: string): void
  * Serves Streamable HTTP on 127.0.0.1 at `port` (0 for any free one), stateless: each POST to
  * `/mcp` gets a server of its own over the shared tools, so no client's session outlives its
  * request. Requests whose `Host` or `Origin` is not this machine are refused.
- *
- * @example
- * const { url, close } = await serveHttp(tools, call, 7070);
  */
 export async function serveHttp(
   tools: readonly McpTool[],

@@ -8,12 +8,12 @@ import { operationServices } from '../commands/operations.js';
 import { mcpTools } from './tools.js';
 
 const io = { stdout: process.stdout, stderr: process.stderr, env: {}, cwd: process.cwd() };
-const tools = mcpTools(operationServices(createCommandContext(io)));
+const tools = mcpTools(await operationServices(createCommandContext(io)));
 const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;
 
 describe('the tools of the operation tables', () => {
-  it("follow the spec's x-mcp: a tool renamed, a tool left out", () => {
-    const [service] = operationServices(createCommandContext(io));
+  it("follow the spec's x-mcp: a tool renamed, a tool left out", async () => {
+    const [service] = await operationServices(createCommandContext(io));
     const [first, second] = Object.values(service!.operations);
     const renamed = { ...first!, mcp: { name: 'find_locations' } };
     const hidden = { ...second!, mcp: { hidden: true } };
@@ -41,6 +41,7 @@ describe('the tools of the operation tables', () => {
     const { inputSchema } = tool('exposure_locations_list');
     expect(inputSchema.properties).toEqual({
       modifiedSince: expect.objectContaining({ type: 'string', format: 'date' }),
+      query: expect.objectContaining({ type: 'string' }),
       maxItems: expect.objectContaining({ type: 'integer', minimum: 1, default: 100 }),
       cursor: expect.objectContaining({ type: 'string' }),
     });
@@ -69,7 +70,8 @@ describe('the tools of the operation tables', () => {
   it('describe themselves from the spec, and mark what writes', () => {
     const create = tool('liability_sellers_create');
     expect(create.description).toContain('Creates a seller for which quotes can be requested.');
-    expect(create.description).toContain('--allow-writes');
+    expect(create.description).toContain('Changes data.');
+    expect(create.inputSchema.properties).not.toHaveProperty('query');
     expect(create.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(tool('liability_quotes_search').annotations.readOnlyHint).toBe(true);
     expect(tool('liability_quotes_search').listing).toBe(true);

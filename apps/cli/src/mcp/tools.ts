@@ -4,8 +4,10 @@ import type { Operation, OperationService, Parameter } from '../commands/operati
 
 /** The most records one call of a listing returns when `maxItems` is not given. */
 export const DEFAULT_MAX_ITEMS = 100;
-/** The most records one call may ask for, so that no answer floods the model's context. */
+/** The most records one call may ask for; the byte budget may return fewer. */
 export const MAX_MAX_ITEMS = 1000;
+/** The bytes of JSON one tool result holds at most by default (`--max-result-bytes`). */
+export const DEFAULT_RESULT_BYTES = 25_000;
 
 /** A JSON Schema, as a tool's `inputSchema` holds it. */
 type JsonSchema = Record<string, unknown>;
@@ -31,16 +33,12 @@ function snake(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
-/** What an operation changes nothing with: a GET. Every other method is a write. */
-export function isWrite(operation: Operation): boolean {
-  return operation.method !== 'GET';
-}
-
-/** The parameters a caller gives: path and query, but not the paging ones, which `cursor` replaces. */
+/**
+ * The parameters a caller gives, under the spec's names: path, query, header and cookie, but
+ * not the paging ones, which `cursor` replaces, nor the headers the client sets itself.
+ */
 export function toolParameters(operation: Operation): Parameter[] {
-  return operation.parameters.filter(
-    (p) => (p.in === 'path' || p.in === 'query') && p.paging === undefined,
-  );
+  return operation.parameters.filter((p) => p.paging === undefined && p.role === undefined);
 }
 
 /** The JSON Schema of one parameter, with the constraints and words the spec gives it. */
@@ -98,6 +96,13 @@ function inputSchema(
     };
     if (body.required) required.push('body');
   }
+  if (operation.write !== true) {
+    properties.query = {
+      type: 'string',
+      description:
+        'A JMESPath expression (as the command line\'s --query) applied to the answer, or to the records of a listing, to return only what you need, e.g. "[].{id: locationId, city: address.city}".',
+    };
+  }
   if (listing) {
     properties.maxItems = {
       type: 'integer',
@@ -122,11 +127,9 @@ function toolDescription(operation: Operation, listing: boolean): string {
     operation.description?.replace(/\s+/g, ' ').trim(),
     `Calls ${operation.method} ${operation.path}.`,
     listing
-      ? `Returns at most maxItems records (${DEFAULT_MAX_ITEMS} by default) and, when more may follow, a nextCursor to ask for them.`
+      ? `Returns at most maxItems records (${DEFAULT_MAX_ITEMS} by default), fewer when they would not fit the size of one result, and, when more may follow, a nextCursor to ask for them.`
       : undefined,
-    isWrite(operation)
-      ? 'Changes data: the server refuses it unless started with --allow-writes or with this tool in --allow-tools.'
-      : undefined,
+    operation.write === true ? 'Changes data.' : undefined,
   ];
   return parts.filter((part) => part !== undefined && part !== '').join('\n\n');
 }
@@ -135,17 +138,14 @@ function toolDescription(operation: Operation, listing: boolean): string {
  * One tool per operation of every service, from the operation tables of the service packages,
  * so an operation added to a spec is a tool after `pnpm generate` and a build, with no edit here;
  * the spec's `x-mcp` renames a tool (`{ name }`) or leaves it out (`{ hidden: true }`).
- *
- * @example
- * const tools = mcpTools(operationServices(context));
- * tools.map((tool) => tool.name); // ['exposure_locations_list', …]
  */
 export function mcpTools(services: readonly OperationService[]): McpTool[] {
   return services.flatMap((service) =>
     Object.values(service.operations).flatMap((operation): McpTool[] => {
       if (operation.mcp?.hidden === true) return [];
-      const paged = operation.parameters.some((p) => p.paging !== undefined);
-      const listing = paged || (!isWrite(operation) && operation.response.type === 'array');
+      const paged = operation.paging !== undefined;
+      const write = operation.write === true;
+      const listing = paged || (!write && operation.response.type === 'array');
       const title = operation.summary ?? operation.operationId;
       const named = `${service.name}_${snake(operation.resource)}_${snake(operation.verb)}`;
       return [
@@ -156,7 +156,7 @@ export function mcpTools(services: readonly OperationService[]): McpTool[] {
           inputSchema: inputSchema(service.name, operation, listing),
           annotations: {
             title,
-            readOnlyHint: !isWrite(operation),
+            readOnlyHint: !write,
             // A POST adds; a DELETE, PUT or PATCH may remove or overwrite what was there.
             destructiveHint: ['DELETE', 'PUT', 'PATCH'].includes(operation.method),
           },

@@ -23,10 +23,6 @@ function cell(value: unknown, column: string, summarized?: Set<string>): Cell {
  * lists of plain values are joined with `; `, lists of objects stay JSON text, or, given
  * `summarized` (a table, for people), become their count (`2 items`) and their column is added
  * to it.
- *
- * @example
- * flatten({ id: 'L1', address: { city: 'Lyon' }, tags: ['a', 'b'] });
- * // → { id: 'L1', 'address.city': 'Lyon', tags: 'a; b' }
  */
 export function flatten(
   record: Record<string, unknown>,
@@ -45,9 +41,6 @@ export function flatten(
 
 /**
  * Every column of the rows, in order of first appearance.
- *
- * @example
- * columnsOf([{ a: 1 }, { a: 2, b: 3 }]); // → ['a', 'b']
  */
 export function columnsOf(rows: readonly Record<string, Cell>[]): string[] {
   const columns = new Set<string>();

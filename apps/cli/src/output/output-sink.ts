@@ -5,9 +5,19 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../usage-error.js';
 
+/** The output formats of every command that prints data. */
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
 /** Where a command's data goes: stdout, or the file of `--out`. Writes respect backpressure. */
 export interface OutputSink {
-  write(text: string): Promise<void>;
+  write(data: string | Uint8Array): Promise<void>;
+  /**
+   * What ends the data written so far as a whole document (the `]` of a JSON array), written
+   * on stdout should the command fail or be interrupted; none once the data is complete.
+   */
+  ending?: (() => string) | undefined;
   /** Flushes and closes a file, which only now takes its name; leaves stdout open. */
   close(): Promise<void>;
   /** Gives up: a file being written is removed, the `--out` file is left as it was. */
@@ -17,12 +27,25 @@ export interface OutputSink {
 /** Temporary files being written, removed should the process be interrupted. */
 const pendingFiles = new Set<string>();
 
+/** Data on stdout not yet complete, ended should the process be interrupted. */
+const openStdout = new Set<OutputSink>();
+
+/**
+ * Ends the data of every command still writing to stdout as a whole document (an interrupted
+ * `-o json` still closes its array), synchronously, as stdout writes are on Linux, so that a
+ * signal handler can call it just before the process exits.
+ */
+export function endInterruptedOutput(stdout: NodeJS.WritableStream = process.stdout): void {
+  for (const sink of openStdout) {
+    const ending = sink.ending?.();
+    if (ending !== undefined) stdout.write(ending);
+  }
+  openStdout.clear();
+}
+
 /**
  * Removes every temporary file of `--out` still being written, synchronously, so that a signal
  * handler can call it just before the process exits.
- *
- * @example
- * process.once('SIGINT', () => { removePendingOutputFiles(); process.exit(130); });
  */
 export function removePendingOutputFiles(): void {
   for (const file of pendingFiles) {
@@ -35,20 +58,19 @@ export function removePendingOutputFiles(): void {
   pendingFiles.clear();
 }
 
-async function writeTo(stream: NodeJS.WritableStream, text: string): Promise<void> {
-  if (!stream.write(text)) await once(stream, 'drain');
+async function writeTo(stream: NodeJS.WritableStream, data: string | Uint8Array): Promise<void> {
+  if (!stream.write(data)) await once(stream, 'drain');
 }
 
 /**
  * Why a file cannot be written, in words a person acts on.
- *
- * @example
- * writeProblem(error); // → 'its folder does not exist'
  */
 export function writeProblem(error: NodeJS.ErrnoException): string {
   if (error.code === 'ENOENT') return 'its folder does not exist';
   if (error.code === 'EACCES' || error.code === 'EPERM') return 'permission denied';
   if (error.code === 'EISDIR') return 'it is a folder';
+  if (error.code === 'ENOSPC') return 'the disk is full';
+  if (error.code === 'EDQUOT') return 'the disk quota is used up';
   return error.message;
 }
 
@@ -57,11 +79,6 @@ export function writeProblem(error: NodeJS.ErrnoException): string {
  * it that takes its name only when `close` is called, so an interrupted or failed command never
  * leaves a partial file. A file that cannot be created is a usage error, reported before any
  * request is sent.
- *
- * @example
- * const sink = await openOutput(options.out, process.stdout);
- * await sink.write('{"id":1}\n');
- * await sink.close();
  */
 export async function openOutput(
   out: string | undefined,
@@ -69,13 +86,28 @@ export async function openOutput(
   cwd: string = process.cwd(),
 ): Promise<OutputSink> {
   if (out === undefined) {
-    return { write: (text) => writeTo(stdout, text), close: async () => {}, abort: async () => {} };
+    const sink: OutputSink = {
+      write: (text) => writeTo(stdout, text),
+      close: async () => {
+        openStdout.delete(sink);
+      },
+      // A failed command still ends what it wrote as a whole document.
+      abort: async () => {
+        const ending = openStdout.delete(sink) ? sink.ending?.() : undefined;
+        if (ending !== undefined) await writeTo(stdout, ending);
+      },
+    };
+    openStdout.add(sink);
+    return sink;
   }
   const target = resolve(cwd, out);
   // Found now rather than when the data is complete and the file is renamed.
-  if ((await stat(target).catch(() => undefined))?.isDirectory() === true) {
+  const existing = await stat(target).catch(() => undefined);
+  if (existing?.isDirectory() === true) {
     throw new UsageError(`cannot write --out ${out}: it is a folder`);
   }
+  // A device or a pipe (`/dev/stdout`, a FIFO) is written as it is: it is never replaced.
+  if (existing !== undefined && !existing.isFile()) return openDevice(out, target);
   const temporary = join(
     dirname(target),
     `.${basename(target)}.${randomBytes(4).toString('hex')}.partial`,
@@ -119,10 +151,40 @@ export async function openOutput(
   };
   return {
     write: async (text) => {
-      if (failure !== undefined) throw failure;
+      if (failure !== undefined) throw writeFailure(out, failure);
       await writeTo(file, text);
     },
-    close: () => settle(true),
+    close: () =>
+      settle(true).catch((error: NodeJS.ErrnoException) => {
+        throw writeFailure(out, error);
+      }),
     abort: () => settle(false),
+  };
+}
+
+/** A failed write of `--out`, in words a person acts on: `the disk is full`. */
+function writeFailure(out: string, error: NodeJS.ErrnoException): Error {
+  return Object.assign(new Error(`cannot write --out ${out}: ${writeProblem(error)}`), {
+    code: error.code,
+    syscall: error.syscall ?? 'write',
+  });
+}
+
+/** `--out` naming a device or a pipe: written directly, each write awaited, failures told. */
+async function openDevice(out: string, target: string): Promise<OutputSink> {
+  const device = createWriteStream(target, { flags: 'w' });
+  // Told by the write that meets it; the stream's own report would be an uncaught error.
+  device.on('error', () => {});
+  const end = () => new Promise<void>((resolve) => device.end(resolve));
+  return {
+    write: (text) =>
+      new Promise((resolve, reject) => {
+        device.write(text, (error) => {
+          if (error === null || error === undefined) resolve();
+          else reject(writeFailure(out, error));
+        });
+      }),
+    close: end,
+    abort: end,
   };
 }

@@ -28,9 +28,6 @@ let drawnOn: ProgressStream | undefined;
 /**
  * Erases the progress line if one is on screen: before an error or a note is written, and when
  * the process exits (`… | head -1`, Ctrl+C), so no output is glued onto it.
- *
- * @example
- * process.on('exit', clearProgress);
  */
 export function clearProgress(): void {
   drawnOn?.write(ERASE_LINE);
@@ -47,11 +44,6 @@ function line(label: string, records: number, pages: number, elapsedMs: number):
  * A progress line on stderr (records, pages, records/s), redrawn in place and cut to fit the
  * terminal's width (a line that wraps cannot be redrawn). Drawn only when the stream is a
  * terminal and `enabled` is true, so pipes and files never see it; erased when done.
- *
- * @example
- * const progress = createProgress(process.stderr, 'exposure locations', true);
- * for await (const page of pages) progress.page(page.records.length);
- * progress.done();
  */
 export function createProgress(
   stream: ProgressStream,

@@ -8,7 +8,7 @@ function memorySink(): OutputSink & { text: () => string } {
   const chunks: string[] = [];
   return {
     write: async (text) => {
-      chunks.push(text);
+      chunks.push(String(text));
     },
     close: async () => {},
     abort: async () => {},

@@ -6,10 +6,7 @@ import type { OutputSink } from './output-sink.js';
 import { csvCell, jsonText } from './safe-text.js';
 import { cellText, layoutTable, renderHeader, renderKeyValues, renderRow } from './table.js';
 
-/** The output formats of every command that prints data. */
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
-
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+import type { OutputFormat } from './output-sink.js';
 
 /**
  * How csv-stringify writes a cell: booleans as true/false (not 1 and an empty cell), text with
@@ -59,7 +56,10 @@ function checkedRecord(record: unknown): DataRecord {
 }
 
 /** The columns to write: the chosen ones, checked against the sample, or the sample's own. */
-function pickColumns(sample: readonly Record<string, Cell>[], options: WriteOptions): string[] {
+function pickColumns(
+  sample: readonly Record<string, Cell>[],
+  options: Partial<WriteOptions>,
+): string[] {
   const present = columnsOf(sample);
   if (options.columns === undefined) return [...(options.defaultColumns ?? present)];
   if (sample.length > 0) {
@@ -227,9 +227,6 @@ async function writeTable(
  * array with a record per line, `ndjson` one record per line and nothing else, `csv` flattens
  * nested fields into dotted columns, `table` (for people) sizes its columns from the first
  * records, then streams. Memory stays bounded for any number of records.
- *
- * @example
- * const count = await writeRecords(client.locations.list(), 'ndjson', sink, { warn: console.warn });
  */
 export async function writeRecords(
   records: AsyncIterable<unknown> | Iterable<unknown>,
@@ -252,14 +249,19 @@ export async function writeRecords(
         await sink.write(`${jsonText(JSON.stringify(checkedRecord(record)))}\n`);
       }
       return count;
-    case 'json':
+    case 'json': {
+      // Should the listing fail or be interrupted, what was written still ends as an array.
+      const ending = () => (count === 0 ? '[]\n' : '\n]\n');
+      sink.ending = ending;
       for await (const record of stream) {
         const json = jsonText(JSON.stringify(checkedRecord(record)));
         await sink.write(`${count === 0 ? '[\n' : ',\n'}  ${json}`);
         count += 1;
       }
-      await sink.write(count === 0 ? '[]\n' : '\n]\n');
+      sink.ending = undefined;
+      await sink.write(ending());
       return count;
+    }
     case 'csv':
       return writeCsv(stream, sink, options);
     case 'table':
@@ -270,9 +272,6 @@ export async function writeRecords(
 /**
  * Writes one record (a created quote, a receipt) in the chosen format: `table` shows it as
  * `key  value` lines, `csv` as a header and one row.
- *
- * @example
- * await writeRecord(quote, 'table', sink);
  */
 export async function writeRecord(
   record: unknown,
@@ -291,12 +290,15 @@ export async function writeRecord(
       return sink.write(`${jsonText(JSON.stringify(checked, null, 2))}\n`);
     case 'csv': {
       const row = flatten(checked);
-      const columns = Object.keys(row).map((key) => ({ key, header: csvCell(key) }));
+      const columns = pickColumns([row], options).map((key) => ({ key, header: csvCell(key) }));
       return sink.write(stringify([row], { header: true, columns, cast: CSV_CAST }));
     }
     case 'table': {
       const summarized = new Set<string>();
-      const row = flatten(checked, summarized);
+      const whole = flatten(checked, summarized);
+      // `--columns` chooses the lines of one record as it chooses the columns of many.
+      const chosen = pickColumns([whole], options);
+      const row = Object.fromEntries(chosen.map((key) => [key, whole[key]])) as typeof whole;
       await sink.write(
         options.plain === true
           ? Object.entries(row)

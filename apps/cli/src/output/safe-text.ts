@@ -23,10 +23,6 @@ function escaped(char: string): string {
  * Shows every control character of text from a server as a visible escape (`\x1b`), so that no
  * record, message or file name can move the cursor, retitle the window or hide other text.
  * `keep` lists the characters to leave as they are (a line feed between lines, a tab).
- *
- * @example
- * visibleText('Lyon\x1b]0;pwned\x07'); // → 'Lyon\\x1b]0;pwned\\x07'
- * visibleText('a\nb', '\n');            // → 'a\nb'
  */
 export function visibleText(text: string, keep = ''): string {
   return text.replace(CONTROL, (char) => (keep.includes(char) ? char : escaped(char)));
@@ -35,9 +31,6 @@ export function visibleText(text: string, keep = ''): string {
 /**
  * A CSV cell's text with control characters escaped, except tab and line breaks, which are data
  * that CSV quotes.
- *
- * @example
- * csvText('a\x1b[2Jb'); // → 'a\\x1b[2Jb'
  */
 function csvText(text: string): string {
   return text.replace(CONTROL_BUT_LINE_BREAKS, escaped);
@@ -46,9 +39,6 @@ function csvText(text: string): string {
 /**
  * JSON text with the controls that `JSON.stringify` leaves raw (DEL, C1, separators, bidi
  * overrides) written as `\u` escapes: the same JSON value, nothing a terminal acts on.
- *
- * @example
- * jsonText(JSON.stringify({ name: 'a\u009b2Jb' })); // → '{"name":"a\\u009b2Jb"}'
  */
 export function jsonText(json: string): string {
   return json.replace(
@@ -61,9 +51,6 @@ export function jsonText(json: string): string {
  * A CSV cell that a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab
  * or a carriage return) gets a leading `'`, as OWASP recommends against CSV injection. Numbers
  * are left alone: `-5` from a number field is a value, not a formula.
- *
- * @example
- * csvCell('=HYPERLINK("http://x")'); // → `'=HYPERLINK("http://x")`
  */
 export function csvCell(text: string): string {
   const safe = csvText(text);

@@ -52,9 +52,6 @@ function kindOf(column: string, cells: readonly string[]): ColumnKind {
 /**
  * The text of one cell on one line: blank for a missing value, whitespace runs as one space,
  * control characters shown as escapes (never sent to the terminal as they are).
- *
- * @example
- * cellText('two\nlines\x1b[2J'); // → 'two lines\\x1b[2J'
  */
 export function cellText(value: Cell | undefined): string {
   if (value === undefined || value === null) return '';
@@ -63,9 +60,6 @@ export function cellText(value: Cell | undefined): string {
 
 /**
  * `text` cut to `width` characters, the last one an ellipsis when anything was cut.
- *
- * @example
- * truncate('Rotterdam', 5); // → 'Rott…'
  */
 function truncate(text: string, width: number): string {
   if (text.length <= width) return text;
@@ -82,9 +76,6 @@ function tableWidth(widths: readonly number[]): number {
  * given: free-text columns narrowed, widest first, then long values; then columns left out,
  * JSON first and the last first; ids are never narrowed nor left out. With `idsFirst` (columns
  * nobody chose), the ids lead, as the column people look for and copy.
- *
- * @example
- * layoutTable(['id', 'city'], [{ id: 'L1', city: 'Lyon' }]).widths; // → [2, 4]
  */
 export function layoutTable(
   chosen: readonly string[],
@@ -179,9 +170,6 @@ function line(
 
 /**
  * The header line and the line of dashes under it.
- *
- * @example
- * renderHeader(layoutTable(['id'], [{ id: 'L1' }])); // → 'id\n--\n'
  */
 export function renderHeader(layout: TableLayout): string {
   const { columns, widths } = layout;
@@ -196,9 +184,6 @@ export function renderHeader(layout: TableLayout): string {
 
 /**
  * One row as a line of the table, each cell cut to its column.
- *
- * @example
- * renderRow(layout, { id: 'L1', city: 'Lyon' }); // → 'L1  Lyon\n'
  */
 export function renderRow(layout: TableLayout, row: Readonly<Record<string, Cell>>): string {
   return `${line(
@@ -211,10 +196,6 @@ export function renderRow(layout: TableLayout, row: Readonly<Record<string, Cell
 /**
  * Renders a few rows as a plain text table with a header line, columns padded to their widest
  * cell. Large outputs stream through {@link layoutTable} and {@link renderRow} instead.
- *
- * @example
- * renderTable(['id', 'city'], [{ id: 'L1', city: 'Lyon' }]);
- * // → 'id  city\n--  ----\nL1  Lyon\n'
  */
 export function renderTable(
   columns: readonly string[],
@@ -227,9 +208,6 @@ export function renderTable(
 
 /**
  * `text` broken into lines of at most `width` characters, at spaces where it has them.
- *
- * @example
- * wrapText('Large loss potential', 10); // → ['Large loss', 'potential']
  */
 function wrapText(text: string, width: number): string[] {
   const lines: string[] = [];
@@ -252,10 +230,6 @@ const MIN_VALUE_WIDTH = 30;
  * wider than `maxWidth` (the terminal's width) continues on the next lines, never cut. When the
  * keys leave less than {@link MIN_VALUE_WIDTH} columns beside them, each value goes under its
  * key instead, indented.
- *
- * @example
- * renderKeyValues({ quoteId: 'QTE-2026-0000001', status: 'quoted' });
- * // → 'quoteId  QTE-2026-0000001\nstatus   quoted\n'
  */
 export function renderKeyValues(row: Readonly<Record<string, Cell>>, maxWidth?: number): string {
   const keys = Object.keys(row);

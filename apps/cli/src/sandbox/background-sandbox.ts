@@ -14,9 +14,6 @@ export interface BackgroundSandbox {
 /**
  * Where the state of the background sandbox is kept: `$XDG_STATE_HOME/partner-apis/sandbox.json`,
  * else `~/.local/state/partner-apis/sandbox.json`.
- *
- * @example
- * backgroundSandboxFile(process.env); // → '/home/ada/.local/state/partner-apis/sandbox.json'
  */
 export function backgroundSandboxFile(env: NodeJS.ProcessEnv): string | undefined {
   const base = env.XDG_STATE_HOME || (env.HOME ? join(env.HOME, '.local', 'state') : undefined);
@@ -26,9 +23,6 @@ export function backgroundSandboxFile(env: NodeJS.ProcessEnv): string | undefine
 /**
  * Records a started sandbox. The file holds its (sandbox-only) credentials, so only the user
  * may read it.
- *
- * @example
- * await writeBackgroundSandbox(file, { pid: process.pid, startedAt, urls: sb.urls, credentials: sb.credentials });
  */
 export async function writeBackgroundSandbox(
   file: string,
@@ -67,9 +61,6 @@ async function answers(state: BackgroundSandbox): Promise<boolean> {
 /**
  * The background sandbox, if one is recorded and answers. A record whose sandbox does not answer
  * (the machine restarted, the process was killed) is removed.
- *
- * @example
- * const running = await findBackgroundSandbox(backgroundSandboxFile(process.env));
  */
 export async function findBackgroundSandbox(
   file: string | undefined,
@@ -89,9 +80,6 @@ export async function findBackgroundSandbox(
 /**
  * Removes the record, synchronously (for an exit handler), when it still names process `pid`:
  * a later start may have replaced it.
- *
- * @example
- * process.on('exit', () => forgetBackgroundSandbox(file, process.pid));
  */
 export function forgetBackgroundSandbox(file: string, pid: number): void {
   try {

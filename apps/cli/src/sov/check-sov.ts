@@ -24,9 +24,6 @@ export interface CheckedStatementOfValues {
  * Every problem is printed as `file: row 4, column D (city): is required` (to stdout for
  * `validate`, whose result they are; to stderr for `submit`), then the command fails with exit
  * code 1 and nothing is sent.
- *
- * @example
- * const { portfolio } = await checkStatementOfValues('portfolio.csv', { currency: 'EUR' }, context, 'stderr');
  */
 export async function checkStatementOfValues(
   file: string,

@@ -276,10 +276,6 @@ function readJson(text: string, file: string, overrides: PortfolioOverrides): So
  * columns) or a JSON file (a `StatementOfValues` object, or an array of its locations). Nothing
  * is checked against the schema yet; `locate` turns the pointers of that check into rows and
  * columns.
- *
- * @example
- * const sov = await readStatementOfValues('portfolio.csv', { currency: 'EUR' });
- * for (const problem of sov.problems) console.error(`${problem.where}: ${problem.message}`);
  */
 export async function readStatementOfValues(
   file: string,

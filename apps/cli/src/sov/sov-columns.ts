@@ -44,9 +44,6 @@ export type PortfolioField = (typeof PORTFOLIO_COLUMNS)[number];
 
 /**
  * Header text compared without case, spaces, dots, dashes or underscores.
- *
- * @example
- * headerKey('Location ID'); // → 'locationid'
  */
 function headerKey(header: string): string {
   return header.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -62,9 +59,6 @@ for (const column of LOCATION_COLUMNS) {
 /**
  * The location column a CSV header names, if any; `Location ID`, `location_id` and
  * `address.city` are accepted spellings.
- *
- * @example
- * locationColumn('Postal code')?.path; // → ['address', 'postalCode']
  */
 export function locationColumn(header: string): LocationColumn | undefined {
   return BY_KEY.get(headerKey(header));
@@ -72,9 +66,6 @@ export function locationColumn(header: string): LocationColumn | undefined {
 
 /**
  * The portfolio field a CSV header names, if any.
- *
- * @example
- * portfolioColumn('Currency'); // → 'currency'
  */
 export function portfolioColumn(header: string): PortfolioField | undefined {
   return PORTFOLIO_COLUMNS.find((field) => headerKey(field) === headerKey(header));
@@ -94,12 +85,6 @@ const BOOLEANS: Readonly<Record<string, boolean>> = {
 /**
  * The JSON value of a cell; `decimalComma` reads `51,88` as 51.88. Text that does not fit the kind is kept as text, so that the schema
  * check reports it at its row and column rather than the reader guessing.
- *
- * @example
- * cellValue('1998', 'number'); // → 1998
- * cellValue('yes', 'boolean'); // → true
- * cellValue('n/a', 'number'); // → 'n/a'
- * cellValue('51,88', 'number', true); // → 51.88 (a file with `;` between fields)
  */
 export function cellValue(
   text: string,
@@ -117,9 +102,6 @@ export function cellValue(
 
 /**
  * The spreadsheet letter of a zero-based column index: 0 → A, 25 → Z, 26 → AA.
- *
- * @example
- * columnLetter(3); // → 'D'
  */
 export function columnLetter(index: number): string {
   let letters = '';

@@ -20,6 +20,7 @@ import {
 } from '../pipeline/option-names.js';
 import { RETRY_OPTION_NAMES } from '../pipeline/retry.js';
 import { userAgent as userAgentOf, type PackageIdentity } from './user-agent.js';
+import { refuseSecretInBrowser } from './browser-guard.js';
 
 /**
  * The options every `create…Client` takes beside its address, credentials and service
@@ -47,6 +48,8 @@ export interface ClientOptions extends Omit<
    * silently (`off`). What the documents state is always refused before sending.
    */
   assumptions?: AssumptionPolicy | undefined;
+  /** Lets a client holding a client secret run in a browser page, which shows it to anyone. */
+  dangerouslyAllowBrowser?: boolean | undefined;
 }
 
 /** What every `create…Client` takes: `ClientOptions`, its address, credentials and test hooks. */
@@ -72,6 +75,7 @@ const CLIENT_OPTION_NAMES: Record<
   random: true,
   userAgent: true,
   assumptions: true,
+  dangerouslyAllowBrowser: true,
 };
 
 /**
@@ -211,6 +215,7 @@ export function createServiceClient<Paths extends object, S extends ServiceDescr
     const known = clientOptionNames(wiring.serviceOptions);
     checkRequiredOptions(options, known);
     const credentials = objectOption('credentials', options.credentials);
+    refuseSecretInBrowser(options, credentials);
     const assumptions = resolveAssumptions(options.assumptions);
     const clientConversation = wiring.conversationId ?? globalThis.crypto.randomUUID();
     if (!isHeaderValue(clientConversation)) {

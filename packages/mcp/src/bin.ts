@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { serveMcp } from './index.js';
+
+await serveMcp(process.argv.slice(2));
