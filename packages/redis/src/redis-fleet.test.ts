@@ -103,10 +103,11 @@ describe.skipIf(!runRedisTests)('createRedisFleet against redis-server', () => {
     const signal = new AbortController().signal;
     await scopes[0]!.take(signal);
     await scopes[1]!.take(signal);
-    // One call a second each: two different clients both go at once.
-    expect(seen).toBe(0);
+    // One call a second each: two different clients both go at once (a slot starts on a whole
+    // millisecond, so a wait of one may come first), and a second call of one waits its second.
+    expect(seen).toBeLessThan(100);
     await scopes[0]!.take(signal);
-    expect(seen).toBeGreaterThan(0);
+    expect(seen).toBeGreaterThan(500);
   });
 
   it('asks once for the token of a cold fleet, for every process and call', async () => {
