@@ -1,7 +1,11 @@
 // @ts-check
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startPrismMock } from '@partner-apis/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyWorkspace } from './spec-change-rehearsal.js';
@@ -63,9 +67,15 @@ let prism;
 let result;
 /** @type {string[]} */
 let written;
+/** The copy's command line, and the variables that point the new service at Prism. */
+let cli = '';
+/** @type {Record<string, string>} */
+let env = {};
 
 beforeAll(async () => {
-  workspace = await copyWorkspace(['sandbox', 'release'], ['cli']);
+  // The four services come along: the MCP server lists the tools of every service.
+  const four = ['exposure', 'riskengineering', 'liability', 'approvals'];
+  workspace = await copyWorkspace(['sandbox', 'release', ...four], ['cli']);
   const out = await workspace.run(['packages/codegen/src/new-service-cli.js', 'museum', MUSEUM]);
   written = out
     .split('\n')
@@ -77,6 +87,20 @@ beforeAll(async () => {
   prism = await startPrismMock(join(workspace.root, 'specs/museum/openapi.yaml'));
   const consumer = CONSUMER.replace('__BASE_URL__', prism.url);
   result = JSON.parse(await workspace.runConsumer(consumer, ['museum']));
+  // The command line finds the package as `pnpm install` links it beside the four.
+  await symlink(
+    join(workspace.root, 'packages/museum'),
+    join(workspace.root, 'apps/cli/node_modules/@partner-apis/museum'),
+    'dir',
+  );
+  cli = join(workspace.root, 'apps/cli/dist/bin.js');
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: workspace.root,
+    PARTNER_APIS_MUSEUM_BASE_URL: prism.url,
+    PARTNER_APIS_MUSEUM_CLIENT_ID: 'visitor',
+    PARTNER_APIS_MUSEUM_CLIENT_SECRET: 'not-checked-by-prism',
+  };
 }, 300_000);
 
 afterAll(async () => {
@@ -128,5 +152,48 @@ describe('a new service is a spec away: pnpm new-service museum <its spec>', () 
     expect(result.refused).toBe(
       'InvalidArgumentError: museumHours.get: limit must be an integer of at most 30 (got 31)',
     );
+  });
+
+  it('is commands of the command line, its query parameters flags', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [cli, 'museum', 'museum-hours', 'get', '--start-date', '2023-09-11', '-o', 'json'],
+      { cwd: workspace.root, env },
+    );
+    expect(JSON.parse(stdout)[0]).toMatchObject({ date: '2023-09-11' });
+  });
+
+  it('is tools of the MCP server, the writes listed only when allowed', async () => {
+    /** @param {string[]} args */
+    const toolsOf = async (args) => {
+      const client = new Client({ name: 'new-service-rehearsal', version: '1.0.0' });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [cli, 'mcp', ...args],
+          cwd: workspace.root,
+          env,
+          stderr: 'ignore',
+        }),
+      );
+      try {
+        const { tools } = await client.listTools();
+        const hours = await client.callTool({
+          name: 'museum_museum_hours_get',
+          arguments: { startDate: '2023-09-11', query: '[0].date' },
+        });
+        return { names: tools.map((tool) => tool.name), hours: hours.structuredContent };
+      } finally {
+        await client.close();
+      }
+    };
+    const reads = await toolsOf([]);
+    expect(reads.names).toEqual(
+      expect.arrayContaining(['museum_museum_hours_get', 'museum_ticket_codes_get']),
+    );
+    expect(reads.names).not.toContain('museum_special_events_create');
+    expect(reads.hours).toEqual({ records: '2023-09-11' });
+    const all = await toolsOf(['--allow-writes']);
+    expect(all.names).toContain('museum_special_events_create');
   });
 });

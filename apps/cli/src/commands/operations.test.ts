@@ -194,6 +194,45 @@ describe('commands from the operation tables', () => {
       expect(calls).toEqual([]);
     });
   });
+
+  test("a listing of one page with a limit of its own keeps the spec's --limit", async () => {
+    const sent: Record<string, unknown>[] = [];
+    const events: Operation = {
+      operationId: 'listSpecialEvents',
+      resource: 'specialEvents',
+      verb: 'list',
+      method: 'GET',
+      path: '/special-events',
+      arguments: [{ in: 'params', required: false }],
+      security: [],
+      parameters: [
+        { name: 'page', in: 'query', required: false, type: 'integer' },
+        { name: 'limit', in: 'query', required: false, type: 'integer', maximum: 30 },
+      ],
+      response: { kind: 'json', type: 'array' },
+    };
+    const cli = io();
+    const root = new Command('partner-apis').exitOverride();
+    registerServiceCommands(root, createCommandContext(cli.io), {
+      name: 'museum',
+      description: 'a museum',
+      operations: { listSpecialEvents: events },
+      client: () =>
+        Promise.resolve({
+          specialEvents: {
+            list: (params: Record<string, unknown>) => {
+              sent.push(params);
+              return Promise.resolve([{ name: 'A' }, { name: 'B' }]);
+            },
+          },
+        }),
+    });
+    await root.parseAsync(['museum', 'special-events', 'list', '--limit', '2', '-o', 'ndjson'], {
+      from: 'user',
+    });
+    expect(sent).toEqual([{ limit: 2 }]);
+    expect(cli.out()).toBe('{"name":"A"}\n{"name":"B"}\n');
+  });
 });
 
 describe('operations against the sandbox', () => {

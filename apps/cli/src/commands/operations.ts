@@ -384,9 +384,14 @@ function operationCommand(
   for (const parameter of pathParameters(operation)) {
     command.argument(`<${parameter.name}>`, parameter.description?.replace(/\s+/g, ' ') ?? '');
   }
-  for (const parameter of paramsParameters(operation)) command.addOption(paramOption(parameter));
+  const params = paramsParameters(operation);
+  for (const parameter of params) command.addOption(paramOption(parameter));
   if (operation.body !== undefined) command.addOption(bodyOption(operation, extension));
-  if (paging !== undefined || ['list', 'search'].includes(operation.verb)) withLimit(command);
+  // A listing whose spec has a `limit` of its own (one page, not paged by us) keeps the spec's.
+  const ownLimit = params.some((p) => ['limit', 'max-items'].includes(kebab(p.name)));
+  if (paging !== undefined || (['list', 'search'].includes(operation.verb) && !ownLimit)) {
+    withLimit(command);
+  }
   if (paging !== undefined) {
     const limit = operation.parameters.find((p) => p.paging === 'limit');
     const min = limit?.minimum ?? 1;
