@@ -58,13 +58,15 @@ export { runSyncRounds } from ${JSON.stringify(source('testing/src/changing-upst
 const listLocations = {
   operationId: 'listLocations', resource: 'locations', verb: 'list', method: 'GET',
   path: '/open/portal-api/exposure/locations',
-  pageSize: 128,
+  arguments: [{ in: 'params', required: false }],
+  security: [],
   parameters: [
     { name: 'modifiedSince', in: 'query', required: false, type: 'string', format: 'date', sync: 'watermark' },
     { name: 'limit', in: 'query', required: false, type: 'integer', minimum: 1, maximum: 1024, default: 128, paging: 'limit' },
     { name: 'offset', in: 'query', required: false, type: 'integer', minimum: 0, paging: 'offset' },
   ],
-  response: { type: 'array', records: null, itemType: 'object', recordKey: 'locationId' },
+  response: { kind: 'json', mediaType: 'application/json', type: 'array' },
+  paging: { pageSize: 128, records: null, itemType: 'object', recordKey: 'locationId', syncable: true },
 };
 
 const count = async (iterable) => { let n = 0; for await (const _ of iterable) n += 1; return n; };
