@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { cookiesOf } from './http/request-body.js';
+import { apiKeyOf } from './http/request-body.js';
 import type { OperationModel } from '@partner-apis/spec-model';
 import type { SlidingWindowLimit } from './auth/rate-limit.js';
 import type { TokenStore } from './auth/token-store.js';
@@ -48,13 +48,8 @@ export function carriesActiveKey(
 ): boolean {
   const [scheme] = operation.security.apiKeys;
   if (scheme === undefined) return true;
-  const key =
-    scheme.in === 'query'
-      ? query.get(scheme.name)
-      : scheme.in === 'cookie'
-        ? cookiesOf(headers)[scheme.name]
-        : headers[scheme.name.toLowerCase()];
-  if (typeof key !== 'string' || context.revokedKeys.has(key)) return false;
+  const key = apiKeyOf(scheme, headers, query);
+  if (key === undefined || context.revokedKeys.has(key)) return false;
   return (
     key === credentials.subscriptionKeys.primary || key === credentials.subscriptionKeys.secondary
   );

@@ -68,6 +68,21 @@ export function cookiesOf(headers: IncomingHttpHeaders): Record<string, string> 
   return cookies;
 }
 
+/** The value of an API key where its scheme puts it: a header, a query parameter or a cookie. */
+export function apiKeyOf(
+  scheme: { in: string; name: string },
+  headers: IncomingHttpHeaders,
+  query: URLSearchParams,
+): string | undefined {
+  const value =
+    scheme.in === 'query'
+      ? query.get(scheme.name)
+      : scheme.in === 'cookie'
+        ? cookiesOf(headers)[scheme.name]
+        : headers[scheme.name.toLowerCase()];
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** Whether the Content-Type header names the operation's media type (a `*` range matches any). */
 export function hasMediaType(contentType: string | undefined, body: BodyModel): boolean {
   if (contentType === undefined) return false;

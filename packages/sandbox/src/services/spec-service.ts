@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { describeSpec, type OpenApiDocument, type OperationModel } from '@partner-apis/spec-model';
 import { parseBasic, parseBearer } from '../auth/authorization-header.js';
-import { cookiesOf } from '../http/request-body.js';
+import { apiKeyOf } from '../http/request-body.js';
 import { errorReply, type Reply } from '../http/reply.js';
 import { SandboxConfigError } from '../config-error.js';
 import type { ServiceDefinition } from './service.js';
@@ -48,13 +48,7 @@ function carries(
   credentials: SpecServiceCredentials,
 ): boolean {
   if (scheme.type === 'apiKey') {
-    const value =
-      scheme.in === 'query'
-        ? query.get(scheme.name)
-        : scheme.in === 'cookie'
-          ? cookiesOf(headers)[scheme.name]
-          : headers[scheme.name.toLowerCase()];
-    return value === credentials.apiKey;
+    return apiKeyOf(scheme, headers, query) === credentials.apiKey;
   }
   if (scheme.type === 'http' && scheme.scheme === 'basic') {
     const basic = parseBasic(headers.authorization);
