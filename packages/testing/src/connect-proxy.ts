@@ -1,6 +1,7 @@
 import { once } from 'node:events';
-import { createServer, type IncomingMessage } from 'node:http';
+import { Agent, createServer, type ClientRequestArgs, type IncomingMessage } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 /** A forward proxy on 127.0.0.1, and the `host:port` of each tunnel it was asked for. */
 export interface ConnectProxy {
@@ -33,4 +34,30 @@ export async function startConnectProxy(): Promise<ConnectProxy> {
   await once(proxy, 'listening');
   const { port } = proxy.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, port, tunnels, close: () => proxy.close() };
+}
+
+/**
+ * An `http.Agent` that opens each connection through the CONNECT tunnel of a proxy on
+ * 127.0.0.1 at `proxyPort`; a proxy that answers anything but 200 fails the connection.
+ */
+export class TunnelAgent extends Agent {
+  constructor(private readonly proxyPort: number) {
+    super({ keepAlive: false });
+  }
+
+  override createConnection(
+    options: ClientRequestArgs,
+    done?: (error: Error | null, socket: Duplex) => void,
+  ): undefined {
+    const socket = connect(this.proxyPort, '127.0.0.1', () => {
+      socket.write(`CONNECT ${options.host}:${options.port} HTTP/1.1\r\n\r\n`);
+      socket.once('data', (reply: Buffer) =>
+        /^HTTP\/1\.1 200/.test(reply.toString())
+          ? done?.(null, socket)
+          : done?.(new Error('the proxy refused the tunnel'), socket),
+      );
+    });
+    socket.once('error', (error) => done?.(error, socket));
+    return undefined;
+  }
 }

@@ -1,4 +1,4 @@
-export { startConnectProxy } from './connect-proxy.js';
+export { startConnectProxy, TunnelAgent } from './connect-proxy.js';
 export type { ConnectProxy } from './connect-proxy.js';
 export { refusedUrl, startFaultServer } from './fault-server.js';
 export type {

@@ -1,40 +1,15 @@
-import { Agent, type ClientRequestArgs } from 'node:http';
-import { connect } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { startSandbox } from '@partner-apis/sandbox';
 import {
   HAS_OPENSSL,
   refusedUrl,
   startConnectProxy,
+  TunnelAgent,
   startHostileUpstream,
   startSelfSignedServer,
 } from '@partner-apis/testing';
 import { createSender } from './send.js';
 import { describe, expect, it } from 'vitest';
 import { verifyUpstream } from './verify.js';
-
-/** An `http.Agent` that opens each connection through the CONNECT tunnel of a proxy. */
-class TunnelAgent extends Agent {
-  constructor(private readonly proxyPort: number) {
-    super({ keepAlive: false });
-  }
-
-  override createConnection(
-    options: ClientRequestArgs,
-    done?: (error: Error | null, socket: Duplex) => void,
-  ): undefined {
-    const socket = connect(this.proxyPort, '127.0.0.1', () => {
-      socket.write(`CONNECT ${options.host}:${options.port} HTTP/1.1\r\n\r\n`);
-      socket.once('data', (reply: Buffer) =>
-        /^HTTP\/1\.1 200/.test(reply.toString())
-          ? done?.(null, socket)
-          : done?.(new Error('the proxy refused the tunnel'), socket),
-      );
-    });
-    socket.once('error', (error) => done?.(error, socket));
-    return undefined;
-  }
-}
 
 describe('the way to the network', () => {
   it('sends through the agent it is given: a CONNECT proxy reaches the sandbox behind it', async () => {

@@ -1,34 +1,13 @@
-import { Agent, type ClientRequestArgs } from 'node:http';
-import { connect } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { ConnectionError } from '@partner-apis/errors';
 import {
   HAS_OPENSSL,
   refusedUrl,
   startConnectProxy,
+  TunnelAgent,
   startSelfSignedServer,
 } from '@partner-apis/testing';
 import { describe, expect, it } from 'vitest';
 import { createClientPipeline, type PipelineOptions } from '../index.js';
-
-/** An `http.Agent` that opens each connection through the CONNECT tunnel of a proxy. */
-class TunnelAgent extends Agent {
-  constructor(private readonly proxyPort: number) {
-    super({ keepAlive: false });
-  }
-
-  override createConnection(
-    options: ClientRequestArgs,
-    done?: (error: Error | null, socket: Duplex) => void,
-  ): undefined {
-    const socket = connect(this.proxyPort, '127.0.0.1', () => {
-      socket.write(`CONNECT ${options.host}:${options.port} HTTP/1.1\r\n\r\n`);
-      socket.once('data', () => done?.(null, socket));
-    });
-    socket.once('error', (error) => done?.(error, socket));
-    return undefined;
-  }
-}
 
 /** The error of one POST to `url` through a pipeline of `options`, with no retry. */
 async function failureOf(url: string, options: Partial<PipelineOptions> = {}) {
