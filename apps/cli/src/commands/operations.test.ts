@@ -195,7 +195,7 @@ describe('commands from the operation tables', () => {
     });
   });
 
-  test("a listing of one page with a limit of its own keeps the spec's --limit", async () => {
+  test('a parameter named as an option of the command line is --param-<name>: neither hides the other', async () => {
     const sent: Record<string, unknown>[] = [];
     const events: Operation = {
       operationId: 'listSpecialEvents',
@@ -206,8 +206,8 @@ describe('commands from the operation tables', () => {
       arguments: [{ in: 'params', required: false }],
       security: [],
       parameters: [
-        { name: 'page', in: 'query', required: false, type: 'integer' },
         { name: 'limit', in: 'query', required: false, type: 'integer', maximum: 30 },
+        { name: 'query', in: 'query', required: false, type: 'string' },
       ],
       response: { kind: 'json', type: 'array' },
     };
@@ -222,16 +222,31 @@ describe('commands from the operation tables', () => {
           specialEvents: {
             list: (params: Record<string, unknown>) => {
               sent.push(params);
-              return Promise.resolve([{ name: 'A' }, { name: 'B' }]);
+              return Promise.resolve([{ name: 'A' }, { name: 'B' }, { name: 'C' }]);
             },
           },
         }),
     });
-    await root.parseAsync(['museum', 'special-events', 'list', '--limit', '2', '-o', 'ndjson'], {
-      from: 'user',
-    });
-    expect(sent).toEqual([{ limit: 2 }]);
-    expect(cli.out()).toBe('{"name":"A"}\n{"name":"B"}\n');
+    await root.parseAsync(
+      [
+        'museum',
+        'special-events',
+        'list',
+        '--param-limit',
+        '3',
+        '--param-query',
+        'pirates',
+        '--limit',
+        '2',
+        '--query',
+        '[].name',
+        '-o',
+        'json',
+      ],
+      { from: 'user' },
+    );
+    expect(sent).toEqual([{ limit: 3, query: 'pirates' }]);
+    expect(JSON.parse(cli.out())).toEqual(['A', 'B']);
   });
 });
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { OperationDescription, ParameterDescription } from '@partner-apis/exposure/internal';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { withOutputOptions, type CommandContext } from '../command-context.js';
 import { examples } from '../help-format.js';
 import { writeRecord, writeRecords } from '../output/record-writer.js';
@@ -138,9 +138,33 @@ function parserOf(parameter: Parameter): ((value: string) => unknown) | undefine
   return undefined;
 }
 
-/** The option of a query, header or cookie parameter: `--modified-since`, `--x-marketplace-id`. */
-function paramOption(parameter: Parameter): Option {
-  const flag = `--${kebab(parameter.name)} <${parameter.type === 'string' || parameter.type === undefined ? 'value' : parameter.type}>`;
+/**
+ * The flags an operation command has of its own, whatever its spec says: those of listings and
+ * output, paging and bodies, and the service's (`--tier`).
+ */
+function ownFlags(service: OperationService): ReadonlySet<string> {
+  const own = withOutputOptions(withLimit(new Command()))
+    .option('--page-size <n>')
+    .option('--prefetch <n>')
+    .option('--data <data>')
+    .option('--form <field=value>');
+  for (const option of service.commandOptions?.() ?? []) own.addOption(option);
+  return new Set(own.options.flatMap((option) => option.long ?? []));
+}
+
+/**
+ * The flag of a query, header or cookie parameter: `--modified-since`, `--x-marketplace-id`;
+ * `--param-<name>` where the command has an option of that name of its own (`--limit` of a
+ * spec read in one page, `--query`), so that neither hides the other.
+ */
+function flagOf(parameter: Parameter, own: ReadonlySet<string>): string {
+  const flag = `--${kebab(parameter.name)}`;
+  return own.has(flag) ? `--param-${kebab(parameter.name)}` : flag;
+}
+
+/** The option of a query, header or cookie parameter, with its flag from `flagOf`. */
+function paramOption(parameter: Parameter, own: ReadonlySet<string>): Option {
+  const flag = `${flagOf(parameter, own)} <${parameter.type === 'string' || parameter.type === undefined ? 'value' : parameter.type}>`;
   const hints = [
     parameter.format === 'date' ? 'YYYY-MM-DD' : undefined,
     parameter.format === 'date-time' ? 'RFC 3339, e.g. 2026-03-01T00:00:00Z' : undefined,
@@ -161,8 +185,8 @@ function paramOption(parameter: Parameter): Option {
 }
 
 /** Where commander keeps a parameter's option value: `--x-marketplace-id` → `xMarketplaceId`. */
-function optionKey(parameter: Parameter): string {
-  return new Option(`--${kebab(parameter.name)} <value>`).attributeName();
+function optionKey(parameter: Parameter, own: ReadonlySet<string>): string {
+  return new Option(`${flagOf(parameter, own)} <value>`).attributeName();
 }
 
 /** The bytes of `--data`: `@file`, `-` for stdin, else the text itself. */
@@ -263,13 +287,14 @@ async function runOperation(
   operation: Operation,
   command: Command,
   session: ServiceSession,
+  own: ReadonlySet<string>,
 ): Promise<void> {
   const options = command.opts<OperationOptions>();
   const pathValues = command.processedArgs.slice(0, pathParameters(operation).length) as string[];
   const extension = service.extensions?.[`${operation.resource}.${operation.verb}`];
   const params: Record<string, unknown> = {};
   for (const parameter of paramsParameters(operation)) {
-    const value = options[optionKey(parameter)];
+    const value = options[optionKey(parameter, own)];
     if (value !== undefined) params[parameter.name] = value;
   }
   // Read before the client exists: a bad --data is a usage error, and nothing is sent.
@@ -384,14 +409,12 @@ function operationCommand(
   for (const parameter of pathParameters(operation)) {
     command.argument(`<${parameter.name}>`, parameter.description?.replace(/\s+/g, ' ') ?? '');
   }
-  const params = paramsParameters(operation);
-  for (const parameter of params) command.addOption(paramOption(parameter));
-  if (operation.body !== undefined) command.addOption(bodyOption(operation, extension));
-  // A listing whose spec has a `limit` of its own (one page, not paged by us) keeps the spec's.
-  const ownLimit = params.some((p) => ['limit', 'max-items'].includes(kebab(p.name)));
-  if (paging !== undefined || (['list', 'search'].includes(operation.verb) && !ownLimit)) {
-    withLimit(command);
+  const own = ownFlags(service);
+  for (const parameter of paramsParameters(operation)) {
+    command.addOption(paramOption(parameter, own));
   }
+  if (operation.body !== undefined) command.addOption(bodyOption(operation, extension));
+  if (paging !== undefined || ['list', 'search'].includes(operation.verb)) withLimit(command);
   if (paging !== undefined) {
     const limit = operation.parameters.find((p) => p.paging === 'limit');
     const min = limit?.minimum ?? 1;
@@ -423,7 +446,7 @@ function operationCommand(
   withOutputOptions(command).action(async (...args: unknown[]) => {
     const invoked = args.at(-1) as Command;
     await context.run(invoked, (session) =>
-      runOperation(context, service, operation, invoked, session),
+      runOperation(context, service, operation, invoked, session, own),
     );
   });
   if (paging?.syncable === true) {
